@@ -1,0 +1,52 @@
+/*
+ * RRD files of a layout, through librrd: create, check, update.
+ *
+ * Creation matches pmxcfs: start at local midnight, never overwrite.  The
+ * check compares every property the layout fixes (DS names, types, order,
+ * heartbeat, min, max; step; every RRA's CF, steps, rows, xff) and says what
+ * differs, so a file someone else made is never written into.
+ * All functions are thread-safe (librrd's *_r calls) and report librrd's
+ * error text through err/why buffers.
+ */
+#ifndef PVECG_RRD_FILE_H
+#define PVECG_RRD_FILE_H
+
+#include "rrd_layout.h"
+
+#include <stddef.h>
+#include <time.h>
+
+/* The start time pmxcfs gives a new file: local midnight of now's day. */
+time_t rrd_file_start_time(time_t now);
+
+/*
+ * Creates path with the layout, its last update time set to start.  Never
+ * replaces an existing file: returns -EEXIST then.  The directory must
+ * exist.  Returns 0 or -EIO with librrd's message in err.
+ */
+int rrd_file_create(const struct rrd_layout *layout, const char *path,
+                    time_t start, char *err, size_t err_size);
+
+/*
+ * Compares the file at path with the layout.  Returns 0 when it matches,
+ * -ENOENT when there is no file, -EPROTO when it is an RRD of another layout
+ * (why names the first difference, e.g. "ds[3] is 'mem' (GAUGE), expected
+ * 'memhost' (GAUGE)"), -EIO when it cannot be read as an RRD at all (why
+ * holds librrd's message).
+ */
+int rrd_file_check(const struct rrd_layout *layout, const char *path,
+                   char *why, size_t why_size);
+
+/*
+ * Applies one formatted row (see rrd_row.h) to path.  Returns 0 or -EIO with
+ * librrd's message in err.
+ */
+int rrd_file_update(const char *path, const char *row, char *err,
+                    size_t err_size);
+
+/* The time of the file's last update, through rrd_lastupdate_r.  Returns 0
+ * or -EIO. */
+int rrd_file_last_update(const char *path, time_t *ret, char *err,
+                         size_t err_size);
+
+#endif

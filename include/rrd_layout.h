@@ -1,0 +1,70 @@
+/*
+ * The RRD layouts of Proxmox VE's pvestatd/pmxcfs, as data.
+ *
+ * Each layout is one table: data sources in file order, the archive list,
+ * step and heartbeat.  File creation, validation of existing files, row
+ * formatting, the collectd value-list type and the documentation are all
+ * derived from these tables, so a layout is written down exactly once.
+ * This module is plain data: it does not link librrd.
+ */
+#ifndef PVECG_RRD_LAYOUT_H
+#define PVECG_RRD_LAYOUT_H
+
+#include <stddef.h>
+
+/* The widest layout (pve-node-9.0 has 19 columns). */
+#define RRD_LAYOUT_DS_MAX 32
+
+enum rrd_ds_type {
+  RRD_DS_GAUGE,
+  RRD_DS_DERIVE, /* raw cumulative counter; rrd computes the rate */
+};
+
+enum rrd_cf {
+  RRD_CF_AVERAGE,
+  RRD_CF_MAX,
+};
+
+struct rrd_ds_def {
+  const char *name;
+  enum rrd_ds_type type;
+};
+
+struct rrd_rra_def {
+  enum rrd_cf cf;
+  unsigned long steps; /* primary data points per row */
+  unsigned long rows;
+};
+
+struct rrd_layout {
+  const char *name;      /* "pve-vm-9.0": also the directory of its files */
+  const char *type_name; /* collectd value-list type carrying one row */
+  unsigned long step;    /* seconds */
+  unsigned long heartbeat;
+  double xff;
+  const struct rrd_ds_def *ds;
+  size_t ds_count;
+  const struct rrd_rra_def *rra;
+  size_t rra_count;
+};
+
+extern const struct rrd_layout layout_pve_vm_9_0;
+extern const struct rrd_layout layout_pve_node_9_0;
+extern const struct rrd_layout layout_pve2_vm;   /* legacy, read-only */
+extern const struct rrd_layout layout_pve2_node; /* legacy, read-only */
+
+/* Every layout above, for lookups by name or type. */
+extern const struct rrd_layout *const rrd_layouts[];
+extern const size_t rrd_layouts_count;
+
+/* Index of the data source called name, or -ENOENT. */
+int rrd_layout_ds_index(const struct rrd_layout *layout, const char *name);
+
+/* The layout whose type_name is name, or NULL. */
+const struct rrd_layout *rrd_layout_by_type(const char *type_name);
+
+/* "GAUGE"/"DERIVE" and "AVERAGE"/"MAX", as rrdtool spells them. */
+const char *rrd_ds_type_name(enum rrd_ds_type type);
+const char *rrd_cf_name(enum rrd_cf cf);
+
+#endif

@@ -1,0 +1,68 @@
+/*
+ * The RRD files one writer keeps under a data directory.
+ *
+ * A row for (layout, name) goes to <data_dir>/<layout->name>/<name>.  The
+ * store remembers per file what it learnt: whether the file has our layout
+ * (checked once, re-checked every recheck_seconds while it does not), and
+ * the time of its last update, so rows that are not newer are dropped
+ * without asking librrd.  It decides when a problem is worth a log line:
+ * the first time, then with doubling back-off, and once more when the file
+ * recovers; the caller only logs what it is told to.
+ *
+ * Thread-safe: collectd calls write callbacks from several threads.  Rows
+ * for different files are written in parallel, rows for one file in turn.
+ */
+#ifndef PVECG_RRD_STORE_H
+#define PVECG_RRD_STORE_H
+
+#include "rrd_layout.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+/* Longest file name (a VMID or a node name) the store accepts. */
+#define RRD_STORE_NAME_MAX 64
+
+struct rrd_store;
+
+struct rrd_store_options {
+  const char *data_dir;          /* absolute path; created (0750) if missing */
+  unsigned long recheck_seconds; /* foreign files are re-examined this often */
+};
+
+enum rrd_store_outcome {
+  RRD_STORE_WRITTEN,   /* row applied to an existing file */
+  RRD_STORE_CREATED,   /* file created with the layout, then row applied */
+  RRD_STORE_FOREIGN,   /* file exists with another layout: nothing written */
+  RRD_STORE_STALE,     /* row not newer than the file's last update: dropped */
+  RRD_STORE_FAILED,    /* librrd or the file system refused */
+  RRD_STORE_RECOVERED, /* row applied after earlier problems with the file */
+};
+
+struct rrd_store_result {
+  enum rrd_store_outcome outcome;
+  bool report;           /* the caller should log message now */
+  char path[PATH_MAX];   /* the file concerned */
+  char message[768];     /* what happened, for the log (when report) */
+};
+
+/* Returns 0, -EINVAL (relative data_dir) or -ENOMEM. */
+int rrd_store_new(const struct rrd_store_options *options,
+                  struct rrd_store **ret);
+void rrd_store_free(struct rrd_store *store);
+
+/*
+ * Writes the row (t, values[0..n)) to the file of (layout, name), creating
+ * it (and its directory) when missing.  name must be a plain file name: not
+ * empty, at most RRD_STORE_NAME_MAX bytes, no '/', no control characters,
+ * not "." or "..".  now is the wall clock, for re-check and back-off timing.
+ * Returns 0 with the outcome in *res, or -EINVAL for a bad name, value count
+ * or time (res->message says which).
+ */
+int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
+                    const char *name, time_t t, const double *values,
+                    size_t n, time_t now, struct rrd_store_result *res);
+
+#endif

@@ -1,0 +1,1 @@
+/* placeholder */ typedef int pvecg_placeholder_t;
