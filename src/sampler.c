@@ -1,1 +1,516 @@
-/* placeholder */ typedef int pvecg_placeholder_t;
+/*
+ * The guest sampler (see sampler.h for the contract).
+ *
+ * State per guest is a small struct with its kept-open descriptors, in an
+ * array sorted by (type, vmid).  Each run lists qemu.slice/ and lxc/, which
+ * costs one getdents per directory and also tells us inode numbers: a name
+ * whose inode changed is a re-created cgroup and is reopened.  The hot path
+ * is then a pread per file and a parse; nothing is allocated per guest per
+ * run once the set of guests is stable.
+ */
+#include "sampler.h"
+
+#include "vmid.h"
+#include "decimal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* memory.stat is the largest file read (~1.5 KiB v1, ~2 KiB on 6.x v2). */
+#define SAMPLER_BUF_SIZE 16384
+/* How often a guest's missing files are looked for again (a controller can
+ * be enabled after the cgroup was made). */
+#define MISSING_RETRY_SECONDS 30.0
+
+struct guest {
+  uint64_t key; /* type << 32 | vmid: the sort order */
+  ino_t ino;    /* of the cgroup2 directory */
+  int fd[GUEST_FILE_COUNT];
+  enum cgroup_memory_version memory_version;
+  unsigned failed;  /* guest_file bits that failed in the last sample */
+  unsigned missing; /* guest_file bits that could not be opened */
+  double retry_at;  /* monotonic time of the next attempt to open them */
+  unsigned listed;  /* scan generation in which the directory was seen */
+  unsigned sampled; /* run generation in which it was sampled */
+  bool gone;
+};
+
+/* A directory found by a scan that is not tracked yet. */
+struct pending {
+  uint64_t key;
+  ino_t ino;
+};
+
+struct sampler {
+  struct sampler_config config;
+  struct guest *guests;
+  size_t count, cap;
+  struct pending *pending;
+  size_t pending_count, pending_cap;
+  unsigned scan_gen, run_gen;
+  char usage_buf[SAMPLER_BUF_SIZE];
+  char buf[SAMPLER_BUF_SIZE];
+};
+
+static const char *const type_dirs[GUEST_TYPE_COUNT] = {
+    [GUEST_QEMU] = "qemu.slice",
+    [GUEST_LXC] = "lxc",
+};
+
+static uint64_t guest_key(enum guest_type type, uint32_t vmid) {
+  return (uint64_t)type << 32 | vmid;
+}
+
+static enum guest_type key_type(uint64_t key) {
+  return (enum guest_type)(key >> 32);
+}
+
+static uint32_t key_vmid(uint64_t key) {
+  return (uint32_t)key;
+}
+
+static double monotonic_seconds(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* <root>/qemu.slice/<vmid>.scope or <root>/lxc/<vmid>. */
+static int guest_dir_path(const char *root, uint64_t key, char *buf,
+                          size_t size) {
+  enum guest_type type = key_type(key);
+  int n = snprintf(buf, size, "%s/%s/%u%s", root, type_dirs[type],
+                   (unsigned)key_vmid(key), type == GUEST_QEMU ? ".scope" : "");
+  return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static int open_dir(const char *path) {
+  int fd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  return fd < 0 ? -errno : fd;
+}
+
+static void guest_close_files(struct guest *g) {
+  for (int i = 0; i < GUEST_FILE_COUNT; i++) {
+    if (g->fd[i] >= 0)
+      close(g->fd[i]);
+    g->fd[i] = -1;
+  }
+}
+
+/* Opens the files of mask that are not open yet, relative to dirfd. */
+static void open_files(struct guest *g, int dirfd, unsigned mask) {
+  for (int i = 0; i < GUEST_FILE_COUNT; i++) {
+    if (!(mask & (1u << i)) || g->fd[i] >= 0)
+      continue;
+    const char *name = guest_file_name((enum guest_file)i, g->memory_version);
+    g->fd[i] = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    if (g->fd[i] >= 0)
+      g->missing &= ~(1u << i);
+    else
+      g->missing |= 1u << i;
+  }
+}
+
+#define MEMORY_FILES                                                           \
+  (1u << GUEST_FILE_MEMORY_USAGE | 1u << GUEST_FILE_MEMORY_STAT)
+#define ALL_FILES ((1u << GUEST_FILE_COUNT) - 1)
+
+/* On hybrid hosts the memory controller lives in the v1 hierarchy, in a
+ * directory of the same relative path. */
+static void open_memory_v1(const struct sampler *s, struct guest *g) {
+  char path[PATH_MAX];
+  if (s->config.memory_root[0] == '\0' ||
+      guest_dir_path(s->config.memory_root, g->key, path, sizeof(path)) < 0)
+    return;
+  int dirfd = open_dir(path);
+  if (dirfd < 0)
+    return;
+  g->memory_version = CGROUP_MEMORY_V1;
+  open_files(g, dirfd, MEMORY_FILES);
+  close(dirfd);
+}
+
+/* (Re)opens whatever of the guest's files is not open.  Returns the
+ * directory's inode through ino, or a negative errno when the guest's
+ * cgroup2 directory itself cannot be opened. */
+static int guest_open_missing(const struct sampler *s, struct guest *g,
+                              ino_t *ino) {
+  char path[PATH_MAX];
+  int err = guest_dir_path(s->config.cgroup_root, g->key, path, sizeof(path));
+  if (err < 0)
+    return err;
+  int dirfd = open_dir(path);
+  if (dirfd < 0)
+    return dirfd;
+  struct stat st;
+  if (fstat(dirfd, &st) < 0) {
+    err = -errno;
+    close(dirfd);
+    return err;
+  }
+  *ino = st.st_ino;
+  unsigned want = g->missing;
+  if (g->memory_version == CGROUP_MEMORY_V2)
+    open_files(g, dirfd, want);
+  else
+    open_files(g, dirfd, want & ~MEMORY_FILES);
+  close(dirfd);
+  /* No memory.current in cgroup2: try the v1 memory hierarchy. */
+  if (g->memory_version == CGROUP_MEMORY_V2 && (g->missing & MEMORY_FILES) &&
+      g->fd[GUEST_FILE_MEMORY_USAGE] < 0 && g->fd[GUEST_FILE_MEMORY_STAT] < 0)
+    open_memory_v1(s, g);
+  else if (g->memory_version == CGROUP_MEMORY_V1 && (want & MEMORY_FILES))
+    open_memory_v1(s, g);
+  return 0;
+}
+
+static int guest_init(const struct sampler *s, struct guest *g, uint64_t key,
+                      double now) {
+  memset(g, 0, sizeof(*g));
+  g->key = key;
+  for (int i = 0; i < GUEST_FILE_COUNT; i++)
+    g->fd[i] = -1;
+  g->memory_version = CGROUP_MEMORY_V2;
+  g->missing = ALL_FILES;
+  g->retry_at = now + MISSING_RETRY_SECONDS;
+  g->listed = s->scan_gen;
+  int err = guest_open_missing(s, g, &g->ino);
+  if (err < 0)
+    guest_close_files(g);
+  return err;
+}
+
+static int compare_guest(const void *a, const void *b) {
+  uint64_t ka = ((const struct guest *)a)->key;
+  uint64_t kb = ((const struct guest *)b)->key;
+  return ka < kb ? -1 : ka > kb;
+}
+
+static struct guest *find_guest(struct sampler *s, uint64_t key) {
+  struct guest probe = {.key = key};
+  return bsearch(&probe, s->guests, s->count, sizeof(*s->guests),
+                 compare_guest);
+}
+
+static int add_pending(struct sampler *s, uint64_t key, ino_t ino) {
+  if (s->pending_count == s->pending_cap) {
+    size_t cap = s->pending_cap ? s->pending_cap * 2 : 64;
+    struct pending *p = realloc(s->pending, cap * sizeof(*p));
+    if (!p)
+      return -ENOMEM;
+    s->pending = p;
+    s->pending_cap = cap;
+  }
+  s->pending[s->pending_count++] = (struct pending){.key = key, .ino = ino};
+  return 0;
+}
+
+/* The guest's VMID when name is a guest directory of that type. */
+static int parse_entry(enum guest_type type, const struct dirent *de,
+                       uint32_t *vmid) {
+  /* Only real directories: a symlink is never followed out of the root. */
+  if (de->d_type != DT_DIR && de->d_type != DT_UNKNOWN)
+    return -ENOTDIR;
+  return type == GUEST_QEMU ? vmid_parse_scope_name(de->d_name, vmid)
+                            : vmid_parse_string(de->d_name, vmid);
+}
+
+static bool is_directory_at(DIR *dir, const char *name) {
+  struct stat st;
+  return fstatat(dirfd(dir), name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISDIR(st.st_mode);
+}
+
+static int note_entry(struct sampler *s, enum guest_type type, DIR *dir,
+                      const struct dirent *de) {
+  uint32_t vmid;
+  if (parse_entry(type, de, &vmid) < 0)
+    return 0;
+  if (de->d_type == DT_UNKNOWN && !is_directory_at(dir, de->d_name))
+    return 0;
+  uint64_t key = guest_key(type, vmid);
+  struct guest *g = find_guest(s, key);
+  if (g && g->ino == de->d_ino) {
+    g->listed = s->scan_gen;
+    return 0;
+  }
+  /* New, or re-created under the same name (the old one is left unlisted
+   * and dropped). */
+  if (s->config.accept && !s->config.accept(type, vmid, s->config.accept_ctx))
+    return 0;
+  return add_pending(s, key, de->d_ino);
+}
+
+/* Lists one type directory.  A missing directory just means no guests of
+ * that type are running. */
+static int list_type_dir(struct sampler *s, enum guest_type type) {
+  char path[PATH_MAX];
+  int n = snprintf(path, sizeof(path), "%s/%s", s->config.cgroup_root,
+                   type_dirs[type]);
+  if (n < 0 || (size_t)n >= sizeof(path))
+    return -ENAMETOOLONG;
+  DIR *dir = opendir(path);
+  if (!dir)
+    return errno == ENOENT ? 0 : -errno;
+  int err = 0;
+  struct dirent *de;
+  errno = 0;
+  while (err == 0 && (de = readdir(dir)) != NULL)
+    err = note_entry(s, type, dir, de);
+  if (err == 0 && errno != 0)
+    err = -errno;
+  closedir(dir);
+  return err;
+}
+
+/* Drops guests that are gone or were not listed by the last scan. */
+static void drop_stale(struct sampler *s) {
+  size_t kept = 0;
+  for (size_t i = 0; i < s->count; i++) {
+    struct guest *g = &s->guests[i];
+    if (g->gone || g->listed != s->scan_gen) {
+      guest_close_files(g);
+      continue;
+    }
+    s->guests[kept++] = *g;
+  }
+  s->count = kept;
+}
+
+static int ensure_capacity(struct sampler *s, size_t want) {
+  if (want <= s->cap)
+    return 0;
+  size_t cap = s->cap ? s->cap : 64;
+  while (cap < want)
+    cap *= 2;
+  struct guest *g = realloc(s->guests, cap * sizeof(*g));
+  if (!g)
+    return -ENOMEM;
+  s->guests = g;
+  s->cap = cap;
+  return 0;
+}
+
+/* Opens the pending guests and merges them into the sorted array. */
+static int add_pending_guests(struct sampler *s, double now) {
+  int err = ensure_capacity(s, s->count + s->pending_count);
+  if (err < 0)
+    return err;
+  size_t before = s->count;
+  for (size_t i = 0; i < s->pending_count; i++) {
+    struct guest *g = &s->guests[s->count];
+    /* A directory that vanished between listing and opening is skipped. */
+    if (guest_init(s, g, s->pending[i].key, now) == 0)
+      s->count++;
+  }
+  s->pending_count = 0;
+  if (s->count != before)
+    qsort(s->guests, s->count, sizeof(*s->guests), compare_guest);
+  return 0;
+}
+
+static int scan(struct sampler *s, double now) {
+  s->scan_gen++;
+  int listed = 0, first_err = 0;
+  for (int t = 0; t < GUEST_TYPE_COUNT; t++) {
+    if (!s->config.types[t])
+      continue;
+    int err = list_type_dir(s, (enum guest_type)t);
+    if (err < 0) {
+      first_err = first_err ? first_err : err;
+      s->pending_count = 0;
+      /* Keep the guests of a directory we could not list this time. */
+      for (size_t i = 0; i < s->count; i++)
+        if (key_type(s->guests[i].key) == (enum guest_type)t)
+          s->guests[i].listed = s->scan_gen;
+      continue;
+    }
+    listed++;
+  }
+  drop_stale(s);
+  int err = add_pending_guests(s, now);
+  if (err < 0)
+    return err;
+  return listed == 0 && first_err ? first_err : 0;
+}
+
+/* Reads a kept-open file from offset 0.  A file that fills the buffer would
+ * be parsed truncated, so that is an error too. */
+static int read_kept(int fd, char *buf, size_t size, size_t *len) {
+  if (fd < 0)
+    return -ENOENT;
+  ssize_t n;
+  do
+    n = pread(fd, buf, size, 0);
+  while (n < 0 && errno == EINTR);
+  if (n < 0)
+    return -errno;
+  if ((size_t)n >= size)
+    return -EFBIG;
+  *len = (size_t)n;
+  return 0;
+}
+
+static bool is_gone_error(int err) {
+  return err == -ENODEV || err == -ENOENT;
+}
+
+/* Returns -ENODEV when the guest's cgroup has disappeared. */
+static int sample_memory(struct sampler *s, const struct guest *g,
+                         struct guest_sample *out) {
+  size_t ulen = 0, slen = 0;
+  int uerr = read_kept(g->fd[GUEST_FILE_MEMORY_USAGE], s->usage_buf,
+                       sizeof(s->usage_buf), &ulen);
+  int serr = read_kept(g->fd[GUEST_FILE_MEMORY_STAT], s->buf, sizeof(s->buf),
+                       &slen);
+  out->error[GUEST_FILE_MEMORY_USAGE] = uerr;
+  out->error[GUEST_FILE_MEMORY_STAT] = serr;
+  if ((uerr && g->fd[GUEST_FILE_MEMORY_USAGE] >= 0 && is_gone_error(uerr)) ||
+      (serr && g->fd[GUEST_FILE_MEMORY_STAT] >= 0 && is_gone_error(serr)))
+    return -ENODEV;
+  if (uerr || serr)
+    return 0;
+  /* The usage file is checked on its own first so that an error names the
+   * file that was malformed. */
+  uint64_t usage;
+  int err = decimal_parse_u64_file(s->usage_buf, ulen, &usage);
+  if (err < 0) {
+    out->error[GUEST_FILE_MEMORY_USAGE] = err;
+    return 0;
+  }
+  err = cgroup_memory_parse(g->memory_version, s->usage_buf, ulen, s->buf,
+                            slen, &out->memory_used);
+  if (err < 0)
+    out->error[GUEST_FILE_MEMORY_STAT] = err;
+  else
+    out->memory_valid = true;
+  return 0;
+}
+
+static int sample_pressure(struct sampler *s, const struct guest *g,
+                           enum psi_resource r, struct guest_sample *out) {
+  enum guest_file file = (enum guest_file)(GUEST_FILE_CPU_PRESSURE + r);
+  size_t len = 0;
+  int err = read_kept(g->fd[file], s->buf, sizeof(s->buf), &len);
+  if (err == 0)
+    err = psi_parse(s->buf, len, &out->psi[r]);
+  else if (g->fd[file] >= 0 && is_gone_error(err))
+    return -ENODEV;
+  out->error[file] = err;
+  out->psi_valid[r] = err == 0;
+  return 0;
+}
+
+/* Fills out for g.  Returns -ENODEV when the guest has disappeared. */
+static int sample_guest(struct sampler *s, struct guest *g, double now,
+                        struct guest_sample *out) {
+  if (g->missing && now >= g->retry_at) {
+    ino_t ino;
+    if (guest_open_missing(s, g, &ino) < 0 || ino != g->ino)
+      return -ENODEV;
+    g->retry_at = now + MISSING_RETRY_SECONDS;
+  }
+  memset(out, 0, sizeof(*out));
+  out->vmid = key_vmid(g->key);
+  out->type = key_type(g->key);
+  out->memory_version = g->memory_version;
+  if (sample_memory(s, g, out) < 0)
+    return -ENODEV;
+  for (int r = 0; r < PSI_RESOURCE_COUNT; r++)
+    if (sample_pressure(s, g, (enum psi_resource)r, out) < 0)
+      return -ENODEV;
+  unsigned failed = 0;
+  for (int i = 0; i < GUEST_FILE_COUNT; i++)
+    if (out->error[i])
+      failed |= 1u << i;
+  out->failed = failed;
+  out->failed_before = g->failed;
+  g->failed = failed;
+  return 0;
+}
+
+/* Samples every guest not yet sampled in this run.  Returns true when one
+ * turned out to be gone, so the caller lists the directories again. */
+static bool sample_all(struct sampler *s, double now, sampler_visit_fn visit,
+                       void *ctx) {
+  bool any_gone = false;
+  struct guest_sample sample;
+  for (size_t i = 0; i < s->count; i++) {
+    struct guest *g = &s->guests[i];
+    if (g->sampled == s->run_gen)
+      continue;
+    g->sampled = s->run_gen;
+    if (sample_guest(s, g, now, &sample) < 0) {
+      g->gone = true;
+      any_gone = true;
+      continue;
+    }
+    visit(&sample, ctx);
+  }
+  return any_gone;
+}
+
+int sampler_run(struct sampler *s, sampler_visit_fn visit, void *ctx) {
+  double now = monotonic_seconds();
+  s->run_gen++;
+  int err = scan(s, now);
+  if (err < 0)
+    return err;
+  /* One rescan is enough: it picks up a guest re-created since the first
+   * listing; anything later is the next run's business. */
+  if (sample_all(s, now, visit, ctx)) {
+    err = scan(s, now);
+    if (err < 0)
+      return err;
+    sample_all(s, now, visit, ctx);
+  }
+  return 0;
+}
+
+static bool valid_root(const char *root, bool may_be_empty) {
+  size_t len = strnlen(root, PATH_MAX);
+  if (len == 0)
+    return may_be_empty;
+  return root[0] == '/' && len < PATH_MAX;
+}
+
+int sampler_new(const struct sampler_config *config, struct sampler **ret) {
+  if (!valid_root(config->cgroup_root, false) ||
+      !valid_root(config->memory_root, true))
+    return -EINVAL;
+  struct sampler *s = calloc(1, sizeof(*s));
+  if (!s)
+    return -ENOMEM;
+  s->config = *config;
+  *ret = s;
+  return 0;
+}
+
+void sampler_free(struct sampler *s) {
+  if (!s)
+    return;
+  for (size_t i = 0; i < s->count; i++)
+    guest_close_files(&s->guests[i]);
+  free(s->guests);
+  free(s->pending);
+  free(s);
+}
+
+size_t sampler_guest_count(const struct sampler *s) {
+  return s->count;
+}
+
+size_t sampler_fd_count(const struct sampler *s) {
+  size_t n = 0;
+  for (size_t i = 0; i < s->count; i++)
+    for (int f = 0; f < GUEST_FILE_COUNT; f++)
+      n += s->guests[i].fd[f] >= 0;
+  return n;
+}

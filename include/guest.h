@@ -1,0 +1,73 @@
+/*
+ * What the sampler knows about one guest at one moment.
+ *
+ * A guest is a QEMU VM (qemu.slice/<vmid>.scope) or an LXC container
+ * (lxc/<vmid>) with its own cgroup.  The sample holds the raw figures read
+ * from the guest's cgroup files; mapping them onto RRD columns or collectd
+ * values is the plugins' business.
+ */
+#ifndef PVECG_GUEST_H
+#define PVECG_GUEST_H
+
+#include "cgroup_memory.h"
+#include "psi.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum guest_type {
+  GUEST_QEMU,
+  GUEST_LXC,
+  GUEST_TYPE_COUNT,
+};
+
+enum psi_resource {
+  PSI_CPU,
+  PSI_IO,
+  PSI_MEMORY,
+  PSI_RESOURCE_COUNT,
+};
+
+/* The cgroup files read for a guest; also bit positions in failure masks. */
+enum guest_file {
+  GUEST_FILE_MEMORY_USAGE, /* memory.current (v2) or memory.usage_in_bytes (v1) */
+  GUEST_FILE_MEMORY_STAT,
+  GUEST_FILE_CPU_PRESSURE,
+  GUEST_FILE_IO_PRESSURE,
+  GUEST_FILE_MEMORY_PRESSURE,
+  GUEST_FILE_COUNT,
+};
+
+struct guest_sample {
+  uint32_t vmid;
+  enum guest_type type;
+  enum cgroup_memory_version memory_version;
+
+  bool memory_valid;
+  uint64_t memory_used; /* bytes: usage minus page cache, see cgroup_memory.h */
+
+  bool psi_valid[PSI_RESOURCE_COUNT];
+  struct psi_stats psi[PSI_RESOURCE_COUNT];
+
+  /* Per file: 0, or the negative errno that made it give nothing. */
+  int error[GUEST_FILE_COUNT];
+  /* Bit per guest_file that failed in this sample and in the one before;
+   * callers log on changes instead of on every interval. */
+  unsigned failed;
+  unsigned failed_before;
+};
+
+/* "qemu" or "lxc". */
+const char *guest_type_name(enum guest_type type);
+
+/* Parses "qemu" or "lxc".  Returns 0 or -EINVAL. */
+int guest_type_parse(const char *name, enum guest_type *ret);
+
+/* The file's name in the guest's cgroup directory, e.g. "memory.current". */
+const char *guest_file_name(enum guest_file file,
+                            enum cgroup_memory_version version);
+
+/* "cpu", "io" or "memory". */
+const char *psi_resource_name(enum psi_resource resource);
+
+#endif

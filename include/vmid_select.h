@@ -1,0 +1,34 @@
+/*
+ * Which guests to sample: collectd's select-list semantics over VMIDs.
+ *
+ * Entries are exact VMIDs ("101") or POSIX extended regular expressions
+ * between slashes ("/^1[0-9]{2}$/"), matched against the decimal VMID.
+ * With no entries every guest is selected; otherwise a guest is selected
+ * when it matches an entry, or, with ignore_selected, when it matches none.
+ * (collectd's own ignorelist is not exported to plugins.)
+ */
+#ifndef PVECG_VMID_SELECT_H
+#define PVECG_VMID_SELECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct vmid_select;
+
+/* Returns 0 or -ENOMEM. */
+int vmid_select_new(struct vmid_select **ret);
+void vmid_select_free(struct vmid_select *select);
+
+/*
+ * Adds an entry.  Returns 0, -EINVAL when it is neither a VMID nor a
+ * "/regex/" (error, of error_size bytes, then says why), or -ENOMEM.
+ */
+int vmid_select_add(struct vmid_select *select, const char *entry,
+                    char *error, size_t error_size);
+
+void vmid_select_set_ignore_selected(struct vmid_select *select, bool ignore);
+
+bool vmid_select_match(const struct vmid_select *select, uint32_t vmid);
+
+#endif

@@ -1,0 +1,114 @@
+#!/bin/bash
+# The whole path on a fixture cgroup tree: the real collectd loads
+# pve_cgroup and pve_rrd at Interval 1, and the RRD files must hold exactly
+# the numbers the fixture files say, U where nothing is known, the exact
+# pve-vm-9.0 layout, no file for what is not a guest, and a foreign file
+# left byte-for-byte alone.  Guests removed and added mid-run are followed.
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+. "$HERE/fixture.sh"
+
+CG=$T/cgroup
+MEM=$T/memory
+DATA=$T/data
+VM=$DATA/pve-vm-9.0
+mkdir -p "$CG" "$MEM"
+
+# 100: ordinary VM.  memhost = 1073741824 - 104857600 = 968884224
+qemu_guest "$CG" 100 1.50 0.75 2.25 1.00 0.50 0.25
+v2_memory "$CG/qemu.slice/100.scope" 1073741824 104857600
+# 101: malformed cpu.pressure -> only its two columns unknown
+qemu_guest "$CG" 101 3.00 2.00 4.00 3.00 5.00 4.00
+v2_memory "$CG/qemu.slice/101.scope" 2147483648 0
+echo "some avg10=garbage avg60=0.00 avg300=0.00 total=0" >"$CG/qemu.slice/101.scope/cpu.pressure"
+# 102: page cache larger than usage (read skew) -> clamped to 0; cpu.pressure
+# without a full line (kernels before 5.13) -> pressurecpufull unknown
+qemu_guest "$CG" 102 0.00 0.00 0.00 0.00 0.00 0.00
+psi_file "$CG/qemu.slice/102.scope/cpu.pressure" 7.25 0 nofull
+v2_memory "$CG/qemu.slice/102.scope" 4096 8192
+# 104: hybrid host: memory in the v1 hierarchy. 536870912 - 1048576 = 535822336
+qemu_guest "$CG" 104 0.10 0.00 0.20 0.10 0.30 0.20
+mkdir -p "$MEM/qemu.slice/104.scope"
+v1_memory "$MEM/qemu.slice/104.scope" 536870912 1048576
+# 105: has a pre-existing file of another layout
+qemu_guest "$CG" 105 0.00 0.00 0.00 0.00 0.00 0.00
+v2_memory "$CG/qemu.slice/105.scope" 1000 0
+# 200: container: memhost unknown (as in PVE), mem = 314572800 - 52428800
+lxc_guest "$CG" 200 11.11 5.55 22.22 11.11 33.33 22.22
+v2_memory "$CG/lxc/200" 314572800 52428800
+# Not guests: bad names, and a symlink to a guest-looking dir outside.
+mkdir -p "$CG/qemu.slice/99.scope" "$CG/qemu.slice/abc.scope" \
+  "$CG/qemu.slice/0100.scope" "$CG/lxc/init.scope" "$CG/qemu.slice/notaguest"
+qemu_guest "$T/outside" 667 1 1 1 1 1 1
+ln -s "$T/outside/qemu.slice/667.scope" "$CG/qemu.slice/103.scope"
+
+mkdir -p "$VM"
+rrdtool create "$VM/105" --step 300 DS:foo:GAUGE:600:0:U RRA:AVERAGE:0.5:1:10
+cp "$VM/105" "$T/105.orig"
+
+write_conf "$T/collectd.conf" "
+<Plugin pve_cgroup>
+  CgroupRoot \"$CG\"
+  MemoryCgroupRoot \"$MEM\"
+</Plugin>
+<Plugin pve_rrd>
+  DataDir \"$DATA\"
+</Plugin>"
+start_collectd "$T/collectd.conf"
+
+wait_for 20 has_update "$VM/100"
+wait_for 20 has_update "$VM/200"
+
+# Mid-run: 102 goes away, 201 appears.
+rm -r "$CG/qemu.slice/102.scope"
+lxc_guest "$CG" 201 0.01 0.02 0.03 0.04 0.05 0.06
+v2_memory "$CG/lxc/201" 5000000 1000000
+wait_for 20 has_update "$VM/201"
+sleep 3
+stop_collectd
+
+echo "# layout"
+for f in 100 101 102 104 200 201; do
+  check "pve-vm-9.0/$f has exactly the pve-vm-9.0 layout" \
+    "$(expected_vm_layout | sort)" "$(actual_layout "$VM/$f" | sort)"
+done
+check "file size of a pve-vm-9.0 file (as PVE's)" 1346072 "$(stat -c %s "$VM/100")"
+
+echo "# values"
+check "100 memhost" 968884224 "$(rrd_last "$VM/100" memhost)"
+check "100 mem" 968884224 "$(rrd_last "$VM/100" mem)"
+check "100 pressurecpusome" 1.5 "$(rrd_last "$VM/100" pressurecpusome)"
+check "100 pressurecpufull" 0.75 "$(rrd_last "$VM/100" pressurecpufull)"
+check "100 pressureiosome" 2.25 "$(rrd_last "$VM/100" pressureiosome)"
+check "100 pressureiofull" 1 "$(rrd_last "$VM/100" pressureiofull)"
+check "100 pressurememorysome" 0.5 "$(rrd_last "$VM/100" pressurememorysome)"
+check "100 pressurememoryfull" 0.25 "$(rrd_last "$VM/100" pressurememoryfull)"
+for ds in maxcpu cpu maxmem maxdisk disk netin netout diskread diskwrite; do
+  check "100 $ds not gathered yet: U" U "$(rrd_last "$VM/100" $ds)"
+done
+check "101 malformed cpu.pressure: some U" U "$(rrd_last "$VM/101" pressurecpusome)"
+check "101 malformed cpu.pressure: full U" U "$(rrd_last "$VM/101" pressurecpufull)"
+check "101 io still recorded" 4 "$(rrd_last "$VM/101" pressureiosome)"
+check "101 memhost still recorded" 2147483648 "$(rrd_last "$VM/101" memhost)"
+check "102 memhost clamped to 0" 0 "$(rrd_last "$VM/102" memhost)"
+check "102 cpu some without full line" 7.25 "$(rrd_last "$VM/102" pressurecpusome)"
+check "102 cpu full without full line: U" U "$(rrd_last "$VM/102" pressurecpufull)"
+check "104 memhost from cgroup v1" 535822336 "$(rrd_last "$VM/104" memhost)"
+check "104 pressure from cgroup2" 0.3 "$(rrd_last "$VM/104" pressurememorysome)"
+check "200 lxc memhost U (as PVE)" U "$(rrd_last "$VM/200" memhost)"
+check "200 lxc mem" 262144000 "$(rrd_last "$VM/200" mem)"
+check "200 lxc pressure from lxc/200, not ns/" 11.11 "$(rrd_last "$VM/200" pressurecpusome)"
+check "200 lxc memory full" 22.22 "$(rrd_last "$VM/200" pressurememoryfull)"
+check "201 added mid-run" 4000000 "$(rrd_last "$VM/201" mem)"
+
+echo "# guests and non-guests"
+check "exactly the guests' files" "100 101 102 104 105 200 201" "$(ls "$VM" | sort -n | xargs)"
+check_true "foreign file 105 byte-for-byte unchanged" cmp -s "$T/105.orig" "$VM/105"
+check "one error for the foreign file" 1 "$(grep -c "pve-vm-9.0/105" "$T/collectd.log" || true)"
+check_true "removed guest 102 no longer updated" \
+  test $(( $(rrd_last_time "$VM/100") - $(rrd_last_time "$VM/102") )) -ge 2
+check "malformed file logged once" 1 \
+  "$(grep -c 'qemu 101: cpu.pressure: malformed content' "$T/collectd.log" || true)"
+check "no other errors" "" \
+  "$(grep -iE 'error|failed' "$T/collectd.log" | grep -v 'pve-vm-9.0/105' || true)"
+finish

@@ -1,0 +1,34 @@
+#!/bin/bash
+# Every undefined dynamic symbol of a plugin must be provided by collectd
+# itself or by a library the plugin links: collectd only resolves them when
+# it dlopens the plugin, so a miss would otherwise show up only at
+# LoadPlugin time on a user's host.
+#
+# usage: check_symbols.sh COLLECTD_BINARY PLUGIN.so...
+set -euo pipefail
+
+collectd=$1
+shift
+[ -x "$collectd" ] || { echo "no collectd binary at $collectd"; exit 77; }
+
+defined_by() { nm -D --defined-only "$@" 2>/dev/null | awk '{print $3}' | sed 's/@.*//'; }
+
+status=0
+for plugin in "$@"; do
+  libs=$(ldd "$plugin" | awk '/=> \//{print $3}')
+  # shellcheck disable=SC2086
+  provided=$( { defined_by "$collectd"; defined_by $libs; } | sort -u)
+  missing=$(nm -D --undefined-only "$plugin" | awk '{print $2}' | sed 's/@.*//' \
+            | sort -u | comm -23 - <(echo "$provided"))
+  # Weak symbols (w) are optional by definition.
+  missing=$(for s in $missing; do
+              nm -D --undefined-only "$plugin" | grep -qE "^ +w $s(@|$)" || echo "$s"
+            done)
+  if [ -n "$missing" ]; then
+    echo "$(basename "$plugin"): unresolved symbols:" $missing
+    status=1
+  else
+    echo "$(basename "$plugin"): all $(nm -D --undefined-only "$plugin" | wc -l) undefined symbols resolve"
+  fi
+done
+exit $status

@@ -1,0 +1,224 @@
+/*
+ * Unit tests of the pve_cgroup plugin's collectd glue: configuration
+ * errors, what is dispatched for a fixture tree (one row list per guest,
+ * its identity and exact values), the select list and PressureDetails.
+ * The plugin source runs against the collectd stand-in.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "collectd_stub.h"
+#include "fixture_tree.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void module_register(void);
+
+static char root[256]; /* short: paths below it fit PATH_MAX */
+
+static int setup(void **state) {
+  (void)state;
+  fixture_create(root, sizeof(root), "pvecg-plugin");
+  fixture_guest(root, "cg/qemu.slice/100.scope", "1073741824\n", "104857600");
+  fixture_guest(root, "cg/qemu.slice/101.scope", "5000\n", "1000");
+  fixture_guest(root, "cg/lxc/200", "314572800\n", "52428800");
+  stub_reset_records();
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  stub.shutdown();
+  fixture_remove(root);
+  return 0;
+}
+
+static oconfig_item_t *base_config(void) {
+  char cg[PATH_MAX + 8];
+  snprintf(cg, sizeof(cg), "%s/cg", root);
+  oconfig_item_t *c = stub_config_new();
+  stub_config_add_strings(c, "CgroupRoot", 1, cg);
+  stub_config_add_strings(c, "MemoryCgroupRoot", 1, "");
+  return c;
+}
+
+static int configure(oconfig_item_t *c) {
+  int rc = stub.config(c);
+  stub_config_free(c);
+  return rc;
+}
+
+static const struct stub_value_list *find(const char *instance,
+                                          const char *type,
+                                          const char *type_instance) {
+  for (int i = 0; i < stub.dispatched_count; i++) {
+    const value_list_t *vl = &stub.dispatched[i].vl;
+    if (strcmp(vl->plugin_instance, instance) == 0 &&
+        strcmp(vl->type, type) == 0 &&
+        strcmp(vl->type_instance, type_instance) == 0)
+      return &stub.dispatched[i];
+  }
+  return NULL;
+}
+
+static void test_registers_row_type(void **state) {
+  (void)state;
+  assert_int_equal(configure(base_config()), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_int_equal(stub.data_set_count, 1); /* registered once */
+  const data_set_t *ds = stub_data_set("pve_vm_9_0");
+  assert_non_null(ds);
+  assert_int_equal(ds->ds_num, 17);
+  assert_string_equal(ds->ds[0].name, "maxcpu");
+  assert_string_equal(ds->ds[10].name, "memhost");
+  assert_string_equal(ds->ds[16].name, "pressurememoryfull");
+  for (size_t i = 0; i < ds->ds_num; i++) {
+    assert_int_equal(ds->ds[i].type, DS_TYPE_GAUGE);
+    assert_true(ds->ds[i].min == 0.0);
+    assert_true(isnan(ds->ds[i].max));
+  }
+}
+
+static void expect_config_error(oconfig_item_t *c, const char *message) {
+  assert_int_not_equal(configure(c), 0);
+  assert_non_null(stub_log_find(message));
+}
+
+static void test_config_errors(void **state) {
+  (void)state;
+  oconfig_item_t *c = base_config();
+  stub_config_add_strings(c, "CgroupRot", 1, "/x");
+  expect_config_error(c, "unknown config option \"CgroupRot\"");
+  c = base_config();
+  stub_config_add_strings(c, "Guests", 2, "qemu", "kvm");
+  expect_config_error(c, "\"Guests\" takes one or more of");
+  c = base_config();
+  stub_config_add_strings(c, "VMID", 1, "0100");
+  expect_config_error(c, "\"0100\" is neither a VMID");
+  c = base_config();
+  stub_config_add_strings(c, "VMID", 1, "/[/");
+  expect_config_error(c, "invalid regular expression /[/");
+  c = stub_config_new();
+  stub_config_add_strings(c, "CgroupRoot", 1, "sys/fs/cgroup");
+  expect_config_error(c, "\"CgroupRoot\" must be an absolute path");
+  c = base_config();
+  stub_config_add_strings(c, "IgnoreSelected", 1, "yes");
+  expect_config_error(c, "\"IgnoreSelected\" option requires exactly one");
+}
+
+static void test_init_fails_without_root(void **state) {
+  (void)state;
+  oconfig_item_t *c = stub_config_new();
+  stub_config_add_strings(c, "CgroupRoot", 1, "/nonexistent/pvecg");
+  assert_int_equal(configure(c), 0);
+  assert_int_not_equal(stub.init(), 0);
+  assert_non_null(stub_log_find("\"/nonexistent/pvecg\" is not a directory"));
+  /* A read after a failed init does nothing and says so by failing. */
+  assert_int_not_equal(stub.read(), 0);
+  assert_int_equal(stub.dispatched_count, 0);
+}
+
+static void test_one_row_per_guest(void **state) {
+  (void)state;
+  assert_int_equal(configure(base_config()), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_int_equal(stub.read(), 0);
+  assert_int_equal(stub.dispatched_count, 3);
+  const struct stub_value_list *r = find("100", "pve_vm_9_0", "qemu");
+  assert_non_null(r);
+  assert_string_equal(r->vl.plugin, "pve_cgroup");
+  assert_int_equal(r->vl.values_len, 17);
+  assert_true(r->values[10].gauge == 968884224.0); /* memhost */
+  assert_true(r->values[3].gauge == 968884224.0);  /* mem */
+  assert_true(r->values[11].gauge == 1.5);         /* pressurecpusome */
+  assert_true(r->values[12].gauge == 0.25);        /* pressurecpufull */
+  assert_true(r->values[15].gauge == 3.0);         /* pressurememorysome */
+  assert_true(isnan(r->values[0].gauge));          /* maxcpu */
+  assert_true(isnan(r->values[6].gauge));          /* netin */
+  r = find("200", "pve_vm_9_0", "lxc");
+  assert_non_null(r);
+  assert_true(isnan(r->values[10].gauge));
+  assert_true(r->values[3].gauge == 262144000.0);
+  /* Every row of one interval carries the same time. */
+  assert_int_equal(stub.dispatched[0].vl.time, stub.dispatched[2].vl.time);
+}
+
+static void test_select_list(void **state) {
+  (void)state;
+  oconfig_item_t *c = base_config();
+  stub_config_add_strings(c, "VMID", 2, "/^1/", "200");
+  stub_config_add_boolean(c, "IgnoreSelected", true);
+  assert_int_equal(configure(c), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_int_equal(stub.read(), 0);
+  assert_int_equal(stub.dispatched_count, 0);
+  stub.shutdown();
+  c = base_config();
+  stub_config_add_strings(c, "VMID", 1, "101");
+  stub_config_add_strings(c, "Guests", 1, "qemu");
+  assert_int_equal(configure(c), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_int_equal(stub.read(), 0);
+  assert_int_equal(stub.dispatched_count, 1);
+  assert_non_null(find("101", "pve_vm_9_0", "qemu"));
+}
+
+static void test_pressure_details(void **state) {
+  (void)state;
+  oconfig_item_t *c = base_config();
+  stub_config_add_strings(c, "Guests", 1, "qemu");
+  stub_config_add_strings(c, "VMID", 1, "100");
+  stub_config_add_boolean(c, "PressureDetails", true);
+  assert_int_equal(configure(c), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_int_equal(stub.read(), 0);
+  /* The row plus 3 resources x some/full x avg60/avg300/total. */
+  assert_int_equal(stub.dispatched_count, 1 + 18);
+  const struct stub_value_list *r =
+      find("100", "percent", "pressure-io-some-avg60");
+  assert_non_null(r);
+  assert_true(r->values[0].gauge == 0.5);
+  r = find("100", "percent", "pressure-memory-full-avg300");
+  assert_non_null(r);
+  assert_true(r->values[0].gauge == 0.01);
+  r = find("100", "derive", "pressure-cpu-full-total");
+  assert_non_null(r);
+  assert_int_equal(r->values[0].derive, 500);
+}
+
+static void test_file_problem_logged_once(void **state) {
+  (void)state;
+  fixture_write(root, "cg/qemu.slice/101.scope/io.pressure", "bogus\n");
+  assert_int_equal(configure(base_config()), 0);
+  assert_int_equal(stub.init(), 0);
+  for (int i = 0; i < 3; i++)
+    assert_int_equal(stub.read(), 0);
+  int lines = 0;
+  for (int i = 0; i < stub.log_count; i++)
+    lines += strstr(stub.log[i], "qemu 101: io.pressure: malformed") != NULL;
+  assert_int_equal(lines, 1);
+  fixture_psi(root, "cg/qemu.slice/101.scope", "io.pressure", "1.00");
+  assert_int_equal(stub.read(), 0);
+  assert_non_null(stub_log_find("qemu 101: io.pressure is readable again"));
+}
+
+int main(void) {
+  module_register();
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+  const struct CMUnitTest tests[] = {
+      T(test_registers_row_type),
+      T(test_config_errors),
+      T(test_init_fails_without_root),
+      T(test_one_row_per_guest),
+      T(test_select_list),
+      T(test_pressure_details),
+      T(test_file_problem_logged_once),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

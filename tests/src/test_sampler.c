@@ -1,0 +1,303 @@
+/*
+ * Tests of the sampler (src/sampler.c) on fixture cgroup trees built in a
+ * temp dir: discovery, exact values, kept-open descriptors that see new
+ * contents, guests that go and come back with the same VMID, per-file
+ * errors that leave the rest of the sample intact.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "sampler.h"
+
+#include "fixture_tree.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_VISITS 16
+
+struct visits {
+  size_t n;
+  struct guest_sample s[MAX_VISITS];
+};
+
+static char root[256]; /* short: paths below it fit PATH_MAX */
+
+static void make_guest(const char *rel, const char *current, const char *file) {
+  fixture_guest(root, rel, current, file);
+}
+
+static void path_of(char *buf, const char *rel) {
+  snprintf(buf, PATH_MAX, "%s/%s", root, rel);
+}
+
+static int setup(void **state) {
+  (void)state;
+  fixture_create(root, sizeof(root), "pvecg-sampler");
+  fixture_mkdir(root, "cg/qemu.slice");
+  fixture_mkdir(root, "cg/lxc");
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  fixture_remove(root);
+  return 0;
+}
+
+/* Runs a shell command inside the fixture root. */
+static void shell(const char *cmd) {
+  char line[PATH_MAX + 256];
+  snprintf(line, sizeof(line), "cd '%s' && %s", root, cmd);
+  assert_int_equal(system(line), 0);
+}
+
+static void record(const struct guest_sample *s, void *ctx) {
+  struct visits *v = ctx;
+  assert_true(v->n < MAX_VISITS);
+  v->s[v->n++] = *s;
+}
+
+static struct sampler *make_sampler(bool qemu, bool lxc) {
+  struct sampler_config c = {.types = {qemu, lxc}};
+  path_of(c.cgroup_root, "cg");
+  struct sampler *s;
+  assert_int_equal(sampler_new(&c, &s), 0);
+  return s;
+}
+
+static struct visits run(struct sampler *s) {
+  struct visits v = {0};
+  assert_int_equal(sampler_run(s, record, &v), 0);
+  return v;
+}
+
+static void test_values_and_order(void **state) {
+  (void)state;
+  make_guest("cg/lxc/200", "314572800\n", "52428800");
+  make_guest("cg/qemu.slice/101.scope", "2000\n", "1000");
+  make_guest("cg/qemu.slice/100.scope", "1073741824\n", "104857600");
+  struct sampler *s = make_sampler(true, true);
+  struct visits v = run(s);
+  assert_int_equal(v.n, 3);
+  assert_int_equal(v.s[0].vmid, 100);
+  assert_int_equal(v.s[0].type, GUEST_QEMU);
+  assert_int_equal(v.s[1].vmid, 101);
+  assert_int_equal(v.s[2].vmid, 200);
+  assert_int_equal(v.s[2].type, GUEST_LXC);
+  assert_true(v.s[0].memory_valid);
+  assert_int_equal(v.s[0].memory_used, 968884224);
+  assert_int_equal(v.s[2].memory_used, 262144000);
+  assert_int_equal(v.s[0].memory_version, CGROUP_MEMORY_V2);
+  for (int r = 0; r < PSI_RESOURCE_COUNT; r++)
+    assert_true(v.s[0].psi_valid[r]);
+  assert_true(v.s[0].psi[PSI_CPU].some.avg10 == 1.5);
+  assert_true(v.s[0].psi[PSI_IO].some.avg10 == 2.25);
+  assert_true(v.s[0].psi[PSI_MEMORY].full.avg10 == 0.25);
+  assert_int_equal(v.s[0].psi[PSI_MEMORY].some.total, 1000);
+  assert_int_equal(v.s[0].failed, 0);
+  assert_int_equal(sampler_guest_count(s), 3);
+  assert_int_equal(sampler_fd_count(s), 3 * GUEST_FILE_COUNT);
+  sampler_free(s);
+}
+
+static void test_kept_fds_see_new_contents(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "5000\n", "1000");
+  struct sampler *s = make_sampler(true, true);
+  struct visits v = run(s);
+  assert_int_equal(v.s[0].memory_used, 4000);
+  fixture_write(root, "cg/qemu.slice/100.scope/memory.current", "9000\n");
+  fixture_psi(root, "cg/qemu.slice/100.scope", "cpu.pressure", "42.00");
+  v = run(s);
+  assert_int_equal(v.n, 1);
+  assert_int_equal(v.s[0].memory_used, 8000);
+  assert_true(v.s[0].psi[PSI_CPU].some.avg10 == 42.0);
+  assert_int_equal(sampler_fd_count(s), GUEST_FILE_COUNT);
+  sampler_free(s);
+}
+
+static void test_guest_goes_and_comes_back(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "5000\n", "1000");
+  make_guest("cg/qemu.slice/101.scope", "5000\n", "1000");
+  struct sampler *s = make_sampler(true, true);
+  assert_int_equal(run(s).n, 2);
+  shell("rm -r cg/qemu.slice/101.scope");
+  struct visits v = run(s);
+  assert_int_equal(v.n, 1);
+  assert_int_equal(v.s[0].vmid, 100);
+  assert_int_equal(sampler_fd_count(s), GUEST_FILE_COUNT);
+  /* Re-created under the same name: made aside first so that it surely
+   * has a new inode, then moved into place. */
+  make_guest("cg/qemu.slice/new", "70000\n", "0");
+  shell("rm -r cg/qemu.slice/100.scope && "
+        "mv cg/qemu.slice/new cg/qemu.slice/100.scope");
+  v = run(s);
+  assert_int_equal(v.n, 1);
+  assert_int_equal(v.s[0].memory_used, 70000);
+  sampler_free(s);
+}
+
+static void test_file_errors_are_per_file(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "5000\n", "1000");
+  fixture_write(root, "cg/qemu.slice/100.scope/cpu.pressure", "some avg10=x\n");
+  struct sampler *s = make_sampler(true, true);
+  struct visits v = run(s);
+  assert_int_equal(v.n, 1);
+  assert_false(v.s[0].psi_valid[PSI_CPU]);
+  assert_int_equal(v.s[0].error[GUEST_FILE_CPU_PRESSURE], -EBADMSG);
+  assert_true(v.s[0].psi_valid[PSI_IO]);
+  assert_true(v.s[0].memory_valid);
+  assert_int_equal(v.s[0].failed, 1u << GUEST_FILE_CPU_PRESSURE);
+  assert_int_equal(v.s[0].failed_before, 0);
+  v = run(s);
+  assert_int_equal(v.s[0].failed_before, 1u << GUEST_FILE_CPU_PRESSURE);
+  fixture_psi(root, "cg/qemu.slice/100.scope", "cpu.pressure", "1.00");
+  v = run(s);
+  assert_true(v.s[0].psi_valid[PSI_CPU]);
+  assert_int_equal(v.s[0].failed, 0);
+  assert_int_equal(v.s[0].failed_before, 1u << GUEST_FILE_CPU_PRESSURE);
+  /* A malformed usage file is blamed on that file. */
+  fixture_write(root, "cg/qemu.slice/100.scope/memory.current", "12 34\n");
+  v = run(s);
+  assert_false(v.s[0].memory_valid);
+  assert_int_equal(v.s[0].failed, 1u << GUEST_FILE_MEMORY_USAGE);
+  sampler_free(s);
+}
+
+static void test_missing_and_oversized_files(void **state) {
+  (void)state;
+  make_guest("cg/lxc/200", "5000\n", "1000");
+  shell("rm cg/lxc/200/io.pressure");
+  /* A memory.stat far larger than any kernel's. */
+  char *big = malloc(20000);
+  assert_non_null(big);
+  memset(big, 'x', 19999);
+  big[19999] = '\0';
+  fixture_write(root, "cg/lxc/200/memory.stat", big);
+  free(big);
+  struct sampler *s = make_sampler(true, true);
+  struct visits v = run(s);
+  assert_int_equal(v.n, 1);
+  assert_int_equal(v.s[0].error[GUEST_FILE_IO_PRESSURE], -ENOENT);
+  assert_int_equal(v.s[0].error[GUEST_FILE_MEMORY_STAT], -EFBIG);
+  assert_false(v.s[0].memory_valid);
+  assert_false(v.s[0].psi_valid[PSI_IO]);
+  assert_true(v.s[0].psi_valid[PSI_MEMORY]);
+  assert_int_equal(sampler_fd_count(s), GUEST_FILE_COUNT - 1);
+  sampler_free(s);
+}
+
+static void test_v1_memory(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/104.scope", "1\n", "0");
+  shell("rm cg/qemu.slice/104.scope/memory.current "
+        "cg/qemu.slice/104.scope/memory.stat");
+  fixture_mkdir(root, "mem/qemu.slice/104.scope");
+  fixture_write(root, "mem/qemu.slice/104.scope/memory.usage_in_bytes",
+                "536870912\n");
+  fixture_write(root, "mem/qemu.slice/104.scope/memory.stat",
+                "cache 1\ntotal_cache 1048576\n");
+  struct sampler_config c = {.types = {true, true}};
+  path_of(c.cgroup_root, "cg");
+  path_of(c.memory_root, "mem");
+  struct sampler *s;
+  assert_int_equal(sampler_new(&c, &s), 0);
+  struct visits v = run(s);
+  assert_int_equal(v.n, 1);
+  assert_int_equal(v.s[0].memory_version, CGROUP_MEMORY_V1);
+  assert_true(v.s[0].memory_valid);
+  assert_int_equal(v.s[0].memory_used, 535822336);
+  assert_true(v.s[0].psi_valid[PSI_CPU]);
+  sampler_free(s);
+}
+
+static void test_not_guests(void **state) {
+  (void)state;
+  char path[PATH_MAX], target[PATH_MAX];
+  const char *dirs[] = {"cg/qemu.slice/99.scope", "cg/qemu.slice/0100.scope",
+                        "cg/qemu.slice/abc.scope", "cg/qemu.slice/100",
+                        "cg/lxc/100.scope", "cg/lxc/init.scope", "outside"};
+  for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
+    make_guest(dirs[i], "1\n", "0");
+  path_of(target, "outside");
+  path_of(path, "cg/qemu.slice/103.scope");
+  assert_int_equal(symlink(target, path), 0);
+  fixture_write(root, "cg/qemu.slice/105.scope", "a file, not a directory");
+  struct sampler *s = make_sampler(true, true);
+  assert_int_equal(run(s).n, 0);
+  assert_int_equal(sampler_fd_count(s), 0);
+  sampler_free(s);
+}
+
+static bool only_even(enum guest_type type, uint32_t vmid, void *ctx) {
+  (void)type;
+  (*(int *)ctx)++;
+  return vmid % 2 == 0;
+}
+
+static void test_accept_and_types(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "1\n", "0");
+  make_guest("cg/qemu.slice/101.scope", "1\n", "0");
+  make_guest("cg/lxc/200", "1\n", "0");
+  int asked = 0;
+  struct sampler_config c = {.types = {true, false},
+                             .accept = only_even,
+                             .accept_ctx = &asked};
+  path_of(c.cgroup_root, "cg");
+  struct sampler *s;
+  assert_int_equal(sampler_new(&c, &s), 0);
+  struct visits v = run(s);
+  assert_int_equal(v.n, 1);
+  assert_int_equal(v.s[0].vmid, 100);
+  assert_int_equal(asked, 2); /* lxc not even listed */
+  assert_int_equal(sampler_fd_count(s), GUEST_FILE_COUNT);
+  sampler_free(s);
+}
+
+static void test_no_guest_dirs(void **state) {
+  (void)state;
+  shell("rm -r cg/lxc cg/qemu.slice");
+  struct sampler *s = make_sampler(true, true);
+  assert_int_equal(run(s).n, 0);
+  sampler_free(s);
+}
+
+static void test_bad_config(void **state) {
+  (void)state;
+  struct sampler *s;
+  struct sampler_config c = {.types = {true, true}};
+  assert_int_equal(sampler_new(&c, &s), -EINVAL); /* empty root */
+  snprintf(c.cgroup_root, sizeof(c.cgroup_root), "relative/path");
+  assert_int_equal(sampler_new(&c, &s), -EINVAL);
+  snprintf(c.cgroup_root, sizeof(c.cgroup_root), "/sys/fs/cgroup");
+  snprintf(c.memory_root, sizeof(c.memory_root), "memory");
+  assert_int_equal(sampler_new(&c, &s), -EINVAL);
+}
+
+int main(void) {
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+  const struct CMUnitTest tests[] = {
+      T(test_values_and_order),
+      T(test_kept_fds_see_new_contents),
+      T(test_guest_goes_and_comes_back),
+      T(test_file_errors_are_per_file),
+      T(test_missing_and_oversized_files),
+      T(test_v1_memory),
+      T(test_not_guests),
+      T(test_accept_and_types),
+      T(test_no_guest_dirs),
+      T(test_bad_config),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
