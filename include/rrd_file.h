@@ -23,6 +23,9 @@ time_t rrd_file_start_time(time_t now);
  * Creates path with the layout, its last update time set to start.  Never
  * replaces an existing file: returns -EEXIST then.  The directory must
  * exist.  Returns 0 or -EIO with librrd's message in err.
+ * The file is built in a private directory next to path (".<name>.XXXXXX",
+ * removed again) and linked into place, so not even a file another writer
+ * creates at the same moment is replaced.
  */
 int rrd_file_create(const struct rrd_layout *layout, const char *path,
                     time_t start, char *err, size_t err_size);
@@ -32,7 +35,8 @@ int rrd_file_create(const struct rrd_layout *layout, const char *path,
  * -ENOENT when there is no file, -EPROTO when it is an RRD of another layout
  * (why names the first difference, e.g. "ds[3] is 'mem' (GAUGE), expected
  * 'memhost' (GAUGE)"), -EIO when it cannot be read as an RRD at all (why
- * holds librrd's message).
+ * holds librrd's message), or the negative errno of stat() when the path
+ * cannot even be looked up (EACCES, ELOOP, ENAMETOOLONG; why holds it).
  */
 int rrd_file_check(const struct rrd_layout *layout, const char *path,
                    char *why, size_t why_size);

@@ -7,7 +7,8 @@
  * the time of its last update, so rows that are not newer are dropped
  * without asking librrd.  It decides when a problem is worth a log line:
  * the first time, then with doubling back-off, and once more when the file
- * recovers; the caller only logs what it is told to.
+ * recovers (if its problem was logged); the caller only logs what it is
+ * told to.
  *
  * Thread-safe: collectd calls write callbacks from several threads.  Rows
  * for different files are written in parallel, rows for one file in turn.

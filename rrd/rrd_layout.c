@@ -1,1 +1,184 @@
-/* placeholder */ typedef int pvecg_placeholder_t;
+/*
+ * The four RRD layouts of Proxmox VE as static tables (see rrd_layout.h).
+ *
+ * The facts come from pmxcfs (status.c) and PVE's RRD.pm: every DS is
+ * NAME:TYPE:120:0:U, step 60 s, xff 0.5.  The legacy pve2 layouts are
+ * prefixes of the 9.0 ones (PVE 9 only appended columns), so they point into
+ * the 9.0 column tables instead of repeating the names.
+ */
+#include "rrd_layout.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define PVE_STEP 60
+#define PVE_HEARTBEAT 120
+#define PVE_XFF 0.5
+
+/* Column counts of the PVE <= 8 files: the first columns of the 9.0 ones. */
+#define PVE2_VM_DS_COUNT 10
+#define PVE2_NODE_DS_COUNT 12
+
+#define COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+static const struct rrd_ds_def pve_vm_9_0_ds[] = {
+    {"maxcpu", RRD_DS_GAUGE},
+    {"cpu", RRD_DS_GAUGE},
+    {"maxmem", RRD_DS_GAUGE},
+    {"mem", RRD_DS_GAUGE},
+    {"maxdisk", RRD_DS_GAUGE},
+    {"disk", RRD_DS_GAUGE},
+    {"netin", RRD_DS_DERIVE},
+    {"netout", RRD_DS_DERIVE},
+    {"diskread", RRD_DS_DERIVE},
+    {"diskwrite", RRD_DS_DERIVE},
+    /* 9.0 additions */
+    {"memhost", RRD_DS_GAUGE},
+    {"pressurecpusome", RRD_DS_GAUGE},
+    {"pressurecpufull", RRD_DS_GAUGE},
+    {"pressureiosome", RRD_DS_GAUGE},
+    {"pressureiofull", RRD_DS_GAUGE},
+    {"pressurememorysome", RRD_DS_GAUGE},
+    {"pressurememoryfull", RRD_DS_GAUGE},
+};
+
+static const struct rrd_ds_def pve_node_9_0_ds[] = {
+    {"loadavg", RRD_DS_GAUGE},
+    {"maxcpu", RRD_DS_GAUGE},
+    {"cpu", RRD_DS_GAUGE},
+    {"iowait", RRD_DS_GAUGE},
+    {"memtotal", RRD_DS_GAUGE},
+    {"memused", RRD_DS_GAUGE},
+    {"swaptotal", RRD_DS_GAUGE},
+    {"swapused", RRD_DS_GAUGE},
+    {"roottotal", RRD_DS_GAUGE},
+    {"rootused", RRD_DS_GAUGE},
+    {"netin", RRD_DS_DERIVE},
+    {"netout", RRD_DS_DERIVE},
+    /* 9.0 additions; the node has no pressurecpufull */
+    {"memavailable", RRD_DS_GAUGE},
+    {"arcsize", RRD_DS_GAUGE},
+    {"pressurecpusome", RRD_DS_GAUGE},
+    {"pressureiosome", RRD_DS_GAUGE},
+    {"pressureiofull", RRD_DS_GAUGE},
+    {"pressurememorysome", RRD_DS_GAUGE},
+    {"pressurememoryfull", RRD_DS_GAUGE},
+};
+
+/* One minute for a day, 30 minutes for a month, 6 hours for a year, one
+ * week for about eleven years. */
+static const struct rrd_rra_def pve_9_0_rra[] = {
+    {RRD_CF_AVERAGE, 1, 1440},   {RRD_CF_AVERAGE, 30, 1440},
+    {RRD_CF_AVERAGE, 360, 1440}, {RRD_CF_AVERAGE, 10080, 570},
+    {RRD_CF_MAX, 1, 1440},       {RRD_CF_MAX, 30, 1440},
+    {RRD_CF_MAX, 360, 1440},     {RRD_CF_MAX, 10080, 570},
+};
+
+static const struct rrd_rra_def pve2_rra[] = {
+    {RRD_CF_AVERAGE, 1, 70},     {RRD_CF_AVERAGE, 30, 70},
+    {RRD_CF_AVERAGE, 180, 70},   {RRD_CF_AVERAGE, 720, 70},
+    {RRD_CF_AVERAGE, 10080, 70}, {RRD_CF_MAX, 1, 70},
+    {RRD_CF_MAX, 30, 70},        {RRD_CF_MAX, 180, 70},
+    {RRD_CF_MAX, 720, 70},       {RRD_CF_MAX, 10080, 70},
+};
+
+_Static_assert(COUNT(pve_vm_9_0_ds) <= RRD_LAYOUT_DS_MAX, "too many columns");
+_Static_assert(COUNT(pve_node_9_0_ds) <= RRD_LAYOUT_DS_MAX, "too many columns");
+_Static_assert(PVE2_VM_DS_COUNT <= COUNT(pve_vm_9_0_ds), "not a prefix");
+_Static_assert(PVE2_NODE_DS_COUNT <= COUNT(pve_node_9_0_ds), "not a prefix");
+
+const struct rrd_layout layout_pve_vm_9_0 = {
+    .name = "pve-vm-9.0",
+    .type_name = "pve_vm_9_0",
+    .step = PVE_STEP,
+    .heartbeat = PVE_HEARTBEAT,
+    .xff = PVE_XFF,
+    .ds = pve_vm_9_0_ds,
+    .ds_count = COUNT(pve_vm_9_0_ds),
+    .rra = pve_9_0_rra,
+    .rra_count = COUNT(pve_9_0_rra),
+};
+
+const struct rrd_layout layout_pve_node_9_0 = {
+    .name = "pve-node-9.0",
+    .type_name = "pve_node_9_0",
+    .step = PVE_STEP,
+    .heartbeat = PVE_HEARTBEAT,
+    .xff = PVE_XFF,
+    .ds = pve_node_9_0_ds,
+    .ds_count = COUNT(pve_node_9_0_ds),
+    .rra = pve_9_0_rra,
+    .rra_count = COUNT(pve_9_0_rra),
+};
+
+const struct rrd_layout layout_pve2_vm = {
+    .name = "pve2-vm",
+    .type_name = "pve2_vm",
+    .step = PVE_STEP,
+    .heartbeat = PVE_HEARTBEAT,
+    .xff = PVE_XFF,
+    .ds = pve_vm_9_0_ds,
+    .ds_count = PVE2_VM_DS_COUNT,
+    .rra = pve2_rra,
+    .rra_count = COUNT(pve2_rra),
+};
+
+const struct rrd_layout layout_pve2_node = {
+    .name = "pve2-node",
+    .type_name = "pve2_node",
+    .step = PVE_STEP,
+    .heartbeat = PVE_HEARTBEAT,
+    .xff = PVE_XFF,
+    .ds = pve_node_9_0_ds,
+    .ds_count = PVE2_NODE_DS_COUNT,
+    .rra = pve2_rra,
+    .rra_count = COUNT(pve2_rra),
+};
+
+const struct rrd_layout *const rrd_layouts[] = {
+    &layout_pve_vm_9_0,
+    &layout_pve_node_9_0,
+    &layout_pve2_vm,
+    &layout_pve2_node,
+};
+const size_t rrd_layouts_count = COUNT(rrd_layouts);
+
+int rrd_layout_ds_index(const struct rrd_layout *layout, const char *name) {
+  if (layout == NULL || name == NULL)
+    return -ENOENT;
+  for (size_t i = 0; i < layout->ds_count; i++)
+    if (strcmp(layout->ds[i].name, name) == 0)
+      return (int)i;
+  return -ENOENT;
+}
+
+const struct rrd_layout *rrd_layout_by_type(const char *type_name) {
+  if (type_name == NULL)
+    return NULL;
+  for (size_t i = 0; i < rrd_layouts_count; i++)
+    if (strcmp(rrd_layouts[i]->type_name, type_name) == 0)
+      return rrd_layouts[i];
+  return NULL;
+}
+
+/* Out-of-range enums get a name librrd rejects, so a corrupt table fails
+ * loudly at creation instead of making a file with a guessed type. */
+const char *rrd_ds_type_name(enum rrd_ds_type type) {
+  switch (type) {
+  case RRD_DS_GAUGE:
+    return "GAUGE";
+  case RRD_DS_DERIVE:
+    return "DERIVE";
+  }
+  return "INVALID";
+}
+
+const char *rrd_cf_name(enum rrd_cf cf) {
+  switch (cf) {
+  case RRD_CF_AVERAGE:
+    return "AVERAGE";
+  case RRD_CF_MAX:
+    return "MAX";
+  }
+  return "INVALID";
+}

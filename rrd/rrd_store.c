@@ -1,1 +1,602 @@
-/* placeholder */ typedef int pvecg_placeholder_t;
+/*
+ * The RRD files one writer keeps under a data directory (see rrd_store.h).
+ *
+ * One entry per (layout, name) remembers what the store learnt about that
+ * file, so the common case — a checked file and a newer row — costs one
+ * stat() and one rrd_update_r().  A global mutex guards only the hash table;
+ * each entry has its own mutex, held across that file's librrd calls, so
+ * files are written in parallel and one file's rows in turn.  Entries live
+ * until the store is freed, so a pointer stays valid after the table lock
+ * is dropped.
+ */
+#include "rrd_store.h"
+
+#include "rrd_file.h"
+#include "rrd_row.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define BACKOFF_FIRST 60
+#define BACKOFF_MAX 3600
+#define INITIAL_BUCKETS 64
+#define WHY_SIZE 256
+#define ERR_SIZE 512
+/* Paths in messages are shortened beyond this, so that a very long data
+ * directory cannot push the reason out of a message. */
+#define SHOWN_SIZE 192
+
+enum entry_state {
+  ENTRY_UNCHECKED, /* not examined yet, or must be again */
+  ENTRY_OK,        /* has our layout; last_update is the file's */
+  ENTRY_FOREIGN,   /* another layout or not an RRD: never written */
+};
+
+struct entry {
+  struct entry *next; /* hash chain */
+  const struct rrd_layout *layout;
+  char *path;             /* NULL when it would not fit in PATH_MAX */
+  char shown[SHOWN_SIZE]; /* path for messages, shortened if very long */
+  pthread_mutex_t lock;
+  enum entry_state state;
+  time_t last_update;
+  bool have_identity; /* dev/ino of the file that was checked */
+  dev_t dev;
+  ino_t ino;
+  time_t next_check;  /* ENTRY_FOREIGN: when to examine it again */
+  char why[WHY_SIZE]; /* ENTRY_FOREIGN: the difference last reported */
+  /* Problems since the last successful write. */
+  bool troubled;
+  bool trouble_reported;
+  unsigned long problem_rows;
+  /* Back-off of FAILED/STALE log lines; kept across recoveries so a file
+   * that flaps does not log every row. */
+  bool reporting;
+  time_t last_problem;
+  time_t next_report;
+  unsigned long backoff;
+  unsigned long suppressed;
+  char name[RRD_STORE_NAME_MAX + 1];
+};
+
+struct rrd_store {
+  char *data_dir; /* without trailing '/' ("" for the root) */
+  unsigned long recheck_seconds;
+  pthread_mutex_t lock; /* the table only, never held during I/O */
+  struct entry **buckets;
+  size_t bucket_count; /* a power of two */
+  size_t entry_count;
+};
+
+/* ---- messages ---------------------------------------------------------- */
+
+/* Appends to res->message; a message cut short ends in "..." so a log
+ * reader knows. */
+__attribute__((format(printf, 2, 0))) static void
+vadd_message(struct rrd_store_result *res, const char *fmt, va_list ap) {
+  size_t used = strlen(res->message);
+  size_t room = sizeof(res->message) - used;
+  int n = vsnprintf(res->message + used, room, fmt, ap);
+  if (n >= 0 && (size_t)n >= room)
+    memcpy(res->message + sizeof(res->message) - 4, "...", 4);
+}
+
+__attribute__((format(printf, 2, 3))) static void
+add_message(struct rrd_store_result *res, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vadd_message(res, fmt, ap);
+  va_end(ap);
+}
+
+/* path, or its start and end around "..." when it is longer than fits. */
+static void shorten_path(const char *path, char *buf, size_t size) {
+  size_t len = strlen(path);
+  if (len < size)
+    memcpy(buf, path, len + 1);
+  else
+    snprintf(buf, size, "%.*s...%s", (int)(size / 3), path,
+             path + len - (size - size / 3 - 4));
+}
+
+static void set_outcome(struct rrd_store_result *res,
+                        enum rrd_store_outcome outcome, bool report) {
+  res->outcome = outcome;
+  res->report = report;
+  res->message[0] = '\0';
+}
+
+/* ---- problem bookkeeping ----------------------------------------------- */
+
+/* Whether a FAILED/STALE row is logged: the first one, then after a back-off
+ * that doubles from BACKOFF_FIRST to BACKOFF_MAX.  A quiet back-off period
+ * starts over.  A clock that went back counts as due. */
+static bool problem_due(struct entry *e, time_t now,
+                        unsigned long *suppressed) {
+  bool fresh = !e->reporting || now - e->last_problem > (time_t)e->backoff ||
+               now < e->last_problem;
+  bool due = fresh || now >= e->next_report ||
+             e->next_report - now > (time_t)e->backoff;
+  e->last_problem = now;
+  if (!due) {
+    e->suppressed++;
+    return false;
+  }
+  *suppressed = fresh ? 0 : e->suppressed;
+  e->backoff =
+      fresh ? BACKOFF_FIRST
+            : (e->backoff * 2 > BACKOFF_MAX ? BACKOFF_MAX : e->backoff * 2);
+  e->next_report = now + (time_t)e->backoff;
+  e->suppressed = 0;
+  e->reporting = true;
+  return true;
+}
+
+static void note_trouble(struct entry *e, bool reported) {
+  e->troubled = true;
+  e->trouble_reported = e->trouble_reported || reported;
+  e->problem_rows++;
+}
+
+static void add_suppressed(struct rrd_store_result *res,
+                           unsigned long suppressed) {
+  if (suppressed > 0)
+    add_message(res,
+                " %lu further problems with this file were not logged since "
+                "the last report.",
+                suppressed);
+}
+
+/* FAILED with the message given; logged as problem_due() decides. */
+__attribute__((format(printf, 4, 5))) static void
+fail(struct entry *e, time_t now, struct rrd_store_result *res, const char *fmt,
+     ...) {
+  unsigned long suppressed = 0;
+  bool report = problem_due(e, now, &suppressed);
+  set_outcome(res, RRD_STORE_FAILED, report);
+  va_list ap;
+  va_start(ap, fmt);
+  vadd_message(res, fmt, ap);
+  va_end(ap);
+  add_suppressed(res, suppressed);
+  note_trouble(e, report);
+}
+
+static void stale(struct entry *e, time_t t, time_t now,
+                  struct rrd_store_result *res) {
+  unsigned long suppressed = 0;
+  bool report = problem_due(e, now, &suppressed);
+  set_outcome(res, RRD_STORE_STALE, report);
+  add_message(res,
+              "Dropped the row for %lld for %s: it is not newer than the "
+              "file's last update at %lld; another writer may be updating "
+              "this file.",
+              (long long)t, e->shown, (long long)e->last_update);
+  add_suppressed(res, suppressed);
+  note_trouble(e, report);
+}
+
+static bool recheck_due(const struct rrd_store *store, const struct entry *e,
+                        time_t now) {
+  return now >= e->next_check ||
+         e->next_check - now > (time_t)store->recheck_seconds;
+}
+
+/* The file is not ours: remember why, log when the reason is new. */
+static void foreign(const struct rrd_store *store, struct entry *e, int r,
+                    const char *why, time_t now, struct rrd_store_result *res) {
+  if (why[0] == '\0')
+    why = "unknown difference";
+  bool report = strcmp(e->why, why) != 0;
+  snprintf(e->why, sizeof(e->why), "%s", why);
+  e->state = ENTRY_FOREIGN;
+  e->next_check = now + (time_t)store->recheck_seconds;
+  set_outcome(res, RRD_STORE_FOREIGN, report);
+  if (r == -EPROTO)
+    add_message(res, "%s is not an RRD file of layout %s (%s); ", e->shown,
+                e->layout->name, why);
+  else
+    add_message(res, "%s cannot be read as an RRD file (%s); ", e->shown, why);
+  add_message(res,
+              "the file is left untouched, nothing is written to it, and it "
+              "is checked again every %lu s.",
+              store->recheck_seconds);
+  note_trouble(e, report);
+}
+
+/* A row for a foreign file between re-checks: no file access at all. */
+static void still_foreign(struct entry *e, struct rrd_store_result *res) {
+  set_outcome(res, RRD_STORE_FOREIGN, false);
+  add_message(res,
+              "Dropped a row for %s: the file does not have layout %s (%s) "
+              "and is left untouched.",
+              e->shown, e->layout->name, e->why);
+  note_trouble(e, false);
+}
+
+static void succeed(struct entry *e, time_t t, bool created,
+                    struct rrd_store_result *res) {
+  if (!e->troubled) {
+    set_outcome(res, created ? RRD_STORE_CREATED : RRD_STORE_WRITTEN, false);
+    if (created)
+      add_message(res, "Created %s with layout %s and wrote the row for %lld.",
+                  e->shown, e->layout->name, (long long)t);
+    else
+      add_message(res, "Wrote the row for %lld to %s.", (long long)t, e->shown);
+    return;
+  }
+  /* Only a problem that was logged needs its end logged. */
+  set_outcome(res, RRD_STORE_RECOVERED, e->trouble_reported);
+  add_message(res,
+              "%s is written again%s: the row for %lld was applied after %lu "
+              "rows that could not be.",
+              e->shown, created ? " (created anew)" : "", (long long)t,
+              e->problem_rows);
+  e->troubled = e->trouble_reported = false;
+  e->problem_rows = 0;
+}
+
+/* ---- the file behind an entry ------------------------------------------ */
+
+static void remember_identity(struct entry *e) {
+  struct stat st;
+  e->have_identity = stat(e->path, &st) == 0;
+  e->dev = e->have_identity ? st.st_dev : 0;
+  e->ino = e->have_identity ? st.st_ino : 0;
+}
+
+/* A file deleted or replaced since the check is examined again, so a file
+ * someone else put in its place is never written into. */
+static bool same_file(const struct entry *e) {
+  struct stat st;
+  return e->have_identity && stat(e->path, &st) == 0 && st.st_dev == e->dev &&
+         st.st_ino == e->ino;
+}
+
+/* One level of make_dirs(): an existing directory is fine. */
+static int make_dir(const char *path) {
+  if (mkdir(path, 0750) == 0)
+    return 0;
+  int r = -errno;
+  struct stat st;
+  if (stat(path, &st) != 0)
+    return r == -EEXIST ? -errno : r;
+  return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+/* mkdir -p with mode 0750 (pmxcfs's directories under its umask 027). */
+static int make_dirs(const char *path) {
+  char buf[PATH_MAX];
+  int n = snprintf(buf, sizeof(buf), "%s", path);
+  if (n < 0 || (size_t)n >= sizeof(buf))
+    return -ENAMETOOLONG;
+  for (char *p = buf + 1; *p != '\0'; p++) {
+    if (*p != '/')
+      continue;
+    *p = '\0';
+    int r = make_dir(buf);
+    *p = '/';
+    if (r < 0)
+      return r;
+  }
+  return make_dir(buf);
+}
+
+static int create_file(const struct rrd_store *store, struct entry *e, time_t t,
+                       time_t now, struct rrd_store_result *res) {
+  char dir[PATH_MAX];
+  int n = snprintf(dir, sizeof(dir), "%s/%s", store->data_dir, e->layout->name);
+  int r = n < 0 || (size_t)n >= sizeof(dir) ? -ENAMETOOLONG : make_dirs(dir);
+  if (r < 0) {
+    char shown[SHOWN_SIZE], text[128];
+    shorten_path(dir, shown, sizeof(shown));
+    fail(e, now, res,
+         "Could not create the directory %s: %s; the row for %lld "
+         "is dropped.",
+         shown, strerror_r(-r, text, sizeof(text)), (long long)t);
+    return r;
+  }
+  time_t start = rrd_file_start_time(now);
+  if (t - 1 < start)
+    start = t - 1; /* rrd takes only rows newer than the start */
+  char err[ERR_SIZE];
+  r = rrd_file_create(e->layout, e->path, start, err, sizeof(err));
+  if (r == -EEXIST)
+    return r;
+  if (r < 0) {
+    fail(e, now, res, "Could not create %s: %s; the row for %lld is dropped.",
+         e->shown, err, (long long)t);
+    return r;
+  }
+  e->state = ENTRY_OK;
+  e->last_update = start;
+  remember_identity(e);
+  return 0;
+}
+
+static int load_last_update(struct entry *e, time_t now,
+                            struct rrd_store_result *res) {
+  char err[ERR_SIZE];
+  time_t last;
+  if (rrd_file_last_update(e->path, &last, err, sizeof(err)) != 0) {
+    fail(e, now, res, "Could not read the last update time of %s: %s.",
+         e->shown, err);
+    return -EIO;
+  }
+  e->state = ENTRY_OK;
+  e->last_update = last;
+  e->why[0] = '\0';
+  remember_identity(e);
+  return 0;
+}
+
+/* Brings an unchecked or foreign entry to ENTRY_OK (creating the file when
+ * missing); otherwise fills res and returns a negative errno. */
+static int open_file(const struct rrd_store *store, struct entry *e, time_t t,
+                     time_t now, struct rrd_store_result *res, bool *created) {
+  char why[WHY_SIZE] = "";
+  int r = rrd_file_check(e->layout, e->path, why, sizeof(why));
+  if (r == -ENOENT) {
+    r = create_file(store, e, t, now, res);
+    if (r != -EEXIST) {
+      *created = r == 0;
+      return r;
+    }
+    /* another writer created it in between: examine theirs */
+    r = rrd_file_check(e->layout, e->path, why, sizeof(why));
+    if (r == -ENOENT) {
+      fail(e, now, res,
+           "Could not create %s: it appeared and vanished "
+           "meanwhile; the row for %lld is dropped.",
+           e->shown, (long long)t);
+      return r;
+    }
+  }
+  if (r == -EPROTO || r == -EIO) {
+    foreign(store, e, r, why, now, res);
+    return r;
+  }
+  if (r != 0) {
+    fail(e, now, res, "Could not look up %s: %s; the row for %lld is dropped.",
+         e->shown, why, (long long)t);
+    return r;
+  }
+  return load_last_update(e, now, res);
+}
+
+static void write_entry(const struct rrd_store *store, struct entry *e,
+                        time_t t, const char *row, time_t now,
+                        struct rrd_store_result *res) {
+  snprintf(res->path, sizeof(res->path), "%s", e->path);
+  if (e->state == ENTRY_FOREIGN && !recheck_due(store, e, now)) {
+    still_foreign(e, res);
+    return;
+  }
+  if (e->state == ENTRY_OK && !same_file(e))
+    e->state = ENTRY_UNCHECKED;
+  bool created = false;
+  if (e->state != ENTRY_OK && open_file(store, e, t, now, res, &created) != 0)
+    return;
+  if (t <= e->last_update) {
+    stale(e, t, now, res);
+    return;
+  }
+  char err[ERR_SIZE];
+  if (rrd_file_update(e->path, row, err, sizeof(err)) != 0) {
+    fail(e, now, res, "Could not write the row for %lld to %s: %s.",
+         (long long)t, e->shown, err);
+    /* The file may have been deleted, replaced, damaged or moved on by
+     * another writer: the next row examines it again, creating it when
+     * gone, loading the other writer's last update so its rows are STALE
+     * without a librrd call, or finding it FOREIGN. */
+    e->state = ENTRY_UNCHECKED;
+    return;
+  }
+  e->last_update = t;
+  succeed(e, t, created, res);
+}
+
+/* ---- the table --------------------------------------------------------- */
+
+static size_t entry_hash(const struct rrd_layout *layout, const char *name) {
+  uint64_t h = 14695981039346656037ULL; /* FNV-1a */
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+    h = (h ^ *p) * 1099511628211ULL;
+  return (size_t)(h ^ ((uintptr_t)layout * 0x9e3779b97f4a7c15ULL));
+}
+
+/* Doubles the table when it is full; a failed allocation only costs speed. */
+static void grow(struct rrd_store *store) {
+  size_t count = store->bucket_count * 2;
+  struct entry **buckets = calloc(count, sizeof(*buckets));
+  if (buckets == NULL)
+    return;
+  for (size_t i = 0; i < store->bucket_count; i++)
+    for (struct entry *e = store->buckets[i], *next; e != NULL; e = next) {
+      next = e->next;
+      size_t b = entry_hash(e->layout, e->name) & (count - 1);
+      e->next = buckets[b];
+      buckets[b] = e;
+    }
+  free(store->buckets);
+  store->buckets = buckets;
+  store->bucket_count = count;
+}
+
+static struct entry *entry_new(const struct rrd_store *store,
+                               const struct rrd_layout *layout,
+                               const char *name) {
+  struct entry *e = calloc(1, sizeof(*e));
+  if (e == NULL)
+    return NULL;
+  if (pthread_mutex_init(&e->lock, NULL) != 0) {
+    free(e);
+    return NULL;
+  }
+  e->layout = layout;
+  snprintf(e->name, sizeof(e->name), "%s", name);
+  /* A path that does not fit stays NULL: every row then fails, logged
+   * with back-off like any other failure. */
+  int n = snprintf(NULL, 0, "%s/%s/%s", store->data_dir, layout->name, name);
+  if (n > 0 && n < PATH_MAX) {
+    if ((e->path = malloc((size_t)n + 1)) == NULL) {
+      pthread_mutex_destroy(&e->lock);
+      free(e);
+      return NULL;
+    }
+    snprintf(e->path, (size_t)n + 1, "%s/%s/%s", store->data_dir, layout->name,
+             name);
+    shorten_path(e->path, e->shown, sizeof(e->shown));
+  }
+  return e;
+}
+
+static struct entry *entry_find(struct rrd_store *store,
+                                const struct rrd_layout *layout,
+                                const char *name, size_t hash) {
+  for (struct entry *e = store->buckets[hash & (store->bucket_count - 1)];
+       e != NULL; e = e->next)
+    if (e->layout == layout && strcmp(e->name, name) == 0)
+      return e;
+  return NULL;
+}
+
+static struct entry *entry_get(struct rrd_store *store,
+                               const struct rrd_layout *layout,
+                               const char *name) {
+  size_t hash = entry_hash(layout, name);
+  pthread_mutex_lock(&store->lock);
+  struct entry *e = entry_find(store, layout, name, hash);
+  if (e == NULL && (e = entry_new(store, layout, name)) != NULL) {
+    size_t b = hash & (store->bucket_count - 1);
+    e->next = store->buckets[b];
+    store->buckets[b] = e;
+    if (++store->entry_count > store->bucket_count)
+      grow(store);
+  }
+  pthread_mutex_unlock(&store->lock);
+  return e;
+}
+
+/* ---- public ------------------------------------------------------------ */
+
+int rrd_store_new(const struct rrd_store_options *options,
+                  struct rrd_store **ret) {
+  if (options == NULL || options->data_dir == NULL ||
+      options->data_dir[0] != '/' || ret == NULL)
+    return -EINVAL;
+  struct rrd_store *store = calloc(1, sizeof(*store));
+  if (store == NULL)
+    return -ENOMEM;
+  store->data_dir = strdup(options->data_dir);
+  store->buckets = calloc(INITIAL_BUCKETS, sizeof(*store->buckets));
+  if (store->data_dir == NULL || store->buckets == NULL ||
+      pthread_mutex_init(&store->lock, NULL) != 0) {
+    free(store->data_dir);
+    free(store->buckets);
+    free(store);
+    return -ENOMEM;
+  }
+  size_t len = strlen(store->data_dir);
+  while (len > 0 && store->data_dir[len - 1] == '/')
+    store->data_dir[--len] = '\0';
+  store->bucket_count = INITIAL_BUCKETS;
+  store->recheck_seconds = options->recheck_seconds;
+  *ret = store;
+  return 0;
+}
+
+void rrd_store_free(struct rrd_store *store) {
+  if (store == NULL)
+    return;
+  for (size_t i = 0; i < store->bucket_count; i++)
+    for (struct entry *e = store->buckets[i], *next; e != NULL; e = next) {
+      next = e->next;
+      pthread_mutex_destroy(&e->lock);
+      free(e->path);
+      free(e);
+    }
+  pthread_mutex_destroy(&store->lock);
+  free(store->buckets);
+  free(store->data_dir);
+  free(store);
+}
+
+/* Why name cannot be a file name of the store, or NULL when it can. */
+static const char *name_problem(const char *name) {
+  if (name == NULL || name[0] == '\0')
+    return "the file name is empty";
+  if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+    return "the file name is \".\" or \"..\"";
+  size_t len = 0;
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++, len++) {
+    if (*p == '/')
+      return "the file name contains '/'";
+    if (*p < 0x20 || *p == 0x7f)
+      return "the file name contains a control character";
+  }
+  return len > RRD_STORE_NAME_MAX ? "the file name is longer than 64 bytes"
+                                  : NULL;
+}
+
+static int invalid(struct rrd_store_result *res, const char *what) {
+  set_outcome(res, RRD_STORE_FAILED, false);
+  add_message(res, "Invalid row: %s; the row is dropped.", what);
+  return -EINVAL;
+}
+
+/* The caller's mistakes, found before any entry or file is touched. */
+static int validate(const struct rrd_store *store,
+                    const struct rrd_layout *layout, const char *name, time_t t,
+                    const double *values, size_t n,
+                    struct rrd_store_result *res) {
+  const char *problem = name_problem(name);
+  if (store == NULL || layout == NULL)
+    return invalid(res, "no store or layout");
+  if (problem != NULL)
+    return invalid(res, problem);
+  if (n != layout->ds_count || (n > 0 && values == NULL))
+    return invalid(res, "the number of values does not match the layout");
+  /* t - 1 is the start of a new file, and librrd reads a start of 0 as
+   * "now" */
+  if (t < 2)
+    return invalid(res, "the time is not after the epoch");
+  return 0;
+}
+
+int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
+                    const char *name, time_t t, const double *values, size_t n,
+                    time_t now, struct rrd_store_result *res) {
+  if (res == NULL)
+    return -EINVAL;
+  res->path[0] = '\0';
+  int r = validate(store, layout, name, t, values, n, res);
+  if (r != 0)
+    return r;
+  char row[RRD_ROW_SIZE];
+  if (rrd_row_format(layout, t, values, n, row, sizeof(row)) < 0)
+    return invalid(res, "the row cannot be formatted for the layout");
+  struct entry *e = entry_get(store, layout, name);
+  if (e == NULL) {
+    set_outcome(res, RRD_STORE_FAILED, true);
+    add_message(res, "Out of memory: the row for %s/%s is dropped.",
+                layout->name, name);
+    return 0;
+  }
+  pthread_mutex_lock(&e->lock);
+  if (e->path != NULL)
+    write_entry(store, e, t, row, now, res);
+  else
+    fail(e, now, res,
+         "Dropped the row for %lld for %s/%s: its path is longer than "
+         "PATH_MAX (data directory %s).",
+         (long long)t, layout->name, name, store->data_dir);
+  pthread_mutex_unlock(&e->lock);
+  return 0;
+}

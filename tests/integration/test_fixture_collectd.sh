@@ -73,6 +73,7 @@ for f in 100 101 102 104 200 201; do
     "$(expected_vm_layout | sort)" "$(actual_layout "$VM/$f" | sort)"
 done
 check "file size of a pve-vm-9.0 file (as PVE's)" 1346072 "$(stat -c %s "$VM/100")"
+check "file mode 0644 (as pmxcfs's)" 644 "$(stat -c %a "$VM/100")"
 
 echo "# values"
 check "100 memhost" 968884224 "$(rrd_last "$VM/100" memhost)"

@@ -1,0 +1,33 @@
+# Shared by scripts/test and scripts/demo: the Debian packages the project
+# needs, installed when missing, and the build.
+
+PVECG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
+  rrdtool rrdcached libcmocka-dev clang libclang-rt-14-dev valgrind)
+
+log() { printf '==> %s\n' "$*" >&2; }
+
+install_packages() {
+  local missing=() p
+  for p in "${PVECG_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+      missing+=("$p")
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "missing Debian packages: ${missing[*]} (run as root to install them)" >&2
+    return 1
+  fi
+  log "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# build DIR [cmake options...]
+build() {
+  local dir=$1
+  shift
+  cmake -S "$PVECG_ROOT" -B "$dir" -DPVECG_WERROR=ON "$@" >/dev/null
+  cmake --build "$dir" -j "$(nproc)" -- --no-print-directory >/dev/null
+}

@@ -1,0 +1,171 @@
+/*
+ * Unit tests of the pve_rrd plugin's collectd glue against the collectd
+ * stand-in: configuration, which value lists become which files, and what
+ * is refused (bad VMIDs and host names from the network, rows whose type
+ * does not match the layout, read-only legacy layouts).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "collectd_stub.h"
+#include "collectd/core/utils/common/common.h"
+#include "fixture_tree.h"
+#include "rrd_file.h"
+#include "rrd_layout.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+void module_register(void);
+
+static char root[256]; /* short: paths below it fit PATH_MAX */
+
+static int setup(void **state) {
+  (void)state;
+  fixture_create(root, sizeof(root), "pvecg-rrd-plugin");
+  stub_reset_records();
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  stub.shutdown();
+  fixture_remove(root);
+  return 0;
+}
+
+static void init_with_data_dir(void) {
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof(dir), "%s/data", root);
+  oconfig_item_t *c = stub_config_new();
+  stub_config_add_strings(c, "DataDir", 1, dir);
+  assert_int_equal(stub.config(c), 0);
+  stub_config_free(c);
+  assert_int_equal(stub.init(), 0);
+}
+
+/* Writes one row of type with every value set to base + column. */
+static void write_row(const char *type, const char *host, const char *instance,
+                      time_t t, double base) {
+  const data_set_t *ds = stub_data_set(type);
+  value_t values[32];
+  value_list_t vl = VALUE_LIST_INIT;
+  for (size_t i = 0; ds && i < ds->ds_num; i++)
+    values[i].gauge = base + (double)i;
+  vl.values = values;
+  vl.values_len = ds ? ds->ds_num : 1;
+  vl.time = TIME_T_TO_CDTIME_T(t);
+  sstrncpy(vl.host, host, sizeof(vl.host));
+  sstrncpy(vl.plugin, "pve_cgroup", sizeof(vl.plugin));
+  sstrncpy(vl.plugin_instance, instance, sizeof(vl.plugin_instance));
+  sstrncpy(vl.type, type, sizeof(vl.type));
+  data_set_t fallback = {.type = "other", .ds_num = 1, .ds = NULL};
+  assert_int_equal(stub.write(ds ? ds : &fallback, &vl, NULL), 0);
+}
+
+static bool exists(const char *rel) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof(path), "%s/data/%s", root, rel);
+  return access(path, F_OK) == 0;
+}
+
+static time_t last_update(const char *rel) {
+  char path[PATH_MAX], err[256];
+  time_t t = 0;
+  snprintf(path, sizeof(path), "%s/data/%s", root, rel);
+  assert_int_equal(rrd_file_last_update(path, &t, err, sizeof(err)), 0);
+  return t;
+}
+
+static void test_config_errors(void **state) {
+  (void)state;
+  oconfig_item_t *c = stub_config_new();
+  stub_config_add_strings(c, "DataDirectory", 1, "/x");
+  assert_int_not_equal(stub.config(c), 0);
+  stub_config_free(c);
+  assert_non_null(stub_log_find("unknown config option \"DataDirectory\""));
+  c = stub_config_new();
+  stub_config_add_strings(c, "DataDir", 1, "");
+  assert_int_not_equal(stub.config(c), 0);
+  stub_config_free(c);
+  assert_non_null(stub_log_find("\"DataDir\" must not be empty"));
+  c = stub_config_new();
+  stub_config_add_strings(c, "RecheckInterval", 1, "soon");
+  assert_int_not_equal(stub.config(c), 0);
+  stub_config_free(c);
+}
+
+static void test_guest_and_node_rows(void **state) {
+  (void)state;
+  init_with_data_dir();
+  time_t t = time(NULL) - 10;
+  write_row("pve_vm_9_0", "node1", "100", t, 1000);
+  write_row("pve_vm_9_0", "node1", "100", t + 1, 2000);
+  write_row("pve_node_9_0", "node1", "", t, 5);
+  assert_true(exists("pve-vm-9.0/100"));
+  assert_int_equal(last_update("pve-vm-9.0/100"), t + 1);
+  assert_true(exists("pve-node-9.0/node1"));
+  assert_int_equal(last_update("pve-node-9.0/node1"), t);
+  char path[PATH_MAX], why[512];
+  snprintf(path, sizeof(path), "%s/data/pve-node-9.0/node1", root);
+  assert_int_equal(rrd_file_check(&layout_pve_node_9_0, path, why,
+                                  sizeof(why)),
+                   0);
+  /* A row that is not newer is dropped and said so. */
+  write_row("pve_vm_9_0", "node1", "100", t, 3000);
+  assert_int_equal(last_update("pve-vm-9.0/100"), t + 1);
+}
+
+static void test_refused_rows(void **state) {
+  (void)state;
+  init_with_data_dir();
+  time_t t = time(NULL) - 10;
+  const char *bad_vmids[] = {"", "0100", "99", "../100", "100/x", "abc"};
+  for (size_t i = 0; i < sizeof(bad_vmids) / sizeof(*bad_vmids); i++)
+    write_row("pve_vm_9_0", "node1", bad_vmids[i], t, 1);
+  assert_non_null(stub_log_find("ignoring a pve_vm_9_0 row from host"));
+  write_row("pve_node_9_0", "../etc", "", t, 1);
+  write_row("pve_node_9_0", "a\nb", "", t, 1);
+  write_row("pve2_vm", "node1", "100", t, 1); /* legacy: read-only */
+  write_row("memory", "node1", "100", t, 1);  /* not a row type */
+  assert_false(exists("pve-vm-9.0"));
+  assert_false(exists("pve2-vm"));
+  assert_false(exists("pve-node-9.0/../etc"));
+  assert_false(exists("etc"));
+}
+
+static void test_foreign_type_definition(void **state) {
+  (void)state;
+  init_with_data_dir();
+  /* A receiver whose types.db has the type with other columns. */
+  data_source_t sources[2] = {{"memhost", DS_TYPE_GAUGE, 0, NAN},
+                              {"mem", DS_TYPE_GAUGE, 0, NAN}};
+  data_set_t ds = {.type = "pve_vm_9_0", .ds_num = 2, .ds = sources};
+  value_t values[2] = {{.gauge = 1}, {.gauge = 2}};
+  value_list_t vl = VALUE_LIST_INIT;
+  vl.values = values;
+  vl.values_len = 2;
+  vl.time = TIME_T_TO_CDTIME_T(time(NULL));
+  sstrncpy(vl.plugin_instance, "100", sizeof(vl.plugin_instance));
+  sstrncpy(vl.type, "pve_vm_9_0", sizeof(vl.type));
+  assert_int_equal(stub.write(&ds, &vl, NULL), 0);
+  assert_false(exists("pve-vm-9.0/100"));
+  assert_non_null(stub_log_find("columns differ from the pve-vm-9.0 layout"));
+}
+
+int main(void) {
+  module_register();
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+  const struct CMUnitTest tests[] = {
+      T(test_config_errors),
+      T(test_guest_and_node_rows),
+      T(test_refused_rows),
+      T(test_foreign_type_definition),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}

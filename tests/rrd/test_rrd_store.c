@@ -1,0 +1,668 @@
+/*
+ * Tests of rrd/rrd_store.c: every outcome, when it asks to be logged, that
+ * files it does not own are never changed, and that parallel writers leave
+ * every file with exactly the rows they were given.  The clock is the now
+ * parameter, so back-off and re-check timing are tested without sleeping.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "rrd_file.h"
+#include "rrd_fixture.h"
+#include "rrd_row.h"
+#include "rrd_store.h"
+
+#include <rrd.h>
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define NOW 1800000000 /* the wall clock at the start of each test */
+#define RECHECK 3600
+
+struct fixture {
+  char *dir;
+  char data_dir[512];
+  char vm_dir[600]; /* <data_dir>/pve-vm-9.0 */
+  struct rrd_store *store;
+};
+
+static int setup(void **state) {
+  struct fixture *f = calloc(1, sizeof(*f));
+  f->dir = fixture_tmpdir("rrd-store");
+  snprintf(f->data_dir, sizeof(f->data_dir), "%s/db", f->dir);
+  snprintf(f->vm_dir, sizeof(f->vm_dir), "%s/pve-vm-9.0", f->data_dir);
+  struct rrd_store_options o = {.data_dir = f->data_dir,
+                                .recheck_seconds = RECHECK};
+  umask(022);
+  assert_int_equal(rrd_store_new(&o, &f->store), 0);
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  struct fixture *f = *state;
+  rrd_store_free(f->store);
+  fixture_remove(f->dir);
+  free(f->dir);
+  free(f);
+  return 0;
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* The values of row k for file number file: exact in binary, counters
+ * rising. */
+static void row_values(const struct rrd_layout *layout, int file, int k,
+                       double *v) {
+  for (size_t i = 0; i < layout->ds_count; i++)
+    v[i] = layout->ds[i].type == RRD_DS_DERIVE
+               ? (double)(file * 100000 + k * 100 + (int)i)
+               : file + k / 4.0 + (double)i;
+}
+
+static enum rrd_store_outcome write_at(struct fixture *f, const char *name,
+                                       time_t t, time_t now,
+                                       struct rrd_store_result *res) {
+  double v[RRD_LAYOUT_DS_MAX];
+  row_values(&layout_pve_vm_9_0, 1, (int)(t % 1000), v);
+  assert_int_equal(rrd_store_write(f->store, &layout_pve_vm_9_0, name, t, v,
+                                   layout_pve_vm_9_0.ds_count, now, res),
+                   0);
+  return res->outcome;
+}
+
+static void assert_outcome(struct fixture *f, const char *name, time_t t,
+                           time_t now, enum rrd_store_outcome want,
+                           bool report) {
+  struct rrd_store_result res;
+  enum rrd_store_outcome have = write_at(f, name, t, now, &res);
+  if (have != want || res.report != report)
+    fail_msg("t=%lld now=%lld: outcome %d report %d, expected %d %d: %s",
+             (long long)t, (long long)now, have, res.report, want, report,
+             res.message);
+  assert_true(res.message[0] != '\0');
+}
+
+static void assert_contains(const char *text, const char *part) {
+  if (strstr(text, part) == NULL)
+    fail_msg("\"%s\" does not contain \"%s\"", text, part);
+}
+
+static time_t last_update(const char *path) {
+  time_t last = 0;
+  char err[512] = "";
+  if (rrd_file_last_update(path, &last, err, sizeof(err)) != 0)
+    fail_msg("%s: %s", path, err);
+  return last;
+}
+
+/* The file's last values are exactly the fields of row. */
+static int last_values_match(const char *path, const char *row) {
+  time_t t;
+  unsigned long n = 0;
+  char **names = NULL, **values = NULL;
+  if (rrd_lastupdate_r(path, &t, &n, &names, &values) != 0)
+    return 0;
+  int ok = 1;
+  const char *field = strchr(row, ':');
+  for (unsigned long i = 0; i < n; i++) {
+    size_t len = field != NULL ? strcspn(field + 1, ":") : 0;
+    ok = ok && field != NULL && strlen(values[i]) == len &&
+         memcmp(values[i], field + 1, len) == 0;
+    field = field != NULL ? strchr(field + 1, ':') : NULL;
+    free(names[i]);
+    free(values[i]);
+  }
+  free(names);
+  free(values);
+  return ok && field == NULL;
+}
+
+static mode_t mode_of(const char *path) {
+  struct stat st;
+  assert_int_equal(stat(path, &st), 0);
+  return st.st_mode & 07777;
+}
+
+static void vm_path(const struct fixture *f, const char *name, char *buf,
+                    size_t size) {
+  assert_true((size_t)snprintf(buf, size, "%s/%s", f->vm_dir, name) < size);
+}
+
+/* ---- construction ------------------------------------------------------ */
+
+static void test_new_invalid(void **state) {
+  (void)state;
+  struct rrd_store *store = (struct rrd_store *)0x1;
+  struct rrd_store_options o = {.data_dir = "relative/db"};
+  assert_int_equal(rrd_store_new(&o, &store), -EINVAL);
+  o.data_dir = "";
+  assert_int_equal(rrd_store_new(&o, &store), -EINVAL);
+  o.data_dir = NULL;
+  assert_int_equal(rrd_store_new(&o, &store), -EINVAL);
+  assert_int_equal(rrd_store_new(NULL, &store), -EINVAL);
+  assert_ptr_equal(store, (struct rrd_store *)0x1); /* untouched */
+  rrd_store_free(NULL);
+}
+
+/* ---- the common path --------------------------------------------------- */
+
+static void test_created_then_written(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  char path[700];
+  vm_path(f, "100", path, sizeof(path));
+  assert_int_equal(write_at(f, "100", NOW - 5, NOW, &res), RRD_STORE_CREATED);
+  assert_false(res.report);
+  assert_string_equal(res.path, path);
+  assert_contains(res.message, path);
+  assert_int_equal(mode_of(f->data_dir), 0750);
+  assert_int_equal(mode_of(f->vm_dir), 0750);
+  assert_int_equal(mode_of(path), 0644);
+  assert_int_equal(rrd_file_check(&layout_pve_vm_9_0, path, NULL, 0), 0);
+  assert_int_equal(last_update(path), NOW - 5);
+
+  assert_int_equal(write_at(f, "100", NOW + 5, NOW + 10, &res),
+                   RRD_STORE_WRITTEN);
+  assert_false(res.report);
+  assert_int_equal(last_update(path), NOW + 5);
+  double v[17];
+  char row[RRD_ROW_SIZE];
+  row_values(&layout_pve_vm_9_0, 1, (NOW + 5) % 1000, v);
+  rrd_row_format(&layout_pve_vm_9_0, NOW + 5, v, 17, row, sizeof(row));
+  assert_true(last_values_match(path, row));
+}
+
+/* A row older than today's midnight still fits: the file starts before it. */
+static void test_created_for_old_row(void **state) {
+  struct fixture *f = *state;
+  char path[700];
+  vm_path(f, "101", path, sizeof(path));
+  assert_outcome(f, "101", NOW - 3 * 86400, NOW, RRD_STORE_CREATED, false);
+  assert_int_equal(last_update(path), NOW - 3 * 86400);
+}
+
+static void test_trailing_slash_and_layout_dirs(void **state) {
+  struct fixture *f = *state;
+  char dir[600], want[700];
+  snprintf(dir, sizeof(dir), "%s//", f->data_dir);
+  struct rrd_store_options o = {.data_dir = dir, .recheck_seconds = 60};
+  struct rrd_store *store;
+  assert_int_equal(rrd_store_new(&o, &store), 0);
+  double v[19] = {0};
+  struct rrd_store_result res;
+  assert_int_equal(rrd_store_write(store, &layout_pve_node_9_0, "100", NOW, v,
+                                   19, NOW, &res),
+                   0);
+  assert_int_equal(res.outcome, RRD_STORE_CREATED);
+  snprintf(want, sizeof(want), "%s/pve-node-9.0/100", f->data_dir);
+  assert_string_equal(res.path, want);
+  /* the same name under another layout is another file */
+  assert_int_equal(
+      rrd_store_write(store, &layout_pve2_vm, "100", NOW, v, 10, NOW, &res), 0);
+  assert_int_equal(res.outcome, RRD_STORE_CREATED);
+  snprintf(want, sizeof(want), "%s/pve2-vm/100", f->data_dir);
+  assert_string_equal(res.path, want);
+  assert_int_equal(rrd_file_check(&layout_pve2_vm, want, NULL, 0), 0);
+  rrd_store_free(store);
+}
+
+static void test_deleted_file_is_created_again(void **state) {
+  struct fixture *f = *state;
+  char path[700];
+  vm_path(f, "102", path, sizeof(path));
+  assert_outcome(f, "102", NOW, NOW, RRD_STORE_CREATED, false);
+  assert_int_equal(unlink(path), 0);
+  assert_outcome(f, "102", NOW + 10, NOW + 10, RRD_STORE_CREATED, false);
+  assert_int_equal(last_update(path), NOW + 10);
+  assert_outcome(f, "102", NOW + 20, NOW + 20, RRD_STORE_WRITTEN, false);
+}
+
+/* ---- stale rows -------------------------------------------------------- */
+
+static void test_stale(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  char path[700];
+  vm_path(f, "103", path, sizeof(path));
+  assert_outcome(f, "103", NOW, NOW, RRD_STORE_CREATED, false);
+  size_t len = 0;
+  char *before = fixture_read(path, &len);
+
+  assert_int_equal(write_at(f, "103", NOW, NOW + 1, &res), RRD_STORE_STALE);
+  assert_true(res.report);
+  assert_contains(res.message, path);
+  assert_contains(res.message, "not newer");
+  assert_outcome(f, "103", NOW - 5, NOW + 2, RRD_STORE_STALE, false);
+  assert_outcome(f, "103", NOW, NOW + 60, RRD_STORE_STALE, false);
+  assert_int_equal(write_at(f, "103", NOW, NOW + 61, &res), RRD_STORE_STALE);
+  assert_true(res.report); /* 60 s after the first report */
+  assert_contains(res.message, "2 further problems");
+  assert_true(fixture_same(path, before, len));
+  free(before);
+
+  assert_int_equal(write_at(f, "103", NOW + 10, NOW + 70, &res),
+                   RRD_STORE_RECOVERED);
+  assert_true(res.report);
+  assert_contains(res.message, path);
+  assert_int_equal(last_update(path), NOW + 10);
+  assert_outcome(f, "103", NOW + 20, NOW + 80, RRD_STORE_WRITTEN, false);
+}
+
+/* Another writer moved the file on: librrd refuses once, then the store
+ * knows the file's last update and drops older rows itself. */
+static void test_second_writer(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  char path[700], row[RRD_ROW_SIZE];
+  vm_path(f, "104", path, sizeof(path));
+  assert_outcome(f, "104", NOW, NOW, RRD_STORE_CREATED, false);
+  double v[17] = {0};
+  rrd_row_format(&layout_pve_vm_9_0, NOW + 100, v, 17, row, sizeof(row));
+  assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
+
+  assert_int_equal(write_at(f, "104", NOW + 50, NOW + 50, &res),
+                   RRD_STORE_FAILED);
+  assert_true(res.report);
+  assert_contains(res.message, "illegal attempt to update");
+  assert_outcome(f, "104", NOW + 60, NOW + 60, RRD_STORE_STALE, false);
+  assert_outcome(f, "104", NOW + 110, NOW + 110, RRD_STORE_RECOVERED, true);
+  assert_int_equal(last_update(path), NOW + 110);
+}
+
+/* ---- foreign files ----------------------------------------------------- */
+
+static void make_vm_dir(struct fixture *f) {
+  assert_int_equal(mkdir(f->data_dir, 0750), 0);
+  assert_int_equal(mkdir(f->vm_dir, 0750), 0);
+}
+
+static void test_foreign_layout(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  char path[700];
+  make_vm_dir(f);
+  vm_path(f, "200", path, sizeof(path));
+  assert_int_equal(rrd_file_create(&layout_pve2_vm, path, NOW - 100, NULL, 0),
+                   0);
+  size_t len = 0;
+  char *before = fixture_read(path, &len);
+
+  assert_int_equal(write_at(f, "200", NOW, NOW, &res), RRD_STORE_FOREIGN);
+  assert_true(res.report);
+  assert_string_equal(res.path, path);
+  assert_contains(res.message, path);
+  assert_contains(res.message, "ds[10] is missing, expected 'memhost'");
+  assert_contains(res.message, "left untouched");
+  for (int i = 1; i < 200; i++)
+    assert_outcome(f, "200", NOW + 10 * i, NOW + 10 * i, RRD_STORE_FOREIGN,
+                   false);
+  /* re-checked after RECHECK seconds: the same difference is not news */
+  assert_outcome(f, "200", NOW + RECHECK, NOW + RECHECK, RRD_STORE_FOREIGN,
+                 false);
+  assert_true(fixture_same(path, before, len));
+  free(before);
+  assert_int_equal(last_update(path), NOW - 100);
+}
+
+static void test_foreign_recheck_and_recovery(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  char path[700];
+  make_vm_dir(f);
+  vm_path(f, "201", path, sizeof(path));
+  fixture_write(path, "notes\n", 6);
+
+  assert_int_equal(write_at(f, "201", NOW, NOW, &res), RRD_STORE_FOREIGN);
+  assert_true(res.report);
+  assert_contains(res.message, "cannot be read as an RRD file");
+  assert_contains(res.message, "left untouched");
+  assert_outcome(f, "201", NOW + 10, NOW + 10, RRD_STORE_FOREIGN, false);
+
+  /* replaced by an RRD of another layout: seen only at the re-check */
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(rrd_file_create(&layout_pve_node_9_0, path, NOW, NULL, 0),
+                   0);
+  assert_outcome(f, "201", NOW + RECHECK - 1, NOW + RECHECK - 1,
+                 RRD_STORE_FOREIGN, false);
+  assert_int_equal(write_at(f, "201", NOW + RECHECK, NOW + RECHECK, &res),
+                   RRD_STORE_FOREIGN);
+  assert_true(res.report); /* a new difference */
+  assert_contains(res.message, "ds[0] is 'loadavg'");
+  assert_int_equal(last_update(path), NOW);
+
+  /* fixed: written at the next re-check, and the recovery is logged */
+  assert_int_equal(unlink(path), 0);
+  assert_int_equal(rrd_file_create(&layout_pve_vm_9_0, path, NOW, NULL, 0), 0);
+  assert_outcome(f, "201", NOW + RECHECK + 10, NOW + RECHECK + 10,
+                 RRD_STORE_FOREIGN, false);
+  assert_int_equal(
+      write_at(f, "201", NOW + 2 * RECHECK, NOW + 2 * RECHECK, &res),
+      RRD_STORE_RECOVERED);
+  assert_true(res.report);
+  assert_int_equal(last_update(path), NOW + 2 * RECHECK);
+  assert_outcome(f, "201", NOW + 2 * RECHECK + 10, NOW + 2 * RECHECK + 10,
+                 RRD_STORE_WRITTEN, false);
+}
+
+/* A file damaged in place fails once, then is found foreign and left. */
+static void test_damaged_file(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  char path[700];
+  vm_path(f, "202", path, sizeof(path));
+  assert_outcome(f, "202", NOW, NOW, RRD_STORE_CREATED, false);
+  assert_int_equal(truncate(path, 20000), 0);
+  size_t len = 0;
+  char *before = fixture_read(path, &len);
+  assert_int_equal(write_at(f, "202", NOW + 10, NOW + 10, &res),
+                   RRD_STORE_FAILED);
+  assert_true(res.report);
+  assert_contains(res.message, path);
+  assert_int_equal(write_at(f, "202", NOW + 20, NOW + 20, &res),
+                   RRD_STORE_FOREIGN);
+  assert_true(res.report);
+  assert_contains(res.message, "too small");
+  assert_outcome(f, "202", NOW + 30, NOW + 30, RRD_STORE_FOREIGN, false);
+  assert_true(fixture_same(path, before, len));
+  free(before);
+}
+
+/* ---- failures ---------------------------------------------------------- */
+
+/* A file where the layout directory should be: mkdir fails, even for root.
+ */
+static void block_vm_dir(struct fixture *f) {
+  assert_int_equal(mkdir(f->data_dir, 0750), 0);
+  fixture_write(f->vm_dir, "in the way\n", 11);
+}
+
+static void test_failed_and_recovered(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  block_vm_dir(f);
+  assert_int_equal(write_at(f, "300", NOW, NOW, &res), RRD_STORE_FAILED);
+  assert_true(res.report);
+  assert_contains(res.message, f->vm_dir);
+  assert_contains(res.message, "Not a directory");
+  assert_outcome(f, "300", NOW + 10, NOW + 10, RRD_STORE_FAILED, false);
+  assert_outcome(f, "300", NOW + 59, NOW + 59, RRD_STORE_FAILED, false);
+  assert_int_equal(write_at(f, "300", NOW + 60, NOW + 60, &res),
+                   RRD_STORE_FAILED);
+  assert_true(res.report);
+  assert_contains(res.message, "2 further problems");
+  assert_outcome(f, "300", NOW + 179, NOW + 179, RRD_STORE_FAILED, false);
+  assert_outcome(f, "300", NOW + 180, NOW + 180, RRD_STORE_FAILED, true);
+
+  assert_int_equal(unlink(f->vm_dir), 0);
+  assert_int_equal(write_at(f, "300", NOW + 190, NOW + 190, &res),
+                   RRD_STORE_RECOVERED);
+  assert_true(res.report);
+  char path[700];
+  vm_path(f, "300", path, sizeof(path));
+  assert_contains(res.message, path);
+  assert_int_equal(last_update(path), NOW + 190);
+  assert_outcome(f, "300", NOW + 200, NOW + 200, RRD_STORE_WRITTEN, false);
+}
+
+/* Reports at 0, 60, 180, 420, ... : the gap doubles from 60 s to 3600 s. */
+static void test_failure_backoff(void **state) {
+  struct fixture *f = *state;
+  block_vm_dir(f);
+  const long want[] = {0, 60, 180, 420, 900, 1860, 3780, 7380, 10980};
+  size_t seen = 0;
+  for (long s = 0; s <= 11000; s += 10) {
+    struct rrd_store_result res;
+    assert_int_equal(write_at(f, "301", NOW + s, NOW + s, &res),
+                     RRD_STORE_FAILED);
+    if (!res.report)
+      continue;
+    assert_true(seen < sizeof(want) / sizeof(want[0]));
+    assert_int_equal(s, want[seen]);
+    seen++;
+  }
+  assert_int_equal(seen, sizeof(want) / sizeof(want[0]));
+}
+
+/* A problem that was not logged does not get its end logged either, so a
+ * flapping file cannot fill the log. */
+static void test_unlogged_problem_recovers_quietly(void **state) {
+  struct fixture *f = *state;
+  assert_outcome(f, "302", NOW, NOW, RRD_STORE_CREATED, false);
+  assert_outcome(f, "302", NOW, NOW + 10, RRD_STORE_STALE, true);
+  assert_outcome(f, "302", NOW + 20, NOW + 20, RRD_STORE_RECOVERED, true);
+  assert_outcome(f, "302", NOW + 20, NOW + 30, RRD_STORE_STALE, false);
+  assert_outcome(f, "302", NOW + 40, NOW + 40, RRD_STORE_RECOVERED, false);
+  assert_outcome(f, "302", NOW + 50, NOW + 50, RRD_STORE_WRITTEN, false);
+}
+
+static void write_under(const char *dir, bool first,
+                        enum rrd_store_outcome want, const char *part) {
+  struct rrd_store_options o = {.data_dir = dir, .recheck_seconds = 60};
+  struct rrd_store *store;
+  assert_int_equal(rrd_store_new(&o, &store), 0);
+  double v[17] = {0};
+  struct rrd_store_result res;
+  for (int i = 0; i < 2; i++) {
+    assert_int_equal(rrd_store_write(store, &layout_pve_vm_9_0, "100", NOW + i,
+                                     v, 17, NOW + i, &res),
+                     0);
+    assert_int_equal(res.outcome, want);
+    assert_int_equal(res.report, i == 0 && first);
+    if (i == 0)
+      assert_contains(res.message, part);
+  }
+  rrd_store_free(store);
+}
+
+static void test_path_too_long(void **state) {
+  (void)state;
+  char dir[PATH_MAX];
+  /* <dir>/pve-vm-9.0/100 does not fit in PATH_MAX */
+  memset(dir, 'd', sizeof(dir));
+  dir[0] = '/';
+  dir[PATH_MAX - 5] = '\0';
+  write_under(dir, true, RRD_STORE_FAILED, "longer than PATH_MAX");
+  /* it fits, but the kernel refuses a 4000-byte name */
+  dir[PATH_MAX - 30] = '\0';
+  write_under(dir, true, RRD_STORE_FAILED, "File name too long");
+}
+
+/* ---- invalid calls ----------------------------------------------------- */
+
+static void assert_invalid(struct fixture *f, const char *name, time_t t,
+                           size_t n) {
+  double v[20] = {0};
+  struct rrd_store_result res;
+  assert_int_equal(
+      rrd_store_write(f->store, &layout_pve_vm_9_0, name, t, v, n, NOW, &res),
+      -EINVAL);
+  assert_true(res.message[0] != '\0');
+  assert_false(res.report);
+}
+
+static void test_invalid(void **state) {
+  struct fixture *f = *state;
+  char long_name[RRD_STORE_NAME_MAX + 2];
+  memset(long_name, 'a', sizeof(long_name));
+  long_name[RRD_STORE_NAME_MAX + 1] = '\0';
+  const char *names[] = {"",      ".",    "..",   "a/b",     "/", "\n",
+                         "100\n", "1\t0", "\x7f", long_name, NULL};
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+    assert_invalid(f, names[i], NOW, 17);
+  assert_invalid(f, "100", NOW, 16);
+  assert_invalid(f, "100", NOW, 18);
+  assert_invalid(f, "100", 0, 17);
+  assert_invalid(f, "100", 1, 17);
+  assert_invalid(f, "100", -60, 17);
+
+  struct rrd_store_result res;
+  double v[17] = {0};
+  assert_int_equal(rrd_store_write(f->store, &layout_pve_vm_9_0, "100", NOW,
+                                   NULL, 17, NOW, &res),
+                   -EINVAL);
+  assert_int_equal(
+      rrd_store_write(NULL, &layout_pve_vm_9_0, "100", NOW, v, 17, NOW, &res),
+      -EINVAL);
+  assert_int_equal(
+      rrd_store_write(f->store, NULL, "100", NOW, v, 17, NOW, &res), -EINVAL);
+  assert_int_equal(rrd_store_write(f->store, &layout_pve_vm_9_0, "100", NOW, v,
+                                   17, NOW, NULL),
+                   -EINVAL);
+  /* nothing was created for any of them */
+  struct stat st;
+  assert_int_equal(stat(f->data_dir, &st), -1);
+
+  long_name[RRD_STORE_NAME_MAX] = '\0'; /* 64 bytes is fine */
+  assert_outcome(f, long_name, NOW, NOW, RRD_STORE_CREATED, false);
+  assert_outcome(f, ".hidden", NOW, NOW, RRD_STORE_CREATED, false);
+  assert_outcome(f, "n\xc3\xa4me", NOW, NOW, RRD_STORE_CREATED, false);
+}
+
+/* The table grows past its first size without losing entries. */
+static void test_many_files(void **state) {
+  struct fixture *f = *state;
+  double v[10] = {0};
+  struct rrd_store_result res;
+  for (int round = 0; round < 2; round++)
+    for (int i = 0; i < 200; i++) {
+      char name[16];
+      snprintf(name, sizeof(name), "%d", 1000 + i);
+      assert_int_equal(rrd_store_write(f->store, &layout_pve2_vm, name,
+                                       NOW + round * 10, v, 10, NOW, &res),
+                       0);
+      assert_int_equal(res.outcome,
+                       round == 0 ? RRD_STORE_CREATED : RRD_STORE_WRITTEN);
+    }
+}
+
+/* ---- concurrency ------------------------------------------------------- */
+
+#define THREADS 8
+#define FILES 50
+#define OWN_ROUNDS 4    /* each file written by one thread */
+#define SHARED_ROUNDS 4 /* every file written by every thread */
+
+struct shared {
+  struct rrd_store *store;
+  pthread_barrier_t barrier;
+  pthread_mutex_t lock;
+  int errors;
+  int applied[SHARED_ROUNDS][FILES];
+};
+
+struct worker {
+  struct shared *shared;
+  int id;
+};
+
+static time_t round_time(int k) { return NOW + 10 * (time_t)(k + 1); }
+
+static int write_row(struct shared *s, int file, int k) {
+  char name[16];
+  snprintf(name, sizeof(name), "%d", 500 + file);
+  double v[17];
+  row_values(&layout_pve_vm_9_0, file, k, v);
+  struct rrd_store_result res;
+  if (rrd_store_write(s->store, &layout_pve_vm_9_0, name, round_time(k), v, 17,
+                      round_time(k), &res) != 0)
+    return -1;
+  return res.outcome;
+}
+
+static void count(struct shared *s, int *counter, int add) {
+  pthread_mutex_lock(&s->lock);
+  *counter += add;
+  pthread_mutex_unlock(&s->lock);
+}
+
+static void *worker_main(void *arg) {
+  struct worker *w = arg;
+  struct shared *s = w->shared;
+  for (int k = 0; k < OWN_ROUNDS; k++)
+    for (int file = w->id; file < FILES; file += THREADS) {
+      int want = k == 0 ? RRD_STORE_CREATED : RRD_STORE_WRITTEN;
+      if (write_row(s, file, k) != want)
+        count(s, &s->errors, 1);
+    }
+  for (int r = 0; r < SHARED_ROUNDS; r++) {
+    pthread_barrier_wait(&s->barrier);
+    for (int j = 0; j < FILES; j++) {
+      int file = (j + w->id * 7) % FILES; /* threads start apart */
+      int o = write_row(s, file, OWN_ROUNDS + r);
+      if (o == RRD_STORE_WRITTEN || o == RRD_STORE_RECOVERED)
+        count(s, &s->applied[r][file], 1);
+      else if (o != RRD_STORE_STALE)
+        count(s, &s->errors, 1);
+    }
+  }
+  return NULL;
+}
+
+static void test_parallel_writers(void **state) {
+  struct fixture *f = *state;
+  struct shared s = {.store = f->store};
+  pthread_barrier_init(&s.barrier, NULL, THREADS);
+  pthread_mutex_init(&s.lock, NULL);
+  pthread_t threads[THREADS];
+  struct worker workers[THREADS];
+  for (int i = 0; i < THREADS; i++) {
+    workers[i] = (struct worker){&s, i};
+    assert_int_equal(
+        pthread_create(&threads[i], NULL, worker_main, &workers[i]), 0);
+  }
+  for (int i = 0; i < THREADS; i++)
+    pthread_join(threads[i], NULL);
+  pthread_barrier_destroy(&s.barrier);
+  pthread_mutex_destroy(&s.lock);
+
+  assert_int_equal(s.errors, 0);
+  const int last_k = OWN_ROUNDS + SHARED_ROUNDS - 1;
+  for (int file = 0; file < FILES; file++) {
+    for (int r = 0; r < SHARED_ROUNDS; r++)
+      assert_int_equal(s.applied[r][file], 1); /* one writer won each row */
+    char name[16], path[700], row[RRD_ROW_SIZE];
+    snprintf(name, sizeof(name), "%d", 500 + file);
+    vm_path(f, name, path, sizeof(path));
+    assert_int_equal(last_update(path), round_time(last_k));
+    double v[17];
+    row_values(&layout_pve_vm_9_0, file, last_k, v);
+    rrd_row_format(&layout_pve_vm_9_0, round_time(last_k), v, 17, row,
+                   sizeof(row));
+    assert_true(last_values_match(path, row));
+  }
+}
+
+int main(void) {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_new_invalid),
+      T(test_created_then_written),
+      T(test_created_for_old_row),
+      T(test_trailing_slash_and_layout_dirs),
+      T(test_deleted_file_is_created_again),
+      T(test_stale),
+      T(test_second_writer),
+      T(test_foreign_layout),
+      T(test_foreign_recheck_and_recovery),
+      T(test_damaged_file),
+      T(test_failed_and_recovered),
+      T(test_failure_backoff),
+      T(test_unlogged_problem_recovers_quietly),
+      T(test_path_too_long),
+      T(test_invalid),
+      T(test_many_files),
+      T(test_parallel_writers),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
