@@ -10,6 +10,10 @@
  * at once, so a re-created guest of the same VMID (a new directory, a new
  * inode) is picked up in the same run.
  *
+ * The listing itself is skipped while cgroupfs says a type directory's
+ * children are unchanged (see dir_change.h).  Guests beyond the descriptor
+ * budget are read by open/read/close each time instead.
+ *
  * Not thread-safe: one sampler belongs to one read callback.
  */
 #ifndef PVECG_SAMPLER_H
@@ -32,6 +36,17 @@ struct sampler_config {
    * opened).  NULL accepts every guest. */
   bool (*accept)(enum guest_type type, uint32_t vmid, void *ctx);
   void *accept_ctx;
+  /* Descriptors the guests' files may keep open (GUEST_FILE_COUNT per
+   * guest); 0 for no limit.  See fd_budget.h. */
+  size_t fd_budget;
+};
+
+struct sampler_stats {
+  size_t guests;           /* tracked now */
+  size_t unkept_guests;    /* of those, read by open/read/close */
+  size_t fds;              /* descriptors held now */
+  unsigned long listings;  /* type directories listed so far */
+  unsigned long listings_skipped; /* ...and not listed: unchanged */
 };
 
 struct sampler;
@@ -55,5 +70,8 @@ size_t sampler_guest_count(const struct sampler *sampler);
 
 /* Open file descriptors the sampler holds. */
 size_t sampler_fd_count(const struct sampler *sampler);
+
+void sampler_get_stats(const struct sampler *sampler,
+                       struct sampler_stats *ret);
 
 #endif

@@ -18,6 +18,7 @@
 #include "collectd/core/utils/common/common.h"
 
 #include "cgroup_roots.h"
+#include "fd_budget.h"
 #include "guest_row.h"
 #include "row_type.h"
 #include "rrd_layout.h"
@@ -38,6 +39,7 @@ static struct vmid_select *select_list;
 
 static struct sampler *sampler;
 static struct guest_row_map row_map;
+static bool unkept_logged;
 
 /* Per-interval state of the read callback. */
 struct read_run {
@@ -163,6 +165,21 @@ static int detect_roots(void) {
   return 0;
 }
 
+/* Raises collectd's soft RLIMIT_NOFILE so the guests' files can stay
+ * open; a process-wide change, logged. */
+static void set_fd_budget(void) {
+  struct fd_budget b;
+  if (fd_budget_prepare(&b) < 0) {
+    config.fd_budget = fd_budget_for_limit(1024);
+    return;
+  }
+  if (b.soft != b.old_soft)
+    INFO(PLUGIN_NAME " plugin: raised the open files limit (RLIMIT_NOFILE) "
+                     "from %llu to %llu.",
+         b.old_soft, b.soft);
+  config.fd_budget = b.budget;
+}
+
 static int pve_cgroup_init(void) {
   if (row_type_register(&layout_pve_vm_9_0) != 0)
     return -1;
@@ -182,6 +199,7 @@ static int pve_cgroup_init(void) {
   }
   config.accept = accept_guest;
   config.accept_ctx = select_list;
+  set_fd_budget();
   int err = sampler_new(&config, &sampler);
   if (err < 0) {
     ERROR(PLUGIN_NAME " plugin: cannot set up the sampler: %s.",
@@ -320,6 +338,15 @@ static int pve_cgroup_read(void) {
     WARNING(PLUGIN_NAME " plugin: %u more guest file problems (or "
                         "recoveries) this interval were not logged.",
             run.log_suppressed);
+  struct sampler_stats stats;
+  sampler_get_stats(sampler, &stats);
+  if (stats.unkept_guests > 0 && !unkept_logged) {
+    WARNING(PLUGIN_NAME " plugin: %zu of %zu guests are read by open/read/close "
+                        "each interval (slower): keeping their files open "
+                        "would exceed the budget of %zu descriptors.",
+            stats.unkept_guests, stats.guests, config.fd_budget);
+    unkept_logged = true;
+  }
   if (err < 0) {
     ERROR(PLUGIN_NAME " plugin: cannot list guests below %s: %s.",
           config.cgroup_root, STRERROR(-err));
@@ -340,7 +367,7 @@ static int pve_cgroup_shutdown(void) {
   select_list = NULL;
   memset(&config, 0, sizeof(config));
   config.types[GUEST_QEMU] = config.types[GUEST_LXC] = true;
-  cgroup_root_set = memory_root_set = pressure_details = false;
+  cgroup_root_set = memory_root_set = pressure_details = unkept_logged = false;
   return 0;
 }
 

@@ -10,8 +10,9 @@
  */
 #include "sampler.h"
 
-#include "vmid.h"
 #include "decimal.h"
+#include "dir_change.h"
+#include "vmid.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,6 +41,7 @@ struct guest {
   unsigned listed;  /* scan generation in which the directory was seen */
   unsigned sampled; /* run generation in which it was sampled */
   bool gone;
+  bool kept; /* files stay open; otherwise opened for each sample */
 };
 
 /* A directory found by a scan that is not tracked yet. */
@@ -55,6 +57,9 @@ struct sampler {
   struct pending *pending;
   size_t pending_count, pending_cap;
   unsigned scan_gen, run_gen;
+  size_t kept_count; /* guests whose files stay open */
+  struct dir_change changes[GUEST_TYPE_COUNT];
+  unsigned long listings, listings_skipped;
   char usage_buf[SAMPLER_BUF_SIZE];
   char buf[SAMPLER_BUF_SIZE];
 };
@@ -171,7 +176,13 @@ static int guest_open_missing(const struct sampler *s, struct guest *g,
   return 0;
 }
 
-static int guest_init(const struct sampler *s, struct guest *g, uint64_t key,
+/* Whether one more guest's files fit the descriptor budget. */
+static bool budget_allows(const struct sampler *s) {
+  size_t budget = s->config.fd_budget;
+  return budget == 0 || (s->kept_count + 1) * GUEST_FILE_COUNT <= budget;
+}
+
+static int guest_init(struct sampler *s, struct guest *g, uint64_t key,
                       double now) {
   memset(g, 0, sizeof(*g));
   g->key = key;
@@ -182,9 +193,25 @@ static int guest_init(const struct sampler *s, struct guest *g, uint64_t key,
   g->retry_at = now + MISSING_RETRY_SECONDS;
   g->listed = s->scan_gen;
   int err = guest_open_missing(s, g, &g->ino);
-  if (err < 0)
+  g->kept = err == 0 && budget_allows(s);
+  if (g->kept)
+    s->kept_count++;
+  else
     guest_close_files(g);
   return err;
+}
+
+/* A guest beyond the descriptor budget has its files opened for each
+ * sample (and closed after it), like a naive reader. */
+static int open_unkept(const struct sampler *s, struct guest *g) {
+  ino_t ino;
+  g->missing = ALL_FILES;
+  g->memory_version = CGROUP_MEMORY_V2;
+  if (guest_open_missing(s, g, &ino) < 0 || ino != g->ino) {
+    guest_close_files(g);
+    return -ENODEV;
+  }
+  return 0;
 }
 
 static int compare_guest(const void *a, const void *b) {
@@ -277,6 +304,7 @@ static void drop_stale(struct sampler *s) {
     struct guest *g = &s->guests[i];
     if (g->gone || g->listed != s->scan_gen) {
       guest_close_files(g);
+      s->kept_count -= g->kept;
       continue;
     }
     s->guests[kept++] = *g;
@@ -316,23 +344,52 @@ static int add_pending_guests(struct sampler *s, double now) {
   return 0;
 }
 
+/* Marks the guests of a type directory that was not listed as still
+ * there: unchanged, or unreadable this time (they are kept until it can be
+ * listed again). */
+static void keep_type(struct sampler *s, enum guest_type type) {
+  for (size_t i = 0; i < s->count; i++)
+    if (key_type(s->guests[i].key) == type)
+      s->guests[i].listed = s->scan_gen;
+}
+
+/* Lists one type directory unless cgroupfs says its children are the same
+ * as at the last listing. */
+static int scan_type(struct sampler *s, enum guest_type type) {
+  char dir[PATH_MAX];
+  int n = snprintf(dir, sizeof(dir), "%s/%s", s->config.cgroup_root,
+                   type_dirs[type]);
+  if (n < 0 || (size_t)n >= sizeof(dir))
+    return -ENAMETOOLONG;
+  uint64_t token;
+  if (!dir_change_check(&s->changes[type], dir, &token)) {
+    s->listings_skipped++;
+    keep_type(s, type);
+    return 0;
+  }
+  s->listings++;
+  size_t pending_before = s->pending_count;
+  int err = list_type_dir(s, type);
+  if (err < 0) {
+    s->pending_count = pending_before;
+    keep_type(s, type);
+    return err;
+  }
+  dir_change_listed(&s->changes[type], token);
+  return 0;
+}
+
 static int scan(struct sampler *s, double now) {
   s->scan_gen++;
   int listed = 0, first_err = 0;
   for (int t = 0; t < GUEST_TYPE_COUNT; t++) {
     if (!s->config.types[t])
       continue;
-    int err = list_type_dir(s, (enum guest_type)t);
-    if (err < 0) {
+    int err = scan_type(s, (enum guest_type)t);
+    if (err < 0)
       first_err = first_err ? first_err : err;
-      s->pending_count = 0;
-      /* Keep the guests of a directory we could not list this time. */
-      for (size_t i = 0; i < s->count; i++)
-        if (key_type(s->guests[i].key) == (enum guest_type)t)
-          s->guests[i].listed = s->scan_gen;
-      continue;
-    }
-    listed++;
+    else
+      listed++;
   }
   drop_stale(s);
   int err = add_pending_guests(s, now);
@@ -408,15 +465,29 @@ static int sample_pressure(struct sampler *s, const struct guest *g,
   return 0;
 }
 
+static int sample_files(struct sampler *s, struct guest *g,
+                        struct guest_sample *out);
+
 /* Fills out for g.  Returns -ENODEV when the guest has disappeared. */
 static int sample_guest(struct sampler *s, struct guest *g, double now,
                         struct guest_sample *out) {
-  if (g->missing && now >= g->retry_at) {
+  if (!g->kept) {
+    if (open_unkept(s, g) < 0)
+      return -ENODEV;
+  } else if (g->missing && now >= g->retry_at) {
     ino_t ino;
     if (guest_open_missing(s, g, &ino) < 0 || ino != g->ino)
       return -ENODEV;
     g->retry_at = now + MISSING_RETRY_SECONDS;
   }
+  int err = sample_files(s, g, out);
+  if (!g->kept)
+    guest_close_files(g);
+  return err;
+}
+
+static int sample_files(struct sampler *s, struct guest *g,
+                        struct guest_sample *out) {
   memset(out, 0, sizeof(*out));
   out->vmid = key_vmid(g->key);
   out->type = key_type(g->key);
@@ -466,6 +537,8 @@ int sampler_run(struct sampler *s, sampler_visit_fn visit, void *ctx) {
   /* One rescan is enough: it picks up a guest re-created since the first
    * listing; anything later is the next run's business. */
   if (sample_all(s, now, visit, ctx)) {
+    for (int t = 0; t < GUEST_TYPE_COUNT; t++)
+      dir_change_forget(&s->changes[t]);
     err = scan(s, now);
     if (err < 0)
       return err;
@@ -489,6 +562,8 @@ int sampler_new(const struct sampler_config *config, struct sampler **ret) {
   if (!s)
     return -ENOMEM;
   s->config = *config;
+  for (int t = 0; t < GUEST_TYPE_COUNT; t++)
+    dir_change_init(&s->changes[t]);
   *ret = s;
   return 0;
 }
@@ -498,6 +573,8 @@ void sampler_free(struct sampler *s) {
     return;
   for (size_t i = 0; i < s->count; i++)
     guest_close_files(&s->guests[i]);
+  for (int t = 0; t < GUEST_TYPE_COUNT; t++)
+    dir_change_close(&s->changes[t]);
   free(s->guests);
   free(s->pending);
   free(s);
@@ -512,5 +589,15 @@ size_t sampler_fd_count(const struct sampler *s) {
   for (size_t i = 0; i < s->count; i++)
     for (int f = 0; f < GUEST_FILE_COUNT; f++)
       n += s->guests[i].fd[f] >= 0;
+  for (int t = 0; t < GUEST_TYPE_COUNT; t++)
+    n += s->changes[t].fd >= 0;
   return n;
+}
+
+void sampler_get_stats(const struct sampler *s, struct sampler_stats *ret) {
+  ret->guests = s->count;
+  ret->unkept_guests = s->count - s->kept_count;
+  ret->fds = sampler_fd_count(s);
+  ret->listings = s->listings;
+  ret->listings_skipped = s->listings_skipped;
 }

@@ -285,6 +285,66 @@ static void test_bad_config(void **state) {
   assert_int_equal(sampler_new(&c, &s), -EINVAL);
 }
 
+static void test_fd_budget(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "3000\n", "1000");
+  make_guest("cg/qemu.slice/101.scope", "4000\n", "1000");
+  make_guest("cg/qemu.slice/102.scope", "5000\n", "1000");
+  struct sampler_config c = {.types = {true, true},
+                             .fd_budget = 2 * GUEST_FILE_COUNT + 1};
+  path_of(c.cgroup_root, "cg");
+  struct sampler *s;
+  assert_int_equal(sampler_new(&c, &s), 0);
+  for (int round = 0; round < 2; round++) {
+    struct visits v = run(s);
+    assert_int_equal(v.n, 3);
+    assert_int_equal(v.s[2].vmid, 102);
+    assert_true(v.s[2].memory_valid); /* read by open/read/close */
+    assert_int_equal(v.s[2].memory_used, 4000);
+    assert_true(v.s[2].psi_valid[PSI_MEMORY]);
+  }
+  struct sampler_stats st;
+  sampler_get_stats(s, &st);
+  assert_int_equal(st.guests, 3);
+  assert_int_equal(st.unkept_guests, 1);
+  assert_int_equal(st.fds, 2 * GUEST_FILE_COUNT);
+  /* The unkept guest going away is noticed like any other. */
+  shell("rm -r cg/qemu.slice/102.scope");
+  assert_int_equal(run(s).n, 2);
+  sampler_free(s);
+}
+
+/* cgroup.stat's nr_descendants decides whether a type directory is listed
+ * again (here a fixture file stands in for cgroupfs). */
+static void test_listing_skipped_while_unchanged(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "3000\n", "1000");
+  fixture_write(root, "cg/qemu.slice/cgroup.stat",
+                "nr_descendants 1\nnr_dying_descendants 0\n");
+  struct sampler *s = make_sampler(true, false);
+  assert_int_equal(run(s).n, 1);
+  struct sampler_stats st;
+  sampler_get_stats(s, &st);
+  assert_int_equal(st.listings, 1);
+  assert_int_equal(st.fds, GUEST_FILE_COUNT + 1);
+  make_guest("cg/qemu.slice/101.scope", "3000\n", "1000");
+  assert_int_equal(run(s).n, 1); /* count unchanged: not listed */
+  sampler_get_stats(s, &st);
+  assert_int_equal(st.listings, 1);
+  assert_int_equal(st.listings_skipped, 1);
+  fixture_write(root, "cg/qemu.slice/cgroup.stat",
+                "nr_descendants 2\nnr_dying_descendants 0\n");
+  assert_int_equal(run(s).n, 2);
+  sampler_get_stats(s, &st);
+  assert_int_equal(st.listings, 2);
+  /* A malformed cgroup.stat means "list". */
+  fixture_write(root, "cg/qemu.slice/cgroup.stat", "nr_descendants x\n");
+  assert_int_equal(run(s).n, 2);
+  sampler_get_stats(s, &st);
+  assert_int_equal(st.listings, 3);
+  sampler_free(s);
+}
+
 int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -298,6 +358,8 @@ int main(void) {
       T(test_accept_and_types),
       T(test_no_guest_dirs),
       T(test_bad_config),
+      T(test_fd_budget),
+      T(test_listing_skipped_while_unchanged),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
