@@ -27,7 +27,8 @@ uint64_t cgroup_memory_used(uint64_t usage, uint64_t cache);
  * memory.usage_in_bytes) and of memory.stat for the given hierarchy version.
  * Returns 0, or the error of the file that was malformed: -EINVAL/-ERANGE
  * from the usage file, -EBADMSG/-ERANGE from memory.stat, -ENOMSG when
- * memory.stat lacks the cache key.
+ * memory.stat lacks the cache key (-EINVAL too for a version that is not
+ * in the enum).  *ret is written only on success.
  */
 int cgroup_memory_parse(enum cgroup_memory_version version, const char *usage,
                         size_t usage_len, const char *stat, size_t stat_len,

@@ -24,15 +24,18 @@ int decimal_parse_u64(const char **pos, const char *end, uint64_t *ret);
 /*
  * Parses a non-negative fixed-point decimal at [*pos, end): digits,
  * optionally followed by '.' and at least one digit (at most 9 fraction
- * digits).  Same contract as decimal_parse_u64; the value is returned as the
- * double nearest to the decimal (so "1.23" compares equal to 1.23).
+ * digits).  Same contract as decimal_parse_u64 (-ERANGE when the integer
+ * part does not fit 64 bits); a '.' not followed by 1 to 9 digits is
+ * -EINVAL.  The value is returned as the double nearest to the decimal (so
+ * "1.23" compares equal to 1.23).
  */
 int decimal_parse_fixed(const char **pos, const char *end, double *ret);
 
 /*
  * Parses a file that holds a single unsigned decimal followed by an optional
  * newline and nothing else (memory.current, memory.usage_in_bytes, ...).
- * Returns 0, -EINVAL (not that form) or -ERANGE.
+ * Returns 0, -EINVAL (not that form) or -ERANGE (the leading digits overflow
+ * 64 bits, whatever follows them).
  */
 int decimal_parse_u64_file(const char *buf, size_t len, uint64_t *ret);
 

@@ -17,8 +17,10 @@ struct cgroup_mounts {
 /*
  * Parses mountinfo text (see proc(5)); mount points have their octal escapes
  * (\040 for space, ...) decoded.  The first matching mount of each kind wins.
- * Lines that do not have the mountinfo form are skipped.  Returns 0; ret is
- * always fully written.
+ * Lines that do not have the mountinfo form are skipped, and so are lines
+ * whose mount point is not absolute, has an invalid escape or a NUL, or does
+ * not fit PATH_MAX with its terminator.  Returns 0; ret is always fully
+ * written (every byte, so results compare with memcmp).
  */
 int mountinfo_parse(const char *buf, size_t len, struct cgroup_mounts *ret);
 

@@ -1,1 +1,84 @@
-/* placeholder */ typedef int pvecg_placeholder_t;
+/*
+ * Lookup of named counters in flat-keyed cgroup files ("key value" lines).
+ *
+ * memory.stat is read for every guest at every interval, so lines whose key
+ * is not wanted are skipped after one key comparison and their values are
+ * never looked at; the values of wanted keys are parsed strictly.
+ */
+#include "flat_keyed.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "decimal.h"
+
+#define FLAT_KEYED_NOT_WANTED FLAT_KEYED_MAX_KEYS
+
+struct flat_keyed_query {
+  const char *const *keys;
+  size_t key_lens[FLAT_KEYED_MAX_KEYS];
+  size_t nkeys;
+};
+
+/* Exact match: "file" must not match "file_mapped" nor "fil". */
+static size_t flat_keyed_lookup(const struct flat_keyed_query *q,
+                                const char *key, size_t len) {
+  for (size_t i = 0; i < q->nkeys; i++)
+    if (q->key_lens[i] == len && memcmp(q->keys[i], key, len) == 0)
+      return i;
+  return FLAT_KEYED_NOT_WANTED;
+}
+
+/* One line [p, eol), without its '\n'. */
+static int flat_keyed_parse_line(const struct flat_keyed_query *q,
+                                 const char *p, const char *eol,
+                                 uint64_t *values, uint64_t *seen) {
+  const char *space = memchr(p, ' ', (size_t)(eol - p));
+  const char *key_end = space ? space : eol;
+  size_t i = flat_keyed_lookup(q, p, (size_t)(key_end - p));
+  int r;
+
+  if (i == FLAT_KEYED_NOT_WANTED)
+    return 0;
+  if (!space || (*seen & (UINT64_C(1) << i)))
+    return -EBADMSG;
+  p = space + 1;
+  r = decimal_parse_u64(&p, eol, &values[i]);
+  if (r < 0)
+    return r == -ERANGE ? -ERANGE : -EBADMSG;
+  if (p != eol)
+    return -EBADMSG;
+  *seen |= UINT64_C(1) << i;
+  return 0;
+}
+
+static void flat_keyed_store(size_t nkeys, const uint64_t *parsed,
+                             uint64_t seen, uint64_t *values) {
+  for (size_t i = 0; i < nkeys; i++)
+    if (seen & (UINT64_C(1) << i))
+      values[i] = parsed[i];
+}
+
+int flat_keyed_parse(const char *buf, size_t len, const char *const *keys,
+                     size_t nkeys, uint64_t *values, uint64_t *found) {
+  struct flat_keyed_query q = {.keys = keys, .nkeys = nkeys};
+  uint64_t parsed[FLAT_KEYED_MAX_KEYS], seen = 0;
+  const char *p = buf, *end = buf + len, *nl, *eol;
+  int r;
+
+  if (nkeys > FLAT_KEYED_MAX_KEYS)
+    return -EINVAL;
+  for (size_t i = 0; i < nkeys; i++)
+    q.key_lens[i] = strlen(keys[i]);
+  while (p < end) {
+    nl = memchr(p, '\n', (size_t)(end - p));
+    eol = nl ? nl : end;
+    r = flat_keyed_parse_line(&q, p, eol, parsed, &seen);
+    if (r < 0)
+      return r;
+    p = nl ? nl + 1 : end;
+  }
+  flat_keyed_store(nkeys, parsed, seen, values);
+  *found = seen;
+  return 0;
+}

@@ -1,1 +1,164 @@
-/* placeholder */ typedef int pvecg_placeholder_t;
+/*
+ * Parser for the kernel's pressure stall files (cpu/io/memory.pressure).
+ *
+ * Strict where a misread would go unnoticed (every known key exactly once,
+ * numbers in the kernel's own form, averages within 0..100) and lenient where
+ * the kernel may grow (unknown "key=value" fields and unknown lines are
+ * skipped), in the manner of systemd's psi-util.
+ */
+#include "psi.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "decimal.h"
+
+#define PSI_AVG_MAX 100.0
+
+enum psi_key { PSI_AVG10, PSI_AVG60, PSI_AVG300, PSI_TOTAL, PSI_UNKNOWN };
+
+#define PSI_ALL_KEYS ((1u << PSI_UNKNOWN) - 1)
+
+static const char *const psi_key_names[PSI_UNKNOWN] = {
+    [PSI_AVG10] = "avg10",
+    [PSI_AVG60] = "avg60",
+    [PSI_AVG300] = "avg300",
+    [PSI_TOTAL] = "total",
+};
+
+static enum psi_key psi_key_lookup(const char *key, size_t len) {
+  for (unsigned k = 0; k < PSI_UNKNOWN; k++)
+    if (strlen(psi_key_names[k]) == len &&
+        memcmp(psi_key_names[k], key, len) == 0)
+      return (enum psi_key)k;
+  return PSI_UNKNOWN;
+}
+
+static double *psi_avg_slot(struct psi_line *line, enum psi_key k) {
+  switch (k) {
+  case PSI_AVG10:
+    return &line->avg10;
+  case PSI_AVG60:
+    return &line->avg60;
+  case PSI_AVG300:
+    return &line->avg300;
+  default:
+    return NULL;
+  }
+}
+
+/* Unknown keys are parsed too: a malformed number is a malformed file. */
+static int psi_parse_value(enum psi_key k, const char **p, const char *eol,
+                           struct psi_line *line) {
+  double *slot = psi_avg_slot(line, k);
+  double avg;
+  int r;
+
+  if (k == PSI_TOTAL) {
+    r = decimal_parse_u64(p, eol, &line->total);
+  } else {
+    r = decimal_parse_fixed(p, eol, &avg);
+    if (r == 0 && slot) {
+      if (avg > PSI_AVG_MAX)
+        return -ERANGE;
+      *slot = avg;
+    }
+  }
+  return r == -EINVAL ? -EBADMSG : r;
+}
+
+/* One "key=value" at *p, followed by a space or the end of the line. */
+static int psi_parse_field(const char **pos, const char *eol,
+                           struct psi_line *line, unsigned *seen) {
+  const char *p = *pos, *key = p;
+  enum psi_key k;
+  int r;
+
+  while (p < eol && *p != '=' && *p != ' ')
+    p++;
+  if (p == key || p == eol || *p != '=')
+    return -EBADMSG;
+  k = psi_key_lookup(key, (size_t)(p - key));
+  if (k != PSI_UNKNOWN && (*seen & (1u << k)))
+    return -EBADMSG;
+  p++;
+  r = psi_parse_value(k, &p, eol, line);
+  if (r < 0)
+    return r;
+  if (p < eol && *p != ' ')
+    return -EBADMSG;
+  if (k != PSI_UNKNOWN)
+    *seen |= 1u << k;
+  *pos = p;
+  return 0;
+}
+
+/* The fields after "some"/"full": " key=value" repeated to the end. */
+static int psi_parse_fields(const char *p, const char *eol,
+                            struct psi_line *line) {
+  unsigned seen = 0;
+  int r;
+
+  while (p < eol) {
+    /* Only a space can be here: the prefix and each value were followed by
+     * one; a second space makes an empty key, refused below. */
+    p++;
+    r = psi_parse_field(&p, eol, line, &seen);
+    if (r < 0)
+      return r;
+  }
+  return seen == PSI_ALL_KEYS ? 0 : -EBADMSG;
+}
+
+/* The rest of the line after its first word when that word is `word`. */
+static const char *psi_after_word(const char *p, const char *eol,
+                                  const char *word) {
+  size_t n = strlen(word);
+
+  if ((size_t)(eol - p) < n || memcmp(p, word, n) != 0)
+    return NULL;
+  if (p + n != eol && p[n] != ' ')
+    return NULL;
+  return p + n;
+}
+
+static int psi_parse_line(const char *p, const char *eol,
+                          struct psi_stats *stats, bool *has_some) {
+  struct psi_line *line;
+  const char *rest;
+  bool *seen;
+
+  if ((rest = psi_after_word(p, eol, "some"))) {
+    line = &stats->some;
+    seen = has_some;
+  } else if ((rest = psi_after_word(p, eol, "full"))) {
+    line = &stats->full;
+    seen = &stats->has_full;
+  } else {
+    return 0; /* a kind of stall this parser does not know yet */
+  }
+  if (*seen)
+    return -EBADMSG;
+  *seen = true;
+  return psi_parse_fields(rest, eol, line);
+}
+
+int psi_parse(const char *buf, size_t len, struct psi_stats *ret) {
+  struct psi_stats stats = {0};
+  const char *p = buf, *end = buf + len, *nl, *eol;
+  bool has_some = false;
+  int r;
+
+  while (p < end) {
+    nl = memchr(p, '\n', (size_t)(end - p));
+    eol = nl ? nl : end;
+    r = psi_parse_line(p, eol, &stats, &has_some);
+    if (r < 0)
+      return r;
+    p = nl ? nl + 1 : end;
+  }
+  if (!has_some)
+    return -EBADMSG;
+  *ret = stats;
+  return 0;
+}
