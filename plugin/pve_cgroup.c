@@ -200,6 +200,8 @@ static int pve_cgroup_init(void) {
   config.accept = accept_guest;
   config.accept_ctx = select_list;
   set_fd_budget();
+  sampler_free(sampler); /* init is not expected twice, but be safe */
+  sampler = NULL;
   int err = sampler_new(&config, &sampler);
   if (err < 0) {
     ERROR(PLUGIN_NAME " plugin: cannot set up the sampler: %s.",

@@ -94,6 +94,8 @@ static int pve_rrd_init(void) {
                              ? (unsigned long)CDTIME_T_TO_TIME_T(recheck_interval)
                              : DEFAULT_RECHECK_SECONDS,
   };
+  rrd_store_free(store); /* init is not expected twice, but be safe */
+  store = NULL;
   err = rrd_store_new(&options, &store);
   if (err < 0) {
     ERROR(PLUGIN_NAME " plugin: cannot set up the store in %s: %s.", dir,

@@ -102,7 +102,8 @@ void vmid_select_set_ignore_selected(struct vmid_select *s, bool ignore) {
 }
 
 static bool matches_entry(const struct vmid_select *s, uint32_t vmid) {
-  if (bsearch(&vmid, s->exact, s->exact_count, sizeof(*s->exact),
+  if (s->exact_count > 0 &&
+      bsearch(&vmid, s->exact, s->exact_count, sizeof(*s->exact),
               compare_u32))
     return true;
   char text[VMID_STRING_SIZE + 1];

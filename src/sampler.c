@@ -221,6 +221,8 @@ static int compare_guest(const void *a, const void *b) {
 }
 
 static struct guest *find_guest(struct sampler *s, uint64_t key) {
+  if (s->count == 0)
+    return NULL; /* bsearch must not be given a NULL array */
   struct guest probe = {.key = key};
   return bsearch(&probe, s->guests, s->count, sizeof(*s->guests),
                  compare_guest);
