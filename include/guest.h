@@ -10,6 +10,7 @@
 #define PVECG_GUEST_H
 
 #include "cgroup_memory.h"
+#include "cgroup_stats.h"
 #include "psi.h"
 
 #include <stdbool.h>
@@ -35,8 +36,13 @@ enum guest_file {
   GUEST_FILE_CPU_PRESSURE,
   GUEST_FILE_IO_PRESSURE,
   GUEST_FILE_MEMORY_PRESSURE,
+  GUEST_FILE_CPU_STAT,
+  GUEST_FILE_IO_STAT, /* optional: hybrid hosts have no io controller in v2 */
   GUEST_FILE_COUNT,
 };
+
+/* Files whose absence is normal on some hosts: not counted as failures. */
+#define GUEST_FILES_OPTIONAL (1u << GUEST_FILE_IO_STAT)
 
 struct guest_sample {
   uint32_t vmid;
@@ -48,6 +54,26 @@ struct guest_sample {
 
   bool psi_valid[PSI_RESOURCE_COUNT];
   struct psi_stats psi[PSI_RESOURCE_COUNT];
+
+  /* CPUs busy on average since the previous sample (cpu.stat usage_usec
+   * delta over wall time); unknown on a guest's first sample and when the
+   * counter went backwards. */
+  bool cpu_valid;
+  double cpu_busy;
+
+  bool io_valid;
+  struct io_totals io; /* cumulative bytes, io.stat */
+
+  /* From the PVE config, else cpu.max / memory.max, else (CPUs) the host. */
+  bool maxcpu_valid;
+  unsigned maxcpu;
+  bool maxmem_valid;
+  uint64_t maxmem; /* bytes */
+  const char *name; /* from the config; "" when unknown */
+  /* 0, or why the guest's config file could not be used (-ENOENT: none),
+   * now and at the previous look (callers log changes). */
+  int config_error;
+  int config_error_before;
 
   /* Per file: 0, or the negative errno that made it give nothing. */
   int error[GUEST_FILE_COUNT];

@@ -39,6 +39,14 @@ struct sampler_config {
   /* Descriptors the guests' files may keep open (GUEST_FILE_COUNT per
    * guest); 0 for no limit.  See fd_budget.h. */
   size_t fd_budget;
+  /* PVE config directory (holds qemu-server/ and lxc/); "" for none. */
+  char pve_config_dir[PATH_MAX];
+  /* How often a guest's config (and cgroup limits) are looked at again. */
+  double settings_refresh_seconds;
+  /* CPUs of the host, for guests without a CPU count; 0: ask sysconf. */
+  unsigned host_cpus;
+  /* Monotonic clock in seconds; NULL for CLOCK_MONOTONIC (tests set it). */
+  double (*clock)(void);
 };
 
 struct sampler_stats {

@@ -4,7 +4,9 @@
  * Semantics follow pvestatd: memhost is the cgroup memory figure for QEMU
  * and unknown for LXC; mem is the same figure for both (PVE's default for a
  * VM without balloon statistics, and its LXC formula); pressure columns are
- * the avg10 of the some/full lines.  Where PVE writes 0 for a missing QEMU
+ * the avg10 of the some/full lines; cpu is the busy fraction of maxcpu
+ * (0..1, not percent); diskread/diskwrite are the raw byte counters of
+ * io.stat, which the RRD's DERIVE columns turn into rates.  Where PVE writes 0 for a missing QEMU
  * pressure file we write unknown: a made-up 0 would read as "no stall".
  */
 #include "guest_row.h"
@@ -23,9 +25,16 @@ static int column(const struct rrd_layout *layout, const char *name,
 
 int guest_row_map_init(struct guest_row_map *map,
                        const struct rrd_layout *layout) {
-  int err = column(layout, "memhost", &map->memhost);
-  if (err == 0)
-    err = column(layout, "mem", &map->mem);
+  struct {
+    const char *name;
+    int *slot;
+  } plain[] = {{"maxcpu", &map->maxcpu},     {"cpu", &map->cpu},
+               {"maxmem", &map->maxmem},     {"mem", &map->mem},
+               {"diskread", &map->diskread}, {"diskwrite", &map->diskwrite},
+               {"memhost", &map->memhost}};
+  int err = 0;
+  for (size_t i = 0; err == 0 && i < sizeof(plain) / sizeof(*plain); i++)
+    err = column(layout, plain[i].name, plain[i].slot);
   for (int r = 0; err == 0 && r < PSI_RESOURCE_COUNT; r++) {
     char name[64];
     const char *res = psi_resource_name((enum psi_resource)r);
@@ -43,6 +52,17 @@ void guest_row_fill(const struct guest_row_map *map,
                     const struct guest_sample *sample, double *values) {
   for (size_t i = 0; i < map->width; i++)
     values[i] = NAN;
+  if (sample->maxcpu_valid) {
+    values[map->maxcpu] = sample->maxcpu;
+    if (sample->cpu_valid)
+      values[map->cpu] = sample->cpu_busy / sample->maxcpu;
+  }
+  if (sample->maxmem_valid)
+    values[map->maxmem] = (double)sample->maxmem;
+  if (sample->io_valid) {
+    values[map->diskread] = (double)sample->io.rbytes;
+    values[map->diskwrite] = (double)sample->io.wbytes;
+  }
   if (sample->memory_valid) {
     values[map->mem] = (double)sample->memory_used;
     if (sample->type == GUEST_QEMU)

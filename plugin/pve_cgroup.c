@@ -31,8 +31,15 @@
 
 #define PLUGIN_NAME "pve_cgroup"
 #define LOG_LINES_PER_RUN 5
+#define DEFAULT_PVE_CONFIG_DIR "/etc/pve"
+/* How often a guest's config file is looked at (stat on pmxcfs). */
+#define SETTINGS_REFRESH_SECONDS 30.0
 
-static struct sampler_config config = {.types = {true, true}};
+static struct sampler_config config = {
+    .types = {true, true},
+    .pve_config_dir = DEFAULT_PVE_CONFIG_DIR,
+    .settings_refresh_seconds = SETTINGS_REFRESH_SECONDS,
+};
 static bool cgroup_root_set, memory_root_set;
 static bool pressure_details;
 static struct vmid_select *select_list;
@@ -115,6 +122,8 @@ static int config_item(const oconfig_item_t *ci) {
     return config_root(ci, config.cgroup_root, &cgroup_root_set, false);
   if (strcasecmp("MemoryCgroupRoot", ci->key) == 0)
     return config_root(ci, config.memory_root, &memory_root_set, true);
+  if (strcasecmp("PveConfigDir", ci->key) == 0)
+    return config_root(ci, config.pve_config_dir, &(bool){false}, true);
   if (strcasecmp("Guests", ci->key) == 0)
     return config_guests(ci);
   if (strcasecmp("VMID", ci->key) == 0)
@@ -261,6 +270,26 @@ static void log_file_changes(const struct guest_sample *s,
   }
 }
 
+static void log_config_change(const struct guest_sample *s,
+                              struct read_run *run) {
+  bool bad = s->config_error != 0 && s->config_error != -ENOENT;
+  bool was_bad = s->config_error_before != 0 && s->config_error_before != -ENOENT;
+  if (bad == was_bad || run->log_lines >= LOG_LINES_PER_RUN) {
+    run->log_suppressed += bad != was_bad;
+    return;
+  }
+  run->log_lines++;
+  const char *dir = s->type == GUEST_QEMU ? "qemu-server" : "lxc";
+  if (bad)
+    WARNING(PLUGIN_NAME " plugin: %s/%s/%u.conf: %s; maxcpu and maxmem come "
+                        "from the cgroup's limits until it is fixed.",
+            config.pve_config_dir, dir, (unsigned)s->vmid,
+            file_error_text(s->config_error));
+  else
+    INFO(PLUGIN_NAME " plugin: %s/%s/%u.conf is readable again.",
+         config.pve_config_dir, dir, (unsigned)s->vmid);
+}
+
 static void vl_init(value_list_t *vl, const struct guest_sample *s,
                     const struct read_run *run) {
   vl->time = run->time;
@@ -326,6 +355,8 @@ static void visit_guest(const struct guest_sample *s, void *ctx) {
   struct read_run *run = ctx;
   if (s->failed != s->failed_before)
     log_file_changes(s, run);
+  if (s->config_error != s->config_error_before)
+    log_config_change(s, run);
   dispatch_row(s, run);
   if (pressure_details)
     dispatch_pressure_details(s, run);
@@ -369,6 +400,9 @@ static int pve_cgroup_shutdown(void) {
   select_list = NULL;
   memset(&config, 0, sizeof(config));
   config.types[GUEST_QEMU] = config.types[GUEST_LXC] = true;
+  sstrncpy(config.pve_config_dir, DEFAULT_PVE_CONFIG_DIR,
+           sizeof(config.pve_config_dir));
+  config.settings_refresh_seconds = SETTINGS_REFRESH_SECONDS;
   cgroup_root_set = memory_root_set = pressure_details = unkept_logged = false;
   return 0;
 }

@@ -40,6 +40,10 @@ const char *guest_file_name(enum guest_file file,
     return "io.pressure";
   case GUEST_FILE_MEMORY_PRESSURE:
     return "memory.pressure";
+  case GUEST_FILE_CPU_STAT:
+    return "cpu.stat";
+  case GUEST_FILE_IO_STAT:
+    return "io.stat";
   case GUEST_FILE_COUNT:
     break;
   }

@@ -12,6 +12,8 @@
 
 #include "decimal.h"
 #include "dir_change.h"
+#include "flat_keyed.h"
+#include "guest_settings.h"
 #include "vmid.h"
 
 #include <dirent.h>
@@ -42,6 +44,10 @@ struct guest {
   unsigned sampled; /* run generation in which it was sampled */
   bool gone;
   bool kept; /* files stay open; otherwise opened for each sample */
+  bool cpu_have_prev;
+  uint64_t cpu_prev_usec; /* cpu.stat usage_usec at cpu_prev_time */
+  double cpu_prev_time;
+  struct guest_settings settings;
 };
 
 /* A directory found by a scan that is not tracked yet. */
@@ -60,6 +66,8 @@ struct sampler {
   size_t kept_count; /* guests whose files stay open */
   struct dir_change changes[GUEST_TYPE_COUNT];
   unsigned long listings, listings_skipped;
+  unsigned host_cpus;
+  char config_buf[65536];
   char usage_buf[SAMPLER_BUF_SIZE];
   char buf[SAMPLER_BUF_SIZE];
 };
@@ -81,7 +89,7 @@ static uint32_t key_vmid(uint64_t key) {
   return (uint32_t)key;
 }
 
-static double monotonic_seconds(void) {
+static double monotonic_clock(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
@@ -192,6 +200,7 @@ static int guest_init(struct sampler *s, struct guest *g, uint64_t key,
   g->missing = ALL_FILES;
   g->retry_at = now + MISSING_RETRY_SECONDS;
   g->listed = s->scan_gen;
+  guest_settings_init(&g->settings);
   int err = guest_open_missing(s, g, &g->ino);
   g->kept = err == 0 && budget_allows(s);
   if (g->kept)
@@ -467,7 +476,70 @@ static int sample_pressure(struct sampler *s, const struct guest *g,
   return 0;
 }
 
-static int sample_files(struct sampler *s, struct guest *g,
+/* Busy CPUs since the last sample, from cpu.stat's usage_usec. */
+static int sample_cpu(struct sampler *s, struct guest *g, double now,
+                      struct guest_sample *out) {
+  static const char *const keys[] = {"usage_usec"};
+  size_t len = 0;
+  uint64_t usage = 0, found = 0;
+  int fd = g->fd[GUEST_FILE_CPU_STAT];
+  int err = read_kept(fd, s->buf, sizeof(s->buf), &len);
+  if (err < 0 && fd >= 0 && is_gone_error(err))
+    return -ENODEV;
+  if (err == 0)
+    err = flat_keyed_parse(s->buf, len, keys, 1, &usage, &found);
+  if (err == 0 && found != 1)
+    err = -ENOMSG;
+  out->error[GUEST_FILE_CPU_STAT] = err;
+  if (err < 0) {
+    g->cpu_have_prev = false;
+    return 0;
+  }
+  /* A counter that went backwards is a reset: unknown, never negative. */
+  if (g->cpu_have_prev && usage >= g->cpu_prev_usec && now > g->cpu_prev_time) {
+    out->cpu_busy =
+        (double)(usage - g->cpu_prev_usec) / 1e6 / (now - g->cpu_prev_time);
+    out->cpu_valid = true;
+  }
+  g->cpu_have_prev = true;
+  g->cpu_prev_usec = usage;
+  g->cpu_prev_time = now;
+  return 0;
+}
+
+static int sample_io(struct sampler *s, const struct guest *g,
+                     struct guest_sample *out) {
+  size_t len = 0;
+  int fd = g->fd[GUEST_FILE_IO_STAT];
+  int err = read_kept(fd, s->buf, sizeof(s->buf), &len);
+  if (err < 0 && fd >= 0 && is_gone_error(err))
+    return -ENODEV;
+  if (err == 0)
+    err = io_stat_parse(s->buf, len, &out->io);
+  out->error[GUEST_FILE_IO_STAT] = err;
+  out->io_valid = err == 0;
+  return 0;
+}
+
+static void sample_settings(struct sampler *s, struct guest *g, double now,
+                            struct guest_sample *out) {
+  if (now >= g->settings.next_check) {
+    char dir[PATH_MAX];
+    struct guest_settings_source src = {
+        .pve_config_dir = s->config.pve_config_dir,
+        .cgroup_dir = dir,
+        .refresh_seconds = s->config.settings_refresh_seconds,
+        .buf = s->config_buf,
+        .buf_size = sizeof(s->config_buf),
+    };
+    if (guest_dir_path(s->config.cgroup_root, g->key, dir, sizeof(dir)) == 0)
+      guest_settings_refresh(&g->settings, key_type(g->key), key_vmid(g->key),
+                             &src, now);
+  }
+  guest_settings_apply(&g->settings, s->host_cpus, out);
+}
+
+static int sample_files(struct sampler *s, struct guest *g, double now,
                         struct guest_sample *out);
 
 /* Fills out for g.  Returns -ENODEV when the guest has disappeared. */
@@ -482,13 +554,23 @@ static int sample_guest(struct sampler *s, struct guest *g, double now,
       return -ENODEV;
     g->retry_at = now + MISSING_RETRY_SECONDS;
   }
-  int err = sample_files(s, g, out);
+  int err = sample_files(s, g, now, out);
   if (!g->kept)
     guest_close_files(g);
   return err;
 }
 
-static int sample_files(struct sampler *s, struct guest *g,
+static unsigned failed_files(const struct guest_sample *out) {
+  unsigned failed = 0;
+  for (int i = 0; i < GUEST_FILE_COUNT; i++) {
+    bool optional = GUEST_FILES_OPTIONAL & (1u << i);
+    if (out->error[i] && !(optional && out->error[i] == -ENOENT))
+      failed |= 1u << i;
+  }
+  return failed;
+}
+
+static int sample_files(struct sampler *s, struct guest *g, double now,
                         struct guest_sample *out) {
   memset(out, 0, sizeof(*out));
   out->vmid = key_vmid(g->key);
@@ -499,13 +581,12 @@ static int sample_files(struct sampler *s, struct guest *g,
   for (int r = 0; r < PSI_RESOURCE_COUNT; r++)
     if (sample_pressure(s, g, (enum psi_resource)r, out) < 0)
       return -ENODEV;
-  unsigned failed = 0;
-  for (int i = 0; i < GUEST_FILE_COUNT; i++)
-    if (out->error[i])
-      failed |= 1u << i;
-  out->failed = failed;
+  if (sample_cpu(s, g, now, out) < 0 || sample_io(s, g, out) < 0)
+    return -ENODEV;
+  sample_settings(s, g, now, out);
+  out->failed = failed_files(out);
   out->failed_before = g->failed;
-  g->failed = failed;
+  g->failed = out->failed;
   return 0;
 }
 
@@ -531,7 +612,7 @@ static bool sample_all(struct sampler *s, double now, sampler_visit_fn visit,
 }
 
 int sampler_run(struct sampler *s, sampler_visit_fn visit, void *ctx) {
-  double now = monotonic_seconds();
+  double now = s->config.clock ? s->config.clock() : monotonic_clock();
   s->run_gen++;
   int err = scan(s, now);
   if (err < 0)
@@ -556,14 +637,19 @@ static bool valid_root(const char *root, bool may_be_empty) {
   return root[0] == '/' && len < PATH_MAX;
 }
 
+
 int sampler_new(const struct sampler_config *config, struct sampler **ret) {
   if (!valid_root(config->cgroup_root, false) ||
-      !valid_root(config->memory_root, true))
+      !valid_root(config->memory_root, true) ||
+      !valid_root(config->pve_config_dir, true))
     return -EINVAL;
   struct sampler *s = calloc(1, sizeof(*s));
   if (!s)
     return -ENOMEM;
   s->config = *config;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  s->host_cpus = config->host_cpus ? config->host_cpus
+                                   : (unsigned)(cpus > 0 ? cpus : 1);
   for (int t = 0; t < GUEST_TYPE_COUNT; t++)
     dir_change_init(&s->changes[t]);
   *ret = s;

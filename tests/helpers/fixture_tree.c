@@ -75,6 +75,14 @@ void fixture_guest(const char *root, const char *rel, const char *current,
   snprintf(path, sizeof(path), "%s/memory.stat", rel);
   snprintf(text, sizeof(text), "anon 1\nfile %s\nfile_mapped 77\n", file);
   fixture_write(root, path, text);
+  snprintf(path, sizeof(path), "%s/cpu.stat", rel);
+  fixture_write(root, path,
+                "usage_usec 5000000\nuser_usec 4000000\nsystem_usec 1000000\n"
+                "nr_periods 0\nnr_throttled 0\nthrottled_usec 0\n");
+  snprintf(path, sizeof(path), "%s/io.stat", rel);
+  fixture_write(root, path,
+                "8:0 rbytes=4096 wbytes=8192 rios=1 wios=2 dbytes=0 dios=0\n"
+                "253:1 rbytes=1000 wbytes=0 rios=1 wios=0 dbytes=0 dios=0\n");
   fixture_psi(root, rel, "cpu.pressure", "1.50");
   fixture_psi(root, rel, "io.pressure", "2.25");
   fixture_psi(root, rel, "memory.pressure", "3.00");

@@ -26,7 +26,8 @@ void fixture_psi(const char *root, const char *rel, const char *name,
 
 /* A guest directory root/rel with memory.current = current, memory.stat
  * with file = file (and file_mapped 77 around it), cpu/io/memory.pressure
- * with some avg10 1.50 / 2.25 / 3.00. */
+ * with some avg10 1.50 / 2.25 / 3.00, cpu.stat with usage_usec 5000000 and
+ * io.stat with two devices: rbytes 4096 + 1000, wbytes 8192 + 0. */
 void fixture_guest(const char *root, const char *rel, const char *current,
                    const char *file);
 

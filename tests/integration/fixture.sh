@@ -59,10 +59,18 @@ total_mapped_file 5
 STAT
 }
 
+# cpu_io DIR USAGE_USEC RBYTES WBYTES: cpu.stat and a two-device io.stat
+# whose sums are RBYTES and WBYTES.
+cpu_io() {
+  printf 'usage_usec %s\nuser_usec 0\nsystem_usec 0\nnr_periods 0\nnr_throttled 0\nthrottled_usec 0\n' "$2" >"$1/cpu.stat"
+  printf '8:0 rbytes=%s wbytes=%s rios=1 wios=1 dbytes=0 dios=0\n253:0 rbytes=0 wbytes=0 rios=0 wios=0 dbytes=0 dios=0\n' "$3" "$4" >"$1/io.stat"
+}
+
 # qemu_guest ROOT VMID CPU_SOME CPU_FULL IO_SOME IO_FULL MEM_SOME MEM_FULL
 qemu_guest() {
   local d="$1/qemu.slice/$2.scope"
   mkdir -p "$d"
+  cpu_io "$d" 1000000 4096 8192
   psi_file "$d/cpu.pressure" "$3" "$4"
   psi_file "$d/io.pressure" "$5" "$6"
   psi_file "$d/memory.pressure" "$7" "$8"
@@ -71,6 +79,7 @@ qemu_guest() {
 lxc_guest() {
   local d="$1/lxc/$2"
   mkdir -p "$d/ns"
+  cpu_io "$d" 1000000 4096 8192
   psi_file "$d/cpu.pressure" "$3" "$4"
   psi_file "$d/io.pressure" "$5" "$6"
   psi_file "$d/memory.pressure" "$7" "$8"

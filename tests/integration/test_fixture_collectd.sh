@@ -42,6 +42,18 @@ mkdir -p "$CG/qemu.slice/99.scope" "$CG/qemu.slice/abc.scope" \
 qemu_guest "$T/outside" 667 1 1 1 1 1 1
 ln -s "$T/outside/qemu.slice/667.scope" "$CG/qemu.slice/103.scope"
 
+# PVE configs: 100 from its config; 101 none, so the cgroup's limits; 102 a
+# malformed one (logged, limits again: none here, so host CPUs); 200 an
+# LXC config.
+PVE=$T/pve
+mkdir -p "$PVE/qemu-server" "$PVE/lxc"
+printf 'name: web\nsockets: 2\ncores: 2\nmemory: 4096\n[snap]\ncores: 1\n' >"$PVE/qemu-server/100.conf"
+echo "200000 100000" >"$CG/qemu.slice/101.scope/cpu.max"
+echo 1073741824 >"$CG/qemu.slice/101.scope/memory.max"
+printf 'cores: many\n' >"$PVE/qemu-server/102.conf"
+printf 'hostname: ct\ncores: 3\nmemory: 2048\n' >"$PVE/lxc/200.conf"
+cpu_io "$CG/lxc/200" 7000000 1048576 2097152
+
 mkdir -p "$VM"
 rrdtool create "$VM/105" --step 300 DS:foo:GAUGE:600:0:U RRA:AVERAGE:0.5:1:10
 cp "$VM/105" "$T/105.orig"
@@ -50,6 +62,7 @@ write_conf "$T/collectd.conf" "
 <Plugin pve_cgroup>
   CgroupRoot \"$CG\"
   MemoryCgroupRoot \"$MEM\"
+  PveConfigDir \"$PVE\"
 </Plugin>
 <Plugin pve_rrd>
   DataDir \"$DATA\"
@@ -84,9 +97,22 @@ check "100 pressureiosome" 2.25 "$(rrd_last "$VM/100" pressureiosome)"
 check "100 pressureiofull" 1 "$(rrd_last "$VM/100" pressureiofull)"
 check "100 pressurememorysome" 0.5 "$(rrd_last "$VM/100" pressurememorysome)"
 check "100 pressurememoryfull" 0.25 "$(rrd_last "$VM/100" pressurememoryfull)"
-for ds in maxcpu cpu maxmem maxdisk disk netin netout diskread diskwrite; do
-  check "100 $ds not gathered yet: U" U "$(rrd_last "$VM/100" $ds)"
+check "100 maxcpu = sockets x cores of its config" 4 "$(rrd_last "$VM/100" maxcpu)"
+check "100 maxmem from its config" 4294967296 "$(rrd_last "$VM/100" maxmem)"
+check "100 cpu: usage unchanged between samples" 0 "$(rrd_last "$VM/100" cpu)"
+check "100 diskread summed over devices" 4096 "$(rrd_last "$VM/100" diskread)"
+check "100 diskwrite summed over devices" 8192 "$(rrd_last "$VM/100" diskwrite)"
+for ds in maxdisk disk netin netout; do
+  check "100 $ds not gathered: U" U "$(rrd_last "$VM/100" $ds)"
 done
+check "101 maxcpu from cpu.max" 2 "$(rrd_last "$VM/101" maxcpu)"
+check "101 maxmem from memory.max" 1073741824 "$(rrd_last "$VM/101" maxmem)"
+check "102 malformed config: host CPUs" "$(nproc)" "$(rrd_last "$VM/102" maxcpu)"
+check "102 malformed config: maxmem U" U "$(rrd_last "$VM/102" maxmem)"
+check "104 no config, no limits: host CPUs" "$(nproc)" "$(rrd_last "$VM/104" maxcpu)"
+check "200 lxc maxcpu from cores" 3 "$(rrd_last "$VM/200" maxcpu)"
+check "200 lxc maxmem" 2147483648 "$(rrd_last "$VM/200" maxmem)"
+check "200 lxc diskread" 1048576 "$(rrd_last "$VM/200" diskread)"
 check "101 malformed cpu.pressure: some U" U "$(rrd_last "$VM/101" pressurecpusome)"
 check "101 malformed cpu.pressure: full U" U "$(rrd_last "$VM/101" pressurecpufull)"
 check "101 io still recorded" 4 "$(rrd_last "$VM/101" pressureiosome)"
@@ -110,6 +136,8 @@ check_true "removed guest 102 no longer updated" \
   test $(( $(rrd_last_time "$VM/100") - $(rrd_last_time "$VM/102") )) -ge 2
 check "malformed file logged once" 1 \
   "$(grep -c 'qemu 101: cpu.pressure: malformed content' "$T/collectd.log" || true)"
+check "malformed config logged once" 1 \
+  "$(grep -c 'qemu-server/102.conf: malformed content' "$T/collectd.log" || true)"
 check "no other errors" "" \
   "$(grep -iE 'error|failed' "$T/collectd.log" | grep -v 'pve-vm-9.0/105' || true)"
 finish

@@ -65,6 +65,10 @@ make_guest qemu.slice/100.scope
 make_guest lxc/200
 run_in qemu.slice/100.scope 64
 run_in lxc/200 48
+# One CPU-bound process in the VM: cpu = its share of the host's CPUs
+# (no PVE config here, so maxcpu is the host's CPU count).
+sh -c 'echo $$ >"$1/cgroup.procs"; exec sh -c "while :; do :; done"' sh "$ROOT2/qemu.slice/100.scope" &
+PIDS+=($!)
 
 # kernel_memhost REL: PVE's formula on the kernel's files right now.
 kernel_memhost() {
@@ -82,6 +86,7 @@ write_conf "$T/collectd.conf" "
 <Plugin pve_cgroup>
   CgroupRoot \"$ROOT2\"
   MemoryCgroupRoot \"${ROOT1:-}\"
+  PveConfigDir \"\"
 </Plugin>
 <Plugin pve_rrd>
   DataDir \"$T/data\"
@@ -90,7 +95,7 @@ start_collectd "$T/collectd.conf"
 VM=$T/data/pve-vm-9.0
 wait_for 20 has_update "$VM/100"
 wait_for 20 has_update "$VM/200"
-sleep 2
+sleep 3
 stop_collectd
 
 MIB=$((1024 * 1024))
@@ -104,12 +109,25 @@ check_true "qemu memhost equals the kernel's figure within 256 KiB" \
        $(( $(kernel_memhost qemu.slice/100.scope) - qemu )) -le 262144
 check "qemu mem equals memhost" "$qemu" "$(rrd_last "$VM/100" mem)"
 check_true "lxc mem covers the 48 MiB held ($lxc)" test "$lxc" -ge $((48 * MIB)) -a "$lxc" -le $((56 * MIB))
+CPUS=$(nproc)
+cpu=$(rrd_last "$VM/100" cpu)
+check "maxcpu is the host's CPU count" "$CPUS" "$(rrd_last "$VM/100" maxcpu)"
+check_true "cpu of one busy process is near 1/$CPUS ($cpu)" \
+  awk -v c="$cpu" -v n="$CPUS" 'BEGIN { exit !(c >= 0.6 / n && c <= 1.1 / n) }'
+check_true "an idle guest's cpu is near 0 ($(rrd_last "$VM/200" cpu))" \
+  awk -v c="$(rrd_last "$VM/200" cpu)" 'BEGIN { exit !(c >= 0 && c < 0.05) }'
 check "lxc memhost unknown (as PVE)" U "$(rrd_last "$VM/200" memhost)"
+# The idle container's pressure is steady, so it must match exactly; the
+# busy VM's moves (avg10 is recomputed every 2 s), so within 5 points.
 for f in cpu io memory; do
   for l in some full; do
-    check "qemu pressure${f}${l} equals the kernel's avg10" \
-      "$(kernel_avg10 qemu.slice/100.scope $f.pressure $l)" \
-      "$(rrd_last "$VM/100" "pressure$f$l")"
+    check "lxc pressure${f}${l} equals the kernel's avg10" \
+      "$(kernel_avg10 lxc/200 $f.pressure $l)" \
+      "$(rrd_last "$VM/200" "pressure$f$l")"
+    k=$(kernel_avg10 qemu.slice/100.scope $f.pressure $l)
+    r=$(rrd_last "$VM/100" "pressure$f$l")
+    check_true "qemu pressure${f}${l} ($r) near the kernel's avg10 ($k)" \
+      awk -v a="$r" -v b="$k" 'BEGIN { d = a - b; exit !(d <= 5 && d >= -5) }'
   done
 done
 check "directories made with mode 0750 (as pmxcfs's)" "750 750" \

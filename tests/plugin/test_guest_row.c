@@ -11,7 +11,14 @@
 
 /* Column positions from Proxmox's definition, written out independently. */
 enum {
+  COL_MAXCPU = 0,
+  COL_CPU = 1,
+  COL_MAXMEM = 2,
   COL_MEM = 3,
+  COL_MAXDISK = 4,
+  COL_DISK = 5,
+  COL_DISKREAD = 8,
+  COL_DISKWRITE = 9,
   COL_NETIN = 6,
   COL_MEMHOST = 10,
   COL_CPU_SOME = 11,
@@ -68,9 +75,10 @@ static void test_qemu_row(void **state) {
   assert_true(v[COL_CPU_FULL] == 0.25);
   assert_true(v[COL_IO_SOME] == 2.5);
   assert_true(v[COL_MEMORY_FULL] == 2.25);
+  /* Nothing known beyond memory and pressure in this sample. */
   for (int i = 0; i < COL_MEM; i++)
     assert_true(isnan(v[i]));
-  for (int i = 4; i < COL_MEMHOST; i++)
+  for (int i = COL_MAXDISK; i < COL_MEMHOST; i++)
     assert_true(isnan(v[i]));
 }
 
@@ -105,6 +113,37 @@ static void test_unknowns(void **state) {
   assert_true(v[COL_MEMORY_SOME] == 3.5);
 }
 
+static void test_cpu_limits_and_io(void **state) {
+  (void)state;
+  struct guest_row_map map;
+  double v[WIDTH];
+  assert_int_equal(guest_row_map_init(&map, &layout_pve_vm_9_0), 0);
+  struct guest_sample s = full_sample(GUEST_QEMU);
+  s.maxcpu_valid = true;
+  s.maxcpu = 4;
+  s.cpu_valid = true;
+  s.cpu_busy = 1.5;
+  s.maxmem_valid = true;
+  s.maxmem = 4294967296u;
+  s.io_valid = true;
+  s.io.rbytes = 123456789012;
+  s.io.wbytes = 42;
+  guest_row_fill(&map, &s, v);
+  assert_true(v[COL_MAXCPU] == 4.0);
+  assert_true(v[COL_CPU] == 0.375); /* 1.5 busy CPUs of 4 */
+  assert_true(v[COL_MAXMEM] == 4294967296.0);
+  assert_true(v[COL_DISKREAD] == 123456789012.0);
+  assert_true(v[COL_DISKWRITE] == 42.0);
+  assert_true(isnan(v[COL_MAXDISK]));
+  assert_true(isnan(v[COL_DISK]));
+  assert_true(isnan(v[COL_NETIN]));
+  /* cpu needs maxcpu. */
+  s.maxcpu_valid = false;
+  guest_row_fill(&map, &s, v);
+  assert_true(isnan(v[COL_MAXCPU]));
+  assert_true(isnan(v[COL_CPU]));
+}
+
 static void test_layout_without_columns(void **state) {
   (void)state;
   struct guest_row_map map;
@@ -118,6 +157,7 @@ int main(void) {
       cmocka_unit_test(test_qemu_row),
       cmocka_unit_test(test_lxc_has_no_memhost),
       cmocka_unit_test(test_unknowns),
+      cmocka_unit_test(test_cpu_limits_and_io),
       cmocka_unit_test(test_layout_without_columns),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 void module_register(void);
 
@@ -27,6 +28,9 @@ static int setup(void **state) {
   fixture_guest(root, "cg/qemu.slice/100.scope", "1073741824\n", "104857600");
   fixture_guest(root, "cg/qemu.slice/101.scope", "5000\n", "1000");
   fixture_guest(root, "cg/lxc/200", "314572800\n", "52428800");
+  fixture_mkdir(root, "pve/qemu-server");
+  fixture_write(root, "pve/qemu-server/100.conf",
+                "sockets: 2\ncores: 2\nmemory: 4096\nname: web\n");
   stub_reset_records();
   return 0;
 }
@@ -44,6 +48,9 @@ static oconfig_item_t *base_config(void) {
   oconfig_item_t *c = stub_config_new();
   stub_config_add_strings(c, "CgroupRoot", 1, cg);
   stub_config_add_strings(c, "MemoryCgroupRoot", 1, "");
+  char pve[PATH_MAX + 8];
+  snprintf(pve, sizeof(pve), "%s/pve", root);
+  stub_config_add_strings(c, "PveConfigDir", 1, pve);
   return c;
 }
 
@@ -139,14 +146,29 @@ static void test_one_row_per_guest(void **state) {
   assert_true(r->values[11].gauge == 1.5);         /* pressurecpusome */
   assert_true(r->values[12].gauge == 0.25);        /* pressurecpufull */
   assert_true(r->values[15].gauge == 3.0);         /* pressurememorysome */
-  assert_true(isnan(r->values[0].gauge));          /* maxcpu */
+  assert_true(r->values[0].gauge == 4.0);          /* maxcpu: 2 x 2 */
+  assert_true(isnan(r->values[1].gauge));          /* cpu: first sample */
+  assert_true(r->values[2].gauge == 4294967296.0); /* maxmem: 4096 MiB */
+  assert_true(r->values[8].gauge == 5096.0);       /* diskread */
+  assert_true(r->values[9].gauge == 8192.0);       /* diskwrite */
   assert_true(isnan(r->values[6].gauge));          /* netin */
+  assert_true(isnan(r->values[4].gauge));          /* maxdisk */
+  r = find("101", "pve_vm_9_0", "qemu");
+  assert_non_null(r);
+  assert_true(r->values[0].gauge == (double)sysconf(_SC_NPROCESSORS_ONLN));
+  assert_true(isnan(r->values[2].gauge)); /* no config, no memory.max */
   r = find("200", "pve_vm_9_0", "lxc");
   assert_non_null(r);
   assert_true(isnan(r->values[10].gauge));
   assert_true(r->values[3].gauge == 262144000.0);
   /* Every row of one interval carries the same time. */
   assert_int_equal(stub.dispatched[0].vl.time, stub.dispatched[2].vl.time);
+  /* Second interval: cpu.stat unchanged, so exactly 0 busy. */
+  stub_reset_records();
+  assert_int_equal(stub.read(), 0);
+  r = find("100", "pve_vm_9_0", "qemu");
+  assert_non_null(r);
+  assert_true(r->values[1].gauge == 0.0);
 }
 
 static void test_select_list(void **state) {

@@ -18,7 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_VISITS 16
@@ -345,6 +347,90 @@ static void test_listing_skipped_while_unchanged(void **state) {
   sampler_free(s);
 }
 
+static double fake_now;
+static double fake_clock(void) {
+  return fake_now;
+}
+
+static struct guest_sample run_one_at(struct sampler *s, double t) {
+  fake_now = t;
+  struct visits v = run(s);
+  assert_int_equal(v.n, 1);
+  return v.s[0];
+}
+
+static void set_usage(const char *usage_usec) {
+  char text[128];
+  snprintf(text, sizeof(text), "usage_usec %s\nuser_usec 0\n", usage_usec);
+  fixture_write(root, "cg/qemu.slice/100.scope/cpu.stat", text);
+}
+
+/* Writes a config with an mtime of its own, so a change is always seen. */
+static void set_config(const char *text, time_t mtime) {
+  char path[PATH_MAX];
+  fixture_write(root, "pve/qemu-server/100.conf", text);
+  path_of(path, "pve/qemu-server/100.conf");
+  struct timespec times[2] = {{mtime, 0}, {mtime, 0}};
+  assert_int_equal(utimensat(AT_FDCWD, path, times, 0), 0);
+}
+
+static void test_cpu_io_and_settings(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "3000\n", "1000");
+  fixture_mkdir(root, "pve/qemu-server");
+  set_config("cores: 2\nmemory: 1024\nname: vm-a\n", 1000);
+  struct sampler_config c = {.types = {true, true},
+                             .settings_refresh_seconds = 10,
+                             .host_cpus = 16,
+                             .clock = fake_clock};
+  path_of(c.cgroup_root, "cg");
+  path_of(c.pve_config_dir, "pve");
+  struct sampler *s;
+  assert_int_equal(sampler_new(&c, &s), 0);
+
+  struct guest_sample g = run_one_at(s, 100);
+  assert_false(g.cpu_valid); /* first sample */
+  assert_true(g.maxcpu_valid);
+  assert_int_equal(g.maxcpu, 2);
+  assert_int_equal(g.maxmem, 1024u << 20);
+  assert_string_equal(g.name, "vm-a");
+  assert_true(g.io_valid);
+  assert_int_equal(g.io.rbytes, 5096);
+  assert_int_equal(g.io.wbytes, 8192);
+
+  set_usage("8000000"); /* +3 s of CPU in 2 s of wall time */
+  g = run_one_at(s, 102);
+  assert_true(g.cpu_valid);
+  assert_true(g.cpu_busy == 1.5);
+  set_usage("1000"); /* counter reset */
+  g = run_one_at(s, 104);
+  assert_false(g.cpu_valid);
+  set_usage("2001000");
+  g = run_one_at(s, 106);
+  assert_true(g.cpu_busy == 1.0);
+
+  set_config("cores: 4\n", 2000);
+  g = run_one_at(s, 107); /* before the refresh period: still the old one */
+  assert_int_equal(g.maxcpu, 2);
+  g = run_one_at(s, 111);
+  assert_int_equal(g.maxcpu, 4);
+  assert_int_equal(g.maxmem, 512u << 20); /* PVE's default */
+  assert_int_equal(g.config_error, 0);
+
+  set_config("cores: x\n", 3000);
+  fixture_write(root, "cg/qemu.slice/100.scope/cpu.max", "300000 100000\n");
+  g = run_one_at(s, 122);
+  assert_int_equal(g.config_error, -EBADMSG);
+  assert_int_equal(g.config_error_before, 0);
+  assert_int_equal(g.maxcpu, 3); /* from cpu.max */
+  assert_false(g.maxmem_valid);
+  shell("rm pve/qemu-server/100.conf cg/qemu.slice/100.scope/cpu.max");
+  g = run_one_at(s, 133);
+  assert_int_equal(g.config_error, -ENOENT);
+  assert_int_equal(g.maxcpu, 16); /* the host's */
+  sampler_free(s);
+}
+
 int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -360,6 +446,7 @@ int main(void) {
       T(test_bad_config),
       T(test_fd_budget),
       T(test_listing_skipped_while_unchanged),
+      T(test_cpu_io_and_settings),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

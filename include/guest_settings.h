@@ -1,0 +1,53 @@
+/*
+ * What a guest is configured to have: its CPU count, memory size and name.
+ *
+ * The source is the guest's PVE configuration file (guest_config.h) below
+ * the PVE config directory; where there is none (a host that is not a PVE
+ * node, or a guest whose config lives on another node), the cgroup's own
+ * limits stand in: cpu.max for CPUs (else the host's CPU count) and
+ * memory.max for memory.  The config lives on pmxcfs, where a stat costs
+ * tens of microseconds, so it is looked at no more often than a refresh
+ * period, and re-read only when its mtime changed.
+ */
+#ifndef PVECG_GUEST_SETTINGS_H
+#define PVECG_GUEST_SETTINGS_H
+
+#include "guest.h"
+#include "guest_config.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+struct guest_settings {
+  double next_check; /* monotonic seconds */
+  bool have_mtime;
+  struct timespec mtime;
+  int config_error; /* 0, or why the config could not be used */
+  int config_error_before; /* at the look before */
+  struct guest_config config;
+  unsigned cpu_max_cpus; /* from cpu.max; 0: no quota or unknown */
+  uint64_t memory_max;   /* from memory.max; 0: no limit or unknown */
+};
+
+struct guest_settings_source {
+  const char *pve_config_dir; /* "" for none */
+  const char *cgroup_dir;     /* the guest's cgroup2 directory */
+  double refresh_seconds;
+  char *buf; /* scratch for reading the config; a larger file is an error */
+  size_t buf_size;
+};
+
+void guest_settings_init(struct guest_settings *gs);
+
+/* Re-reads what may have changed, when the refresh period has passed. */
+void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
+                            uint32_t vmid,
+                            const struct guest_settings_source *src,
+                            double now);
+
+/* Fills the sample's maxcpu, maxmem, name and config_error. */
+void guest_settings_apply(const struct guest_settings *gs,
+                          unsigned host_cpus, struct guest_sample *out);
+
+#endif

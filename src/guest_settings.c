@@ -1,0 +1,114 @@
+/*
+ * A guest's configured CPUs, memory and name (see guest_settings.h).
+ */
+#include "guest_settings.h"
+
+#include "cgroup_stats.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Reads a small file whole.  Returns its length or a negative errno. */
+static ssize_t read_small(const char *path, char *buf, size_t size) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0)
+    return -errno;
+  ssize_t n;
+  do
+    n = read(fd, buf, size);
+  while (n < 0 && errno == EINTR);
+  int err = n < 0 ? -errno : 0;
+  close(fd);
+  if (err)
+    return err;
+  return (size_t)n >= size ? -EFBIG : n;
+}
+
+void guest_settings_init(struct guest_settings *gs) {
+  memset(gs, 0, sizeof(*gs));
+  gs->config_error = gs->config_error_before = -ENOENT;
+}
+
+static void read_limits(struct guest_settings *gs, const char *cgroup_dir) {
+  char path[PATH_MAX], buf[128];
+  ssize_t n;
+  gs->cpu_max_cpus = 0;
+  gs->memory_max = 0;
+  if (snprintf(path, sizeof(path), "%s/cpu.max", cgroup_dir) <
+          (int)sizeof(path) &&
+      (n = read_small(path, buf, sizeof(buf))) >= 0)
+    cpu_max_parse(buf, (size_t)n, &gs->cpu_max_cpus);
+  if (snprintf(path, sizeof(path), "%s/memory.max", cgroup_dir) <
+          (int)sizeof(path) &&
+      (n = read_small(path, buf, sizeof(buf))) >= 0)
+    memory_max_parse(buf, (size_t)n, &gs->memory_max);
+}
+
+static int config_path(char *buf, size_t size, const char *dir,
+                       enum guest_type type, uint32_t vmid) {
+  int n = snprintf(buf, size, "%s/%s/%u.conf", dir,
+                   type == GUEST_QEMU ? "qemu-server" : "lxc", (unsigned)vmid);
+  return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
+}
+
+static bool same_mtime(const struct guest_settings *gs,
+                       const struct stat *st) {
+  return gs->have_mtime && gs->mtime.tv_sec == st->st_mtim.tv_sec &&
+         gs->mtime.tv_nsec == st->st_mtim.tv_nsec;
+}
+
+static void read_config(struct guest_settings *gs, enum guest_type type,
+                        uint32_t vmid, const struct guest_settings_source *src) {
+  char path[PATH_MAX];
+  const char *dir = src->pve_config_dir;
+  struct stat st;
+  if (dir[0] == '\0' || config_path(path, sizeof(path), dir, type, vmid) < 0 ||
+      stat(path, &st) < 0) {
+    gs->config_error = -ENOENT;
+    gs->have_mtime = false;
+    return;
+  }
+  if (same_mtime(gs, &st))
+    return;
+  ssize_t n = read_small(path, src->buf, src->buf_size);
+  int err = n < 0 ? (int)n
+                  : guest_config_parse(type, src->buf, (size_t)n, &gs->config);
+  gs->config_error = err;
+  gs->have_mtime = err == 0;
+  gs->mtime = st.st_mtim;
+}
+
+void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
+                            uint32_t vmid,
+                            const struct guest_settings_source *src,
+                            double now) {
+  if (now < gs->next_check)
+    return;
+  gs->next_check = now + src->refresh_seconds;
+  gs->config_error_before = gs->config_error;
+  read_config(gs, type, vmid, src);
+  if (gs->config_error != 0)
+    read_limits(gs, src->cgroup_dir);
+}
+
+void guest_settings_apply(const struct guest_settings *gs,
+                          unsigned host_cpus, struct guest_sample *out) {
+  bool config = gs->config_error == 0;
+  out->config_error = gs->config_error;
+  out->config_error_before = gs->config_error_before;
+  out->name = config ? gs->config.name : "";
+  if (config && gs->config.has_cpus)
+    out->maxcpu = gs->config.cpus;
+  else if (!config && gs->cpu_max_cpus > 0)
+    out->maxcpu = gs->cpu_max_cpus;
+  else
+    out->maxcpu = host_cpus;
+  out->maxcpu_valid = out->maxcpu > 0;
+  out->maxmem = config ? gs->config.memory : gs->memory_max;
+  out->maxmem_valid = out->maxmem > 0;
+}
