@@ -64,6 +64,9 @@ struct guest_sample {
   bool io_valid;
   struct io_totals io; /* cumulative bytes, io.stat */
 
+  bool net_valid;
+  uint64_t netin, netout; /* cumulative bytes, guest's view (guest_net.h) */
+
   /* From the PVE config, else cpu.max / memory.max, else (CPUs) the host. */
   bool maxcpu_valid;
   unsigned maxcpu;
@@ -82,6 +85,11 @@ struct guest_sample {
   unsigned failed;
   unsigned failed_before;
 };
+
+/* A guest's identity as one sortable number: type, then VMID. */
+static inline uint64_t guest_key(enum guest_type type, uint32_t vmid) {
+  return (uint64_t)type << 32 | vmid;
+}
 
 /* "qemu" or "lxc". */
 const char *guest_type_name(enum guest_type type);

@@ -17,6 +17,7 @@ struct guest_row_map {
   size_t width; /* number of columns */
   int maxcpu, cpu, maxmem, mem;
   int diskread, diskwrite;
+  int netin, netout;
   int memhost;
   int pressure_some[PSI_RESOURCE_COUNT];
   int pressure_full[PSI_RESOURCE_COUNT];

@@ -39,6 +39,8 @@ struct sampler_config {
   /* Descriptors the guests' files may keep open (GUEST_FILE_COUNT per
    * guest); 0 for no limit.  See fd_budget.h. */
   size_t fd_budget;
+  /* procfs, for net/dev (the guests' tap/veth counters); "" for none. */
+  char proc_root[PATH_MAX];
   /* PVE config directory (holds qemu-server/ and lxc/); "" for none. */
   char pve_config_dir[PATH_MAX];
   /* How often a guest's config (and cgroup limits) are looked at again. */

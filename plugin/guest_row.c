@@ -31,6 +31,7 @@ int guest_row_map_init(struct guest_row_map *map,
   } plain[] = {{"maxcpu", &map->maxcpu},     {"cpu", &map->cpu},
                {"maxmem", &map->maxmem},     {"mem", &map->mem},
                {"diskread", &map->diskread}, {"diskwrite", &map->diskwrite},
+               {"netin", &map->netin},       {"netout", &map->netout},
                {"memhost", &map->memhost}};
   int err = 0;
   for (size_t i = 0; err == 0 && i < sizeof(plain) / sizeof(*plain); i++)
@@ -62,6 +63,10 @@ void guest_row_fill(const struct guest_row_map *map,
   if (sample->io_valid) {
     values[map->diskread] = (double)sample->io.rbytes;
     values[map->diskwrite] = (double)sample->io.wbytes;
+  }
+  if (sample->net_valid) {
+    values[map->netin] = (double)sample->netin;
+    values[map->netout] = (double)sample->netout;
   }
   if (sample->memory_valid) {
     values[map->mem] = (double)sample->memory_used;

@@ -38,6 +38,7 @@
 static struct sampler_config config = {
     .types = {true, true},
     .pve_config_dir = DEFAULT_PVE_CONFIG_DIR,
+    .proc_root = "/proc",
     .settings_refresh_seconds = SETTINGS_REFRESH_SECONDS,
 };
 static bool cgroup_root_set, memory_root_set;
@@ -122,6 +123,8 @@ static int config_item(const oconfig_item_t *ci) {
     return config_root(ci, config.cgroup_root, &cgroup_root_set, false);
   if (strcasecmp("MemoryCgroupRoot", ci->key) == 0)
     return config_root(ci, config.memory_root, &memory_root_set, true);
+  if (strcasecmp("ProcRoot", ci->key) == 0)
+    return config_root(ci, config.proc_root, &(bool){false}, true);
   if (strcasecmp("PveConfigDir", ci->key) == 0)
     return config_root(ci, config.pve_config_dir, &(bool){false}, true);
   if (strcasecmp("Guests", ci->key) == 0)
@@ -402,6 +405,7 @@ static int pve_cgroup_shutdown(void) {
   config.types[GUEST_QEMU] = config.types[GUEST_LXC] = true;
   sstrncpy(config.pve_config_dir, DEFAULT_PVE_CONFIG_DIR,
            sizeof(config.pve_config_dir));
+  sstrncpy(config.proc_root, "/proc", sizeof(config.proc_root));
   config.settings_refresh_seconds = SETTINGS_REFRESH_SECONDS;
   cgroup_root_set = memory_root_set = pressure_details = unkept_logged = false;
   return 0;

@@ -13,6 +13,7 @@
 #include "decimal.h"
 #include "dir_change.h"
 #include "flat_keyed.h"
+#include "guest_net.h"
 #include "guest_settings.h"
 #include "vmid.h"
 
@@ -67,6 +68,7 @@ struct sampler {
   struct dir_change changes[GUEST_TYPE_COUNT];
   unsigned long listings, listings_skipped;
   unsigned host_cpus;
+  struct guest_net net;
   char config_buf[65536];
   char usage_buf[SAMPLER_BUF_SIZE];
   char buf[SAMPLER_BUF_SIZE];
@@ -76,10 +78,6 @@ static const char *const type_dirs[GUEST_TYPE_COUNT] = {
     [GUEST_QEMU] = "qemu.slice",
     [GUEST_LXC] = "lxc",
 };
-
-static uint64_t guest_key(enum guest_type type, uint32_t vmid) {
-  return (uint64_t)type << 32 | vmid;
-}
 
 static enum guest_type key_type(uint64_t key) {
   return (enum guest_type)(key >> 32);
@@ -584,6 +582,8 @@ static int sample_files(struct sampler *s, struct guest *g, double now,
   if (sample_cpu(s, g, now, out) < 0 || sample_io(s, g, out) < 0)
     return -ENODEV;
   sample_settings(s, g, now, out);
+  out->net_valid =
+      guest_net_lookup(&s->net, g->key, &out->netin, &out->netout) == 0;
   out->failed = failed_files(out);
   out->failed_before = g->failed;
   g->failed = out->failed;
@@ -614,6 +614,7 @@ static bool sample_all(struct sampler *s, double now, sampler_visit_fn visit,
 int sampler_run(struct sampler *s, sampler_visit_fn visit, void *ctx) {
   double now = s->config.clock ? s->config.clock() : monotonic_clock();
   s->run_gen++;
+  guest_net_refresh(&s->net);
   int err = scan(s, now);
   if (err < 0)
     return err;
@@ -641,7 +642,9 @@ static bool valid_root(const char *root, bool may_be_empty) {
 int sampler_new(const struct sampler_config *config, struct sampler **ret) {
   if (!valid_root(config->cgroup_root, false) ||
       !valid_root(config->memory_root, true) ||
-      !valid_root(config->pve_config_dir, true))
+      !valid_root(config->pve_config_dir, true) ||
+      !valid_root(config->proc_root, true) ||
+      strlen(config->proc_root) > 200)
     return -EINVAL;
   struct sampler *s = calloc(1, sizeof(*s));
   if (!s)
@@ -652,6 +655,7 @@ int sampler_new(const struct sampler_config *config, struct sampler **ret) {
                                    : (unsigned)(cpus > 0 ? cpus : 1);
   for (int t = 0; t < GUEST_TYPE_COUNT; t++)
     dir_change_init(&s->changes[t]);
+  guest_net_init(&s->net, config->proc_root);
   *ret = s;
   return 0;
 }
@@ -663,6 +667,7 @@ void sampler_free(struct sampler *s) {
     guest_close_files(&s->guests[i]);
   for (int t = 0; t < GUEST_TYPE_COUNT; t++)
     dir_change_close(&s->changes[t]);
+  guest_net_free(&s->net);
   free(s->guests);
   free(s->pending);
   free(s);

@@ -54,6 +54,20 @@ printf 'cores: many\n' >"$PVE/qemu-server/102.conf"
 printf 'hostname: ct\ncores: 3\nmemory: 2048\n' >"$PVE/lxc/200.conf"
 cpu_io "$CG/lxc/200" 7000000 1048576 2097152
 
+# /proc/net/dev with two NICs for 100, one veth for 200, and interfaces
+# that belong to no guest.  Guest's view: netin = tap tx, netout = tap rx.
+mkdir -p "$T/proc/net"
+cat >"$T/proc/net/dev" <<'NETDEV'
+Inter-|   Receive                                                |  Transmit
+ face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed
+  eth0: 999999 9 0 0 0 0 0 0 888888 8 0 0 0 0 0 0
+tap100i0:    1000      10    0    0    0     0          0         0     3000      30    0    0    0     0       0          0
+tap100i1:   20000      20    0    0    0     0          0         0    40000      40    0    0    0     0       0          0
+fwln100i0: 777 7 0 0 0 0 0 0 888 8 0 0 0 0 0 0
+veth200i0:     500       5    0    0    0     0          0         0      600       6    0    0    0     0       0          0
+tap999i0: 1 1 0 0 0 0 0 0 1 1 0 0 0 0 0 0
+NETDEV
+
 mkdir -p "$VM"
 rrdtool create "$VM/105" --step 300 DS:foo:GAUGE:600:0:U RRA:AVERAGE:0.5:1:10
 cp "$VM/105" "$T/105.orig"
@@ -63,6 +77,7 @@ write_conf "$T/collectd.conf" "
   CgroupRoot \"$CG\"
   MemoryCgroupRoot \"$MEM\"
   PveConfigDir \"$PVE\"
+  ProcRoot \"$T/proc\"
 </Plugin>
 <Plugin pve_rrd>
   DataDir \"$DATA\"
@@ -102,7 +117,12 @@ check "100 maxmem from its config" 4294967296 "$(rrd_last "$VM/100" maxmem)"
 check "100 cpu: usage unchanged between samples" 0 "$(rrd_last "$VM/100" cpu)"
 check "100 diskread summed over devices" 4096 "$(rrd_last "$VM/100" diskread)"
 check "100 diskwrite summed over devices" 8192 "$(rrd_last "$VM/100" diskwrite)"
-for ds in maxdisk disk netin netout; do
+check "100 netin: tx of tap100i0 + tap100i1" 43000 "$(rrd_last "$VM/100" netin)"
+check "100 netout: rx of both taps" 21000 "$(rrd_last "$VM/100" netout)"
+check "101 without interfaces: netin 0" 0 "$(rrd_last "$VM/101" netin)"
+check "200 lxc netin from veth200i0" 600 "$(rrd_last "$VM/200" netin)"
+check "200 lxc netout" 500 "$(rrd_last "$VM/200" netout)"
+for ds in maxdisk disk; do
   check "100 $ds not gathered: U" U "$(rrd_last "$VM/100" $ds)"
 done
 check "101 maxcpu from cpu.max" 2 "$(rrd_last "$VM/101" maxcpu)"

@@ -11,6 +11,7 @@
 
 #include "collectd_stub.h"
 #include "fixture_tree.h"
+#include "net_dev_sample.h"
 
 #include <limits.h>
 #include <math.h>
@@ -28,6 +29,8 @@ static int setup(void **state) {
   fixture_guest(root, "cg/qemu.slice/100.scope", "1073741824\n", "104857600");
   fixture_guest(root, "cg/qemu.slice/101.scope", "5000\n", "1000");
   fixture_guest(root, "cg/lxc/200", "314572800\n", "52428800");
+  fixture_mkdir(root, "proc/net");
+  fixture_write(root, "proc/net/dev", net_dev_sample);
   fixture_mkdir(root, "pve/qemu-server");
   fixture_write(root, "pve/qemu-server/100.conf",
                 "sockets: 2\ncores: 2\nmemory: 4096\nname: web\n");
@@ -51,6 +54,8 @@ static oconfig_item_t *base_config(void) {
   char pve[PATH_MAX + 8];
   snprintf(pve, sizeof(pve), "%s/pve", root);
   stub_config_add_strings(c, "PveConfigDir", 1, pve);
+  snprintf(pve, sizeof(pve), "%s/proc", root);
+  stub_config_add_strings(c, "ProcRoot", 1, pve);
   return c;
 }
 
@@ -151,12 +156,17 @@ static void test_one_row_per_guest(void **state) {
   assert_true(r->values[2].gauge == 4294967296.0); /* maxmem: 4096 MiB */
   assert_true(r->values[8].gauge == 5096.0);       /* diskread */
   assert_true(r->values[9].gauge == 8192.0);       /* diskwrite */
-  assert_true(isnan(r->values[6].gauge));          /* netin */
+  assert_true(r->values[6].gauge == 43000.0);      /* netin: tap tx */
+  assert_true(r->values[7].gauge == 21000.0);      /* netout: tap rx */
   assert_true(isnan(r->values[4].gauge));          /* maxdisk */
   r = find("101", "pve_vm_9_0", "qemu");
   assert_non_null(r);
   assert_true(r->values[0].gauge == (double)sysconf(_SC_NPROCESSORS_ONLN));
   assert_true(isnan(r->values[2].gauge)); /* no config, no memory.max */
+  assert_true(r->values[6].gauge == 0.0);  /* no interfaces */
+  r = find("200", "pve_vm_9_0", "lxc");
+  assert_non_null(r);
+  assert_true(r->values[6].gauge == 600.0); /* veth200i0 */
   r = find("200", "pve_vm_9_0", "lxc");
   assert_non_null(r);
   assert_true(isnan(r->values[10].gauge));
