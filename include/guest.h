@@ -11,6 +11,7 @@
 
 #include "cgroup_memory.h"
 #include "cgroup_stats.h"
+#include "memory_detail.h"
 #include "psi.h"
 
 #include <stdbool.h>
@@ -38,11 +39,19 @@ enum guest_file {
   GUEST_FILE_MEMORY_PRESSURE,
   GUEST_FILE_CPU_STAT,
   GUEST_FILE_IO_STAT, /* optional: hybrid hosts have no io controller in v2 */
+  /* Read only with ExtraStats: */
+  GUEST_FILE_MEMORY_EVENTS, /* memory.events (v2) or memory.oom_control (v1) */
+  GUEST_FILE_MEMORY_SWAP,   /* memory.swap.current (v2 only) */
   GUEST_FILE_COUNT,
 };
 
 /* Files whose absence is normal on some hosts: not counted as failures. */
-#define GUEST_FILES_OPTIONAL (1u << GUEST_FILE_IO_STAT)
+#define GUEST_FILES_OPTIONAL                                                   \
+  (1u << GUEST_FILE_IO_STAT | 1u << GUEST_FILE_MEMORY_EVENTS |                 \
+   1u << GUEST_FILE_MEMORY_SWAP)
+/* Files read only for the extra statistics. */
+#define GUEST_FILES_EXTRA                                                      \
+  (1u << GUEST_FILE_MEMORY_EVENTS | 1u << GUEST_FILE_MEMORY_SWAP)
 
 struct guest_sample {
   uint32_t vmid;
@@ -63,6 +72,15 @@ struct guest_sample {
 
   bool io_valid;
   struct io_totals io; /* cumulative bytes, io.stat */
+
+  /* ExtraStats only.  memory_detail.valid says which fields are known;
+   * memory_with_shmem = usage - (file - shmem), a figure that does not
+   * collapse for VMs whose RAM is shared memory (memfd, virtiofs). */
+  struct memory_detail memory_detail;
+  bool memory_with_shmem_valid;
+  uint64_t memory_with_shmem;
+  bool oom_valid, oom_kill_valid; /* memory.events counters */
+  uint64_t oom, oom_kill;
 
   bool net_valid;
   uint64_t netin, netout; /* cumulative bytes, guest's view (guest_net.h) */

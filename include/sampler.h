@@ -47,6 +47,9 @@ struct sampler_config {
   double settings_refresh_seconds;
   /* CPUs of the host, for guests without a CPU count; 0: ask sysconf. */
   unsigned host_cpus;
+  /* Also read the ExtraStats files (memory.events, memory.swap.current)
+   * and fill the sample's memory_detail / oom fields. */
+  bool extra_stats;
   /* Monotonic clock in seconds; NULL for CLOCK_MONOTONIC (tests set it). */
   double (*clock)(void);
 };

@@ -8,8 +8,9 @@
  * type_instance = "qemu"/"lxc"), so pve_rrd writes one RRD update per list
  * and a row crosses the network whole.  One wide list per guest keeps the
  * dispatch cost, which dominates the plugin's CPU, at one list per guest;
- * the optional PressureDetails lists (avg60, avg300, stall totals) cost
- * eighteen more per guest and are off by default.
+ * the optional PressureDetails lists (avg60, avg300, stall totals: 18 per
+ * guest) and ExtraStats lists (memory breakdown, swap, OOM counters: up to
+ * 12 per guest) multiply it and are off by default.
  *
  * Problems with a guest's file are logged when they start and when they end
  * (not every interval), at most LOG_LINES_PER_RUN lines per interval.
@@ -135,6 +136,8 @@ static int config_item(const oconfig_item_t *ci) {
     return config_ignore_selected(ci);
   if (strcasecmp("PressureDetails", ci->key) == 0)
     return cf_util_get_boolean(ci, &pressure_details);
+  if (strcasecmp("ExtraStats", ci->key) == 0)
+    return cf_util_get_boolean(ci, &config.extra_stats);
   ERROR(PLUGIN_NAME " plugin: unknown config option \"%s\".", ci->key);
   return -1;
 }
@@ -354,6 +357,28 @@ static void dispatch_pressure_details(const struct guest_sample *s,
   }
 }
 
+/* ExtraStats: type "memory" per memory.stat field (and swap), plus
+ * "host_with_shmem"; type "derive" for the OOM event counters. */
+static void dispatch_extra(const struct guest_sample *s,
+                           const struct read_run *run) {
+  value_list_t vl = VALUE_LIST_INIT;
+  vl_init(&vl, s, run);
+  for (int f = 0; f < MEMORY_DETAIL_COUNT; f++)
+    if (s->memory_detail.valid & (1u << f))
+      dispatch_one(&vl, "memory",
+                   memory_detail_name((enum memory_detail_field)f),
+                   (value_t){.gauge = (gauge_t)s->memory_detail.bytes[f]});
+  if (s->memory_with_shmem_valid)
+    dispatch_one(&vl, "memory", "host_with_shmem",
+                 (value_t){.gauge = (gauge_t)s->memory_with_shmem});
+  if (s->oom_valid)
+    dispatch_one(&vl, "derive", "oom",
+                 (value_t){.derive = (derive_t)(s->oom & INT64_MAX)});
+  if (s->oom_kill_valid)
+    dispatch_one(&vl, "derive", "oom_kill",
+                 (value_t){.derive = (derive_t)(s->oom_kill & INT64_MAX)});
+}
+
 static void visit_guest(const struct guest_sample *s, void *ctx) {
   struct read_run *run = ctx;
   if (s->failed != s->failed_before)
@@ -363,6 +388,8 @@ static void visit_guest(const struct guest_sample *s, void *ctx) {
   dispatch_row(s, run);
   if (pressure_details)
     dispatch_pressure_details(s, run);
+  if (config.extra_stats)
+    dispatch_extra(s, run);
 }
 
 static int pve_cgroup_read(void) {

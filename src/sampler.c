@@ -13,6 +13,7 @@
 #include "decimal.h"
 #include "dir_change.h"
 #include "flat_keyed.h"
+#include "guest_extra.h"
 #include "guest_net.h"
 #include "guest_settings.h"
 #include "vmid.h"
@@ -68,6 +69,7 @@ struct sampler {
   struct dir_change changes[GUEST_TYPE_COUNT];
   unsigned long listings, listings_skipped;
   unsigned host_cpus;
+  unsigned wanted_files; /* guest_file bits to open */
   struct guest_net net;
   char config_buf[65536];
   char usage_buf[SAMPLER_BUF_SIZE];
@@ -129,8 +131,11 @@ static void open_files(struct guest *g, int dirfd, unsigned mask) {
   }
 }
 
+/* The files of the memory controller: on hybrid hosts they are in the v1
+ * hierarchy. */
 #define MEMORY_FILES                                                           \
-  (1u << GUEST_FILE_MEMORY_USAGE | 1u << GUEST_FILE_MEMORY_STAT)
+  (1u << GUEST_FILE_MEMORY_USAGE | 1u << GUEST_FILE_MEMORY_STAT |              \
+   1u << GUEST_FILE_MEMORY_EVENTS | 1u << GUEST_FILE_MEMORY_SWAP)
 #define ALL_FILES ((1u << GUEST_FILE_COUNT) - 1)
 
 /* On hybrid hosts the memory controller lives in the v1 hierarchy, in a
@@ -185,7 +190,8 @@ static int guest_open_missing(const struct sampler *s, struct guest *g,
 /* Whether one more guest's files fit the descriptor budget. */
 static bool budget_allows(const struct sampler *s) {
   size_t budget = s->config.fd_budget;
-  return budget == 0 || (s->kept_count + 1) * GUEST_FILE_COUNT <= budget;
+  size_t per_guest = (size_t)__builtin_popcount(s->wanted_files);
+  return budget == 0 || (s->kept_count + 1) * per_guest <= budget;
 }
 
 static int guest_init(struct sampler *s, struct guest *g, uint64_t key,
@@ -195,7 +201,7 @@ static int guest_init(struct sampler *s, struct guest *g, uint64_t key,
   for (int i = 0; i < GUEST_FILE_COUNT; i++)
     g->fd[i] = -1;
   g->memory_version = CGROUP_MEMORY_V2;
-  g->missing = ALL_FILES;
+  g->missing = s->wanted_files;
   g->retry_at = now + MISSING_RETRY_SECONDS;
   g->listed = s->scan_gen;
   guest_settings_init(&g->settings);
@@ -212,7 +218,7 @@ static int guest_init(struct sampler *s, struct guest *g, uint64_t key,
  * sample (and closed after it), like a naive reader. */
 static int open_unkept(const struct sampler *s, struct guest *g) {
   ino_t ino;
-  g->missing = ALL_FILES;
+  g->missing = s->wanted_files;
   g->memory_version = CGROUP_MEMORY_V2;
   if (guest_open_missing(s, g, &ino) < 0 || ino != g->ino) {
     guest_close_files(g);
@@ -428,6 +434,31 @@ static bool is_gone_error(int err) {
   return err == -ENODEV || err == -ENOENT;
 }
 
+/* ExtraStats: memory.stat is still in s->buf; events and swap are read
+ * into the (no longer needed) usage buffer and a small one. */
+static int sample_extra(struct sampler *s, const struct guest *g,
+                        uint64_t usage, size_t stat_len,
+                        struct guest_sample *out) {
+  char swap[64];
+  size_t elen = 0, wlen = 0;
+  int efd = g->fd[GUEST_FILE_MEMORY_EVENTS], wfd = g->fd[GUEST_FILE_MEMORY_SWAP];
+  int eerr = read_kept(efd, s->usage_buf, sizeof(s->usage_buf), &elen);
+  int werr = read_kept(wfd, swap, sizeof(swap), &wlen);
+  if ((eerr < 0 && efd >= 0 && is_gone_error(eerr)) ||
+      (werr < 0 && wfd >= 0 && is_gone_error(werr)))
+    return -ENODEV;
+  struct guest_extra_input in = {
+      .version = g->memory_version, .usage = usage,
+      .stat = s->buf, .stat_len = stat_len,
+      .events = eerr ? NULL : s->usage_buf, .events_len = elen,
+      .swap = werr ? NULL : swap, .swap_len = wlen};
+  int perr = 0, pwerr = 0;
+  guest_extra_fill(&in, out, &perr, &pwerr);
+  out->error[GUEST_FILE_MEMORY_EVENTS] = eerr ? eerr : perr;
+  out->error[GUEST_FILE_MEMORY_SWAP] = werr ? werr : pwerr;
+  return 0;
+}
+
 /* Returns -ENODEV when the guest's cgroup has disappeared. */
 static int sample_memory(struct sampler *s, const struct guest *g,
                          struct guest_sample *out) {
@@ -443,6 +474,7 @@ static int sample_memory(struct sampler *s, const struct guest *g,
     return -ENODEV;
   if (uerr || serr)
     return 0;
+  /* The usage buffer is reused below: keep its value. */
   /* The usage file is checked on its own first so that an error names the
    * file that was malformed. */
   uint64_t usage;
@@ -453,11 +485,12 @@ static int sample_memory(struct sampler *s, const struct guest *g,
   }
   err = cgroup_memory_parse(g->memory_version, s->usage_buf, ulen, s->buf,
                             slen, &out->memory_used);
-  if (err < 0)
+  if (err < 0) {
     out->error[GUEST_FILE_MEMORY_STAT] = err;
-  else
-    out->memory_valid = true;
-  return 0;
+    return 0;
+  }
+  out->memory_valid = true;
+  return s->config.extra_stats ? sample_extra(s, g, usage, slen, out) : 0;
 }
 
 static int sample_pressure(struct sampler *s, const struct guest *g,
@@ -650,6 +683,7 @@ int sampler_new(const struct sampler_config *config, struct sampler **ret) {
   if (!s)
     return -ENOMEM;
   s->config = *config;
+  s->wanted_files = config->extra_stats ? ALL_FILES : ALL_FILES & ~GUEST_FILES_EXTRA;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
   s->host_cpus = config->host_cpus ? config->host_cpus
                                    : (unsigned)(cpus > 0 ? cpus : 1);

@@ -224,6 +224,36 @@ static void test_pressure_details(void **state) {
   assert_int_equal(r->values[0].derive, 500);
 }
 
+static void test_extra_stats(void **state) {
+  (void)state;
+  fixture_write(root, "cg/qemu.slice/100.scope/memory.events",
+                "low 0\nhigh 0\nmax 0\noom 4\noom_kill 3\n");
+  fixture_write(root, "cg/qemu.slice/100.scope/memory.swap.current", "8192\n");
+  oconfig_item_t *c = base_config();
+  stub_config_add_strings(c, "VMID", 1, "100");
+  stub_config_add_boolean(c, "ExtraStats", true);
+  assert_int_equal(configure(c), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_int_equal(stub.read(), 0);
+  /* The row; anon, file, file_mapped, swap (the fixture's memory.stat has
+   * no other keys); oom and oom_kill.  Without a shmem key there is no
+   * host_with_shmem. */
+  assert_int_equal(stub.dispatched_count, 1 + 4 + 2);
+  const struct stub_value_list *r = find("100", "memory", "file");
+  assert_non_null(r);
+  assert_true(r->values[0].gauge == 104857600.0);
+  r = find("100", "memory", "swap");
+  assert_non_null(r);
+  assert_true(r->values[0].gauge == 8192.0);
+  r = find("100", "memory", "file_mapped");
+  assert_non_null(r);
+  assert_true(r->values[0].gauge == 77.0);
+  assert_null(find("100", "memory", "host_with_shmem"));
+  r = find("100", "derive", "oom_kill");
+  assert_non_null(r);
+  assert_int_equal(r->values[0].derive, 3);
+}
+
 static void test_file_problem_logged_once(void **state) {
   (void)state;
   fixture_write(root, "cg/qemu.slice/101.scope/io.pressure", "bogus\n");
@@ -250,6 +280,7 @@ int main(void) {
       T(test_one_row_per_guest),
       T(test_select_list),
       T(test_pressure_details),
+      T(test_extra_stats),
       T(test_file_problem_logged_once),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

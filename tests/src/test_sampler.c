@@ -24,6 +24,8 @@
 #include <unistd.h>
 
 #define MAX_VISITS 16
+/* Files kept open per guest without ExtraStats. */
+#define BASE_FILES (GUEST_FILE_COUNT - __builtin_popcount(GUEST_FILES_EXTRA))
 
 struct visits {
   size_t n;
@@ -106,7 +108,7 @@ static void test_values_and_order(void **state) {
   assert_int_equal(v.s[0].psi[PSI_MEMORY].some.total, 1000);
   assert_int_equal(v.s[0].failed, 0);
   assert_int_equal(sampler_guest_count(s), 3);
-  assert_int_equal(sampler_fd_count(s), 3 * GUEST_FILE_COUNT);
+  assert_int_equal(sampler_fd_count(s), 3 * BASE_FILES);
   sampler_free(s);
 }
 
@@ -122,7 +124,7 @@ static void test_kept_fds_see_new_contents(void **state) {
   assert_int_equal(v.n, 1);
   assert_int_equal(v.s[0].memory_used, 8000);
   assert_true(v.s[0].psi[PSI_CPU].some.avg10 == 42.0);
-  assert_int_equal(sampler_fd_count(s), GUEST_FILE_COUNT);
+  assert_int_equal(sampler_fd_count(s), BASE_FILES);
   sampler_free(s);
 }
 
@@ -136,7 +138,7 @@ static void test_guest_goes_and_comes_back(void **state) {
   struct visits v = run(s);
   assert_int_equal(v.n, 1);
   assert_int_equal(v.s[0].vmid, 100);
-  assert_int_equal(sampler_fd_count(s), GUEST_FILE_COUNT);
+  assert_int_equal(sampler_fd_count(s), BASE_FILES);
   /* Re-created under the same name: made aside first so that it surely
    * has a new inode, then moved into place. */
   make_guest("cg/qemu.slice/new", "70000\n", "0");
@@ -195,7 +197,7 @@ static void test_missing_and_oversized_files(void **state) {
   assert_false(v.s[0].memory_valid);
   assert_false(v.s[0].psi_valid[PSI_IO]);
   assert_true(v.s[0].psi_valid[PSI_MEMORY]);
-  assert_int_equal(sampler_fd_count(s), GUEST_FILE_COUNT - 1);
+  assert_int_equal(sampler_fd_count(s), BASE_FILES - 1);
   sampler_free(s);
 }
 
@@ -263,7 +265,7 @@ static void test_accept_and_types(void **state) {
   assert_int_equal(v.n, 1);
   assert_int_equal(v.s[0].vmid, 100);
   assert_int_equal(asked, 2); /* lxc not even listed */
-  assert_int_equal(sampler_fd_count(s), GUEST_FILE_COUNT);
+  assert_int_equal(sampler_fd_count(s), BASE_FILES);
   sampler_free(s);
 }
 
@@ -293,7 +295,7 @@ static void test_fd_budget(void **state) {
   make_guest("cg/qemu.slice/101.scope", "4000\n", "1000");
   make_guest("cg/qemu.slice/102.scope", "5000\n", "1000");
   struct sampler_config c = {.types = {true, true},
-                             .fd_budget = 2 * GUEST_FILE_COUNT + 1};
+                             .fd_budget = 2 * BASE_FILES + 1};
   path_of(c.cgroup_root, "cg");
   struct sampler *s;
   assert_int_equal(sampler_new(&c, &s), 0);
@@ -309,7 +311,7 @@ static void test_fd_budget(void **state) {
   sampler_get_stats(s, &st);
   assert_int_equal(st.guests, 3);
   assert_int_equal(st.unkept_guests, 1);
-  assert_int_equal(st.fds, 2 * GUEST_FILE_COUNT);
+  assert_int_equal(st.fds, 2 * BASE_FILES);
   /* The unkept guest going away is noticed like any other. */
   shell("rm -r cg/qemu.slice/102.scope");
   assert_int_equal(run(s).n, 2);
@@ -328,7 +330,7 @@ static void test_listing_skipped_while_unchanged(void **state) {
   struct sampler_stats st;
   sampler_get_stats(s, &st);
   assert_int_equal(st.listings, 1);
-  assert_int_equal(st.fds, GUEST_FILE_COUNT + 1);
+  assert_int_equal(st.fds, BASE_FILES + 1);
   make_guest("cg/qemu.slice/101.scope", "3000\n", "1000");
   assert_int_equal(run(s).n, 1); /* count unchanged: not listed */
   sampler_get_stats(s, &st);
@@ -431,6 +433,47 @@ static void test_cpu_io_and_settings(void **state) {
   sampler_free(s);
 }
 
+static void test_extra_stats(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "1073741824\n", "104857600");
+  fixture_write(root, "cg/qemu.slice/100.scope/memory.stat",
+                "anon 900000000\nfile 104857600\nkernel 2000000\nsock 4096\n"
+                "shmem 52428800\nfile_mapped 7340032\nfile_dirty 8192\n"
+                "sec_pagetables 12288\n");
+  fixture_write(root, "cg/qemu.slice/100.scope/memory.events",
+                "low 0\nhigh 0\nmax 3\noom 2\noom_kill 1\noom_group_kill 0\n");
+  fixture_write(root, "cg/qemu.slice/100.scope/memory.swap.current",
+                "65536\n");
+  struct sampler_config c = {.types = {true, true}, .extra_stats = true};
+  path_of(c.cgroup_root, "cg");
+  struct sampler *s;
+  assert_int_equal(sampler_new(&c, &s), 0);
+  struct visits v = run(s);
+  assert_int_equal(v.n, 1);
+  const struct guest_sample *g = &v.s[0];
+  assert_int_equal(sampler_fd_count(s), GUEST_FILE_COUNT);
+  assert_int_equal(g->memory_used, 968884224);
+  assert_int_equal(g->memory_detail.valid, (1u << MEMORY_DETAIL_COUNT) - 1);
+  assert_int_equal(g->memory_detail.bytes[MEMORY_ANON], 900000000);
+  assert_int_equal(g->memory_detail.bytes[MEMORY_SHMEM], 52428800);
+  assert_int_equal(g->memory_detail.bytes[MEMORY_SEC_PAGETABLES], 12288);
+  assert_int_equal(g->memory_detail.bytes[MEMORY_SWAP], 65536);
+  /* usage - (file - shmem) = 1073741824 - 52428800 */
+  assert_true(g->memory_with_shmem_valid);
+  assert_int_equal(g->memory_with_shmem, 1021313024);
+  assert_true(g->oom_valid && g->oom_kill_valid);
+  assert_int_equal(g->oom, 2);
+  assert_int_equal(g->oom_kill, 1);
+  assert_int_equal(g->failed, 0);
+  /* A malformed events file costs only its own two values. */
+  fixture_write(root, "cg/qemu.slice/100.scope/memory.events", "oom x\n");
+  v = run(s);
+  assert_false(v.s[0].oom_valid);
+  assert_true(v.s[0].memory_with_shmem_valid);
+  assert_int_equal(v.s[0].failed, 1u << GUEST_FILE_MEMORY_EVENTS);
+  sampler_free(s);
+}
+
 int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -447,6 +490,7 @@ int main(void) {
       T(test_fd_budget),
       T(test_listing_skipped_while_unchanged),
       T(test_cpu_io_and_settings),
+      T(test_extra_stats),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
