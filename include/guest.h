@@ -11,6 +11,7 @@
 
 #include "cgroup_memory.h"
 #include "cgroup_stats.h"
+#include "ksm_stat.h"
 #include "memory_detail.h"
 #include "psi.h"
 
@@ -81,6 +82,9 @@ struct guest_sample {
   uint64_t memory_with_shmem;
   bool oom_valid, oom_kill_valid; /* memory.events counters */
   uint64_t oom, oom_kill;
+
+  bool ksm_valid; /* KSM statistics only, QEMU only */
+  struct ksm_stat ksm;
 
   bool net_valid;
   uint64_t netin, netout; /* cumulative bytes, guest's view (guest_net.h) */

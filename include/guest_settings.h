@@ -8,6 +8,11 @@
  * memory.max for memory.  The config lives on pmxcfs, where a stat costs
  * tens of microseconds, so it is looked at no more often than a refresh
  * period, and re-read only when its mtime changed.
+ *
+ * With KSM statistics on, the same refresh finds a VM's QEMU process: the
+ * pid in <run_dir>/qemu-server/<vmid>.pid, else the first pid of the
+ * scope's cgroup.procs, accepted only if /proc/<pid>/cgroup puts it in the
+ * guest's scope (a stale pid file must not report another process).
  */
 #ifndef PVECG_GUEST_SETTINGS_H
 #define PVECG_GUEST_SETTINGS_H
@@ -28,6 +33,7 @@ struct guest_settings {
   struct guest_config config;
   unsigned cpu_max_cpus; /* from cpu.max; 0: no quota or unknown */
   uint64_t memory_max;   /* from memory.max; 0: no limit or unknown */
+  int pid;               /* the QEMU process; 0: not looked for or none */
 };
 
 struct guest_settings_source {
@@ -36,6 +42,10 @@ struct guest_settings_source {
   double refresh_seconds;
   char *buf; /* scratch for reading the config; a larger file is an error */
   size_t buf_size;
+  /* Find the QEMU pid (KSM statistics): */
+  bool want_pid;
+  const char *run_dir;   /* "/run": holds qemu-server/<vmid>.pid */
+  const char *proc_root; /* "/proc" */
 };
 
 void guest_settings_init(struct guest_settings *gs);
@@ -45,6 +55,9 @@ void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
                             uint32_t vmid,
                             const struct guest_settings_source *src,
                             double now);
+
+/* Makes the next refresh happen at once (the QEMU pid went away). */
+void guest_settings_expire(struct guest_settings *gs);
 
 /* Fills the sample's maxcpu, maxmem, name and config_error. */
 void guest_settings_apply(const struct guest_settings *gs,

@@ -50,6 +50,10 @@ struct sampler_config {
   /* Also read the ExtraStats files (memory.events, memory.swap.current)
    * and fill the sample's memory_detail / oom fields. */
   bool extra_stats;
+  /* Also read /proc/<qemu pid>/ksm_stat of each VM (KSM merging). */
+  bool ksm;
+  /* Where QEMU's pid files are (<run_dir>/qemu-server/<vmid>.pid). */
+  char run_dir[PATH_MAX];
   /* Monotonic clock in seconds; NULL for CLOCK_MONOTONIC (tests set it). */
   double (*clock)(void);
 };

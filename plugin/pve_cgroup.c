@@ -40,6 +40,7 @@ static struct sampler_config config = {
     .types = {true, true},
     .pve_config_dir = DEFAULT_PVE_CONFIG_DIR,
     .proc_root = "/proc",
+    .run_dir = "/run",
     .settings_refresh_seconds = SETTINGS_REFRESH_SECONDS,
 };
 static bool cgroup_root_set, memory_root_set;
@@ -138,6 +139,10 @@ static int config_item(const oconfig_item_t *ci) {
     return cf_util_get_boolean(ci, &pressure_details);
   if (strcasecmp("ExtraStats", ci->key) == 0)
     return cf_util_get_boolean(ci, &config.extra_stats);
+  if (strcasecmp("KSM", ci->key) == 0)
+    return cf_util_get_boolean(ci, &config.ksm);
+  if (strcasecmp("RunDir", ci->key) == 0)
+    return config_root(ci, config.run_dir, &(bool){false}, false);
   ERROR(PLUGIN_NAME " plugin: unknown config option \"%s\".", ci->key);
   return -1;
 }
@@ -379,6 +384,18 @@ static void dispatch_extra(const struct guest_sample *s,
                  (value_t){.derive = (derive_t)(s->oom_kill & INT64_MAX)});
 }
 
+/* KSM: merged pages (vmpage_number) and the net profit in bytes (gauge:
+ * it can be negative). */
+static void dispatch_ksm(const struct guest_sample *s,
+                         const struct read_run *run) {
+  value_list_t vl = VALUE_LIST_INIT;
+  vl_init(&vl, s, run);
+  dispatch_one(&vl, "vmpage_number", "ksm_merging",
+               (value_t){.gauge = (gauge_t)s->ksm.merging_pages});
+  dispatch_one(&vl, "gauge", "ksm_profit",
+               (value_t){.gauge = (gauge_t)s->ksm.profit});
+}
+
 static void visit_guest(const struct guest_sample *s, void *ctx) {
   struct read_run *run = ctx;
   if (s->failed != s->failed_before)
@@ -390,6 +407,8 @@ static void visit_guest(const struct guest_sample *s, void *ctx) {
     dispatch_pressure_details(s, run);
   if (config.extra_stats)
     dispatch_extra(s, run);
+  if (s->ksm_valid)
+    dispatch_ksm(s, run);
 }
 
 static int pve_cgroup_read(void) {
@@ -433,6 +452,7 @@ static int pve_cgroup_shutdown(void) {
   sstrncpy(config.pve_config_dir, DEFAULT_PVE_CONFIG_DIR,
            sizeof(config.pve_config_dir));
   sstrncpy(config.proc_root, "/proc", sizeof(config.proc_root));
+  sstrncpy(config.run_dir, "/run", sizeof(config.run_dir));
   config.settings_refresh_seconds = SETTINGS_REFRESH_SECONDS;
   cgroup_root_set = memory_root_set = pressure_details = unkept_logged = false;
   return 0;

@@ -4,6 +4,7 @@
 #include "guest_settings.h"
 
 #include "cgroup_stats.h"
+#include "ksm_stat.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -83,6 +84,49 @@ static void read_config(struct guest_settings *gs, enum guest_type type,
   gs->mtime = st.st_mtim;
 }
 
+/* Whether /proc/<pid>/cgroup names the guest's scope. */
+static bool pid_in_scope(const struct guest_settings_source *src, int pid,
+                         uint32_t vmid) {
+  char path[PATH_MAX], want[64], buf[4096];
+  snprintf(path, sizeof(path), "%s/%d/cgroup", src->proc_root, pid);
+  ssize_t n = read_small(path, buf, sizeof(buf) - 1);
+  if (n < 0)
+    return false;
+  buf[n] = '\0';
+  snprintf(want, sizeof(want), "/qemu.slice/%u.scope\n", (unsigned)vmid);
+  return strstr(buf, want) != NULL;
+}
+
+/* The first pid in a cgroup.procs. */
+static int first_proc(const char *cgroup_dir, char *buf, size_t size) {
+  char path[PATH_MAX];
+  int pid;
+  snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup_dir);
+  ssize_t n = read_small(path, buf, size);
+  if (n <= 0)
+    return 0;
+  const char *nl = memchr(buf, '\n', (size_t)n);
+  size_t len = nl ? (size_t)(nl - buf) + 1 : (size_t)n;
+  return pid_file_parse(buf, len, &pid) == 0 ? pid : 0;
+}
+
+static int find_qemu_pid(uint32_t vmid,
+                         const struct guest_settings_source *src) {
+  char path[PATH_MAX], buf[64];
+  int pid = 0;
+  snprintf(path, sizeof(path), "%s/qemu-server/%u.pid", src->run_dir,
+           (unsigned)vmid);
+  ssize_t n = read_small(path, buf, sizeof(buf));
+  if (n < 0 || pid_file_parse(buf, (size_t)n, &pid) < 0 ||
+      !pid_in_scope(src, pid, vmid))
+    pid = first_proc(src->cgroup_dir, src->buf, src->buf_size);
+  return pid > 0 && pid_in_scope(src, pid, vmid) ? pid : 0;
+}
+
+void guest_settings_expire(struct guest_settings *gs) {
+  gs->next_check = 0;
+}
+
 void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
                             uint32_t vmid,
                             const struct guest_settings_source *src,
@@ -94,6 +138,8 @@ void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
   read_config(gs, type, vmid, src);
   if (gs->config_error != 0)
     read_limits(gs, src->cgroup_dir);
+  if (src->want_pid && type == GUEST_QEMU)
+    gs->pid = find_qemu_pid(vmid, src);
 }
 
 void guest_settings_apply(const struct guest_settings *gs,

@@ -562,12 +562,38 @@ static void sample_settings(struct sampler *s, struct guest *g, double now,
         .refresh_seconds = s->config.settings_refresh_seconds,
         .buf = s->config_buf,
         .buf_size = sizeof(s->config_buf),
+        .want_pid = s->config.ksm,
+        .run_dir = s->config.run_dir,
+        .proc_root = s->config.proc_root,
     };
     if (guest_dir_path(s->config.cgroup_root, g->key, dir, sizeof(dir)) == 0)
       guest_settings_refresh(&g->settings, key_type(g->key), key_vmid(g->key),
                              &src, now);
   }
   guest_settings_apply(&g->settings, s->host_cpus, out);
+}
+
+/* KSM: /proc/<pid>/ksm_stat of the VM's QEMU process, opened each time
+ * (the pid can change while the scope stays). */
+static void sample_ksm(struct sampler *s, struct guest *g,
+                       struct guest_sample *out) {
+  char path[PATH_MAX];
+  int pid = g->settings.pid;
+  if (pid <= 0)
+    return;
+  int n = snprintf(path, sizeof(path), "%s/%d/ksm_stat", s->config.proc_root,
+                   pid);
+  if (n < 0 || (size_t)n >= sizeof(path))
+    return;
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  size_t len = 0;
+  int err = fd < 0 ? -errno : read_kept(fd, s->buf, sizeof(s->buf), &len);
+  if (fd >= 0)
+    close(fd);
+  if (err == 0)
+    out->ksm_valid = ksm_stat_parse(s->buf, len, &out->ksm) == 0;
+  else
+    guest_settings_expire(&g->settings); /* look for the pid again */
 }
 
 static int sample_files(struct sampler *s, struct guest *g, double now,
@@ -615,6 +641,8 @@ static int sample_files(struct sampler *s, struct guest *g, double now,
   if (sample_cpu(s, g, now, out) < 0 || sample_io(s, g, out) < 0)
     return -ENODEV;
   sample_settings(s, g, now, out);
+  if (s->config.ksm && out->type == GUEST_QEMU)
+    sample_ksm(s, g, out);
   out->net_valid =
       guest_net_lookup(&s->net, g->key, &out->netin, &out->netout) == 0;
   out->failed = failed_files(out);
@@ -677,6 +705,7 @@ int sampler_new(const struct sampler_config *config, struct sampler **ret) {
       !valid_root(config->memory_root, true) ||
       !valid_root(config->pve_config_dir, true) ||
       !valid_root(config->proc_root, true) ||
+      !valid_root(config->run_dir, true) ||
       strlen(config->proc_root) > 200)
     return -EINVAL;
   struct sampler *s = calloc(1, sizeof(*s));

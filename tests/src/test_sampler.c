@@ -474,6 +474,49 @@ static void test_extra_stats(void **state) {
   sampler_free(s);
 }
 
+static void test_ksm(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "3000\n", "1000");
+  make_guest("cg/qemu.slice/101.scope", "3000\n", "1000");
+  fixture_write(root, "cg/qemu.slice/101.scope/cgroup.procs", "4343\n4344\n");
+  fixture_mkdir(root, "run/qemu-server");
+  fixture_write(root, "run/qemu-server/100.pid", "4242\n");
+  /* 101's pid file is stale: that pid now belongs to someone else. */
+  fixture_write(root, "run/qemu-server/101.pid", "999\n");
+  fixture_mkdir(root, "proc/4242");
+  fixture_write(root, "proc/4242/cgroup",
+                "12:memory:/qemu.slice/100.scope\n0::/qemu.slice/100.scope\n");
+  fixture_write(root, "proc/4242/ksm_stat",
+                "ksm_rmap_items 10\nksm_zero_pages 0\nksm_merging_pages 2048\n"
+                "ksm_process_profit 8384512\nksm_merge_any: no\n");
+  fixture_mkdir(root, "proc/999");
+  fixture_write(root, "proc/999/cgroup", "0::/user.slice\n");
+  fixture_write(root, "proc/999/ksm_stat",
+                "ksm_merging_pages 1\nksm_process_profit 1\n");
+  fixture_mkdir(root, "proc/4343");
+  fixture_write(root, "proc/4343/cgroup", "0::/qemu.slice/101.scope\n");
+  fixture_write(root, "proc/4343/ksm_stat",
+                "ksm_merging_pages 0\nksm_process_profit -4096\n");
+  struct sampler_config c = {.types = {true, true}, .ksm = true};
+  path_of(c.cgroup_root, "cg");
+  path_of(c.run_dir, "run");
+  path_of(c.proc_root, "proc");
+  struct sampler *s;
+  assert_int_equal(sampler_new(&c, &s), 0);
+  struct visits v = run(s);
+  assert_int_equal(v.n, 2);
+  assert_true(v.s[0].ksm_valid);
+  assert_int_equal(v.s[0].ksm.merging_pages, 2048);
+  assert_int_equal(v.s[0].ksm.profit, 8384512);
+  assert_true(v.s[1].ksm_valid); /* found through cgroup.procs */
+  assert_int_equal(v.s[1].ksm.profit, -4096);
+  /* The process exits: unknown, and the pid is looked for again. */
+  shell("rm -r proc/4242");
+  v = run(s);
+  assert_false(v.s[0].ksm_valid);
+  sampler_free(s);
+}
+
 int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -491,6 +534,7 @@ int main(void) {
       T(test_listing_skipped_while_unchanged),
       T(test_cpu_io_and_settings),
       T(test_extra_stats),
+      T(test_ksm),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
