@@ -17,6 +17,7 @@
  */
 #include "collectd/core/daemon/plugin.h"
 #include "collectd/core/utils/common/common.h"
+#include "collectd/core/utils/metadata/meta_data.h"
 
 #include "cgroup_roots.h"
 #include "fd_budget.h"
@@ -45,6 +46,7 @@ static struct sampler_config config = {
 };
 static bool cgroup_root_set, memory_root_set;
 static bool pressure_details;
+static bool guest_names = true;
 static struct vmid_select *select_list;
 
 static struct sampler *sampler;
@@ -137,6 +139,8 @@ static int config_item(const oconfig_item_t *ci) {
     return config_ignore_selected(ci);
   if (strcasecmp("PressureDetails", ci->key) == 0)
     return cf_util_get_boolean(ci, &pressure_details);
+  if (strcasecmp("GuestNames", ci->key) == 0)
+    return cf_util_get_boolean(ci, &guest_names);
   if (strcasecmp("ExtraStats", ci->key) == 0)
     return cf_util_get_boolean(ci, &config.extra_stats);
   if (strcasecmp("KSM", ci->key) == 0)
@@ -323,7 +327,12 @@ static void dispatch_row(const struct guest_sample *s,
   sstrncpy(vl.type, layout_pve_vm_9_0.type_name, sizeof(vl.type));
   sstrncpy(vl.type_instance, guest_type_name(s->type),
            sizeof(vl.type_instance));
+  /* The guest's name from its config, for local writers: meta data does
+   * not cross collectd's network plugin. */
+  if (guest_names && s->name[0] && (vl.meta = meta_data_create()) != NULL)
+    meta_data_add_string(vl.meta, "pve_name", s->name);
   plugin_dispatch_values(&vl);
+  meta_data_destroy(vl.meta);
 }
 
 static void dispatch_one(value_list_t *vl, const char *type,
@@ -455,6 +464,7 @@ static int pve_cgroup_shutdown(void) {
   sstrncpy(config.run_dir, "/run", sizeof(config.run_dir));
   config.settings_refresh_seconds = SETTINGS_REFRESH_SECONDS;
   cgroup_root_set = memory_root_set = pressure_details = unkept_logged = false;
+  guest_names = true;
   return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "collectd/core/daemon/configfile.h"
 #include "collectd/core/daemon/utils_complain.h"
 #include "collectd/core/utils/common/common.h"
+#include "collectd/core/utils/metadata/meta_data.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,27 @@
 #include <time.h>
 
 struct stub stub;
+
+/* The one meta data entry the plugins use. */
+struct stub_meta {
+  char key[64];
+  char value[128];
+};
+
+meta_data_t *meta_data_create(void) {
+  return calloc(1, sizeof(struct stub_meta));
+}
+
+void meta_data_destroy(meta_data_t *md) {
+  free(md);
+}
+
+int meta_data_add_string(meta_data_t *md, const char *key, const char *value) {
+  struct stub_meta *m = (struct stub_meta *)md;
+  snprintf(m->key, sizeof(m->key), "%s", key);
+  snprintf(m->value, sizeof(m->value), "%s", value);
+  return 0;
+}
 char *hostname_g = "stubhost";
 cdtime_t interval_g;
 
@@ -129,6 +151,11 @@ int plugin_dispatch_values(value_list_t const *vl) {
   r->vl = *vl;
   memcpy(r->values, vl->values, vl->values_len * sizeof(*vl->values));
   r->vl.values = r->values;
+  r->meta_pve_name[0] = '\0';
+  if (vl->meta)
+    sstrncpy(r->meta_pve_name, ((const struct stub_meta *)vl->meta)->value,
+             sizeof(r->meta_pve_name));
+  r->vl.meta = NULL;
   if (r->vl.host[0] == '\0')
     sstrncpy(r->vl.host, hostname_g, sizeof(r->vl.host));
   return 0;
