@@ -20,7 +20,9 @@
 #include "collectd/core/utils/metadata/meta_data.h"
 
 #include "cgroup_roots.h"
+#include "error_text.h"
 #include "fd_budget.h"
+#include "node_dispatch.h"
 #include "guest_row.h"
 #include "row_type.h"
 #include "rrd_layout.h"
@@ -47,6 +49,10 @@ static struct sampler_config config = {
 static bool cgroup_root_set, memory_root_set;
 static bool pressure_details;
 static bool guest_names = true;
+/* The node row. */
+static bool node_enabled = true;
+static struct node_sampler_config node_config;
+static char node_name[DATA_MAX_NAME_LEN];
 static struct vmid_select *select_list;
 
 static struct sampler *sampler;
@@ -139,6 +145,14 @@ static int config_item(const oconfig_item_t *ci) {
     return config_ignore_selected(ci);
   if (strcasecmp("PressureDetails", ci->key) == 0)
     return cf_util_get_boolean(ci, &pressure_details);
+  if (strcasecmp("Node", ci->key) == 0)
+    return cf_util_get_boolean(ci, &node_enabled);
+  if (strcasecmp("NodeName", ci->key) == 0)
+    return cf_util_get_string_buffer(ci, node_name, sizeof(node_name));
+  if (strcasecmp("SysRoot", ci->key) == 0)
+    return config_root(ci, node_config.sys_root, &(bool){false}, false);
+  if (strcasecmp("RootPath", ci->key) == 0)
+    return config_root(ci, node_config.root_path, &(bool){false}, false);
   if (strcasecmp("GuestNames", ci->key) == 0)
     return cf_util_get_boolean(ci, &guest_names);
   if (strcasecmp("ExtraStats", ci->key) == 0)
@@ -151,9 +165,19 @@ static int config_item(const oconfig_item_t *ci) {
   return -1;
 }
 
+static bool node_config_ready;
+
+/* Node options may come in any order: start from the defaults once. */
+static void node_config_prepare(void) {
+  if (!node_config_ready)
+    node_sampler_config_init(&node_config);
+  node_config_ready = true;
+}
+
 static int pve_cgroup_config(oconfig_item_t *ci) {
   if (!select_list && vmid_select_new(&select_list) < 0)
     return -1;
+  node_config_prepare();
   for (int i = 0; i < ci->children_num; i++)
     if (config_item(&ci->children[i]) != 0)
       return -1;
@@ -204,8 +228,35 @@ static void set_fd_budget(void) {
   config.fd_budget = b.budget;
 }
 
+/* PVE names a node by its short host name. */
+static int init_node(void) {
+  node_config_prepare();
+  if (config.proc_root[0])
+    sstrncpy(node_config.proc_root, config.proc_root,
+             sizeof(node_config.proc_root));
+  if (node_name[0] == '\0') {
+    sstrncpy(node_name, hostname_g, sizeof(node_name));
+    node_name[strcspn(node_name, ".")] = '\0';
+  }
+  bool bad = node_name[0] == '\0' || strcmp(node_name, "..") == 0 ||
+             strpbrk(node_name, "/\\") != NULL;
+  for (const char *p = node_name; *p && !bad; p++)
+    bad = (unsigned char)*p < 0x20 || *p == 0x7f;
+  if (bad) {
+    ERROR(PLUGIN_NAME " plugin: \"%s\" cannot be a node name (it names a "
+                      "file); set NodeName.",
+          node_name);
+    return -1;
+  }
+  if (row_type_register(&layout_pve_node_9_0) != 0)
+    return -1;
+  return node_dispatch_init(&node_config, node_name);
+}
+
 static int pve_cgroup_init(void) {
   if (row_type_register(&layout_pve_vm_9_0) != 0)
+    return -1;
+  if (node_enabled && init_node() != 0)
     return -1;
   if (!select_list && vmid_select_new(&select_list) < 0)
     return -1;
@@ -242,24 +293,6 @@ static int pve_cgroup_init(void) {
 
 /* ---- read ------------------------------------------------------------- */
 
-static const char *file_error_text(int err) {
-  switch (err) {
-  case -EBADMSG:
-  case -EINVAL:
-    return "malformed content";
-  case -ERANGE:
-    return "number out of range";
-  case -ENOMSG:
-    return "expected key missing";
-  case -EFBIG:
-    return "larger than expected";
-  case -ENOENT:
-    return "file missing";
-  default:
-    return STRERROR(-err);
-  }
-}
-
 static void log_file_changes(const struct guest_sample *s,
                              struct read_run *run) {
   unsigned started = s->failed & ~s->failed_before;
@@ -278,7 +311,7 @@ static void log_file_changes(const struct guest_sample *s,
       WARNING(PLUGIN_NAME " plugin: %s %u: %s: %s; the values it feeds are "
                           "recorded as unknown until it recovers.",
               guest_type_name(s->type), (unsigned)s->vmid, file,
-              file_error_text(s->error[f]));
+              error_text(s->error[f]));
     else
       INFO(PLUGIN_NAME " plugin: %s %u: %s is readable again.",
            guest_type_name(s->type), (unsigned)s->vmid, file);
@@ -299,7 +332,7 @@ static void log_config_change(const struct guest_sample *s,
     WARNING(PLUGIN_NAME " plugin: %s/%s/%u.conf: %s; maxcpu and maxmem come "
                         "from the cgroup's limits until it is fixed.",
             config.pve_config_dir, dir, (unsigned)s->vmid,
-            file_error_text(s->config_error));
+            error_text(s->config_error));
   else
     INFO(PLUGIN_NAME " plugin: %s/%s/%u.conf is readable again.",
          config.pve_config_dir, dir, (unsigned)s->vmid);
@@ -424,6 +457,8 @@ static int pve_cgroup_read(void) {
   if (!sampler)
     return -1;
   struct read_run run = {.time = cdtime()};
+  if (node_enabled)
+    node_dispatch_run(run.time);
   int err = sampler_run(sampler, visit_guest, &run);
   if (run.log_suppressed)
     WARNING(PLUGIN_NAME " plugin: %u more guest file problems (or "
@@ -454,6 +489,10 @@ static int pve_cgroup_read(void) {
 static int pve_cgroup_shutdown(void) {
   sampler_free(sampler);
   sampler = NULL;
+  node_dispatch_shutdown();
+  node_enabled = true;
+  node_config_ready = false;
+  node_name[0] = '\0';
   vmid_select_free(select_list);
   select_list = NULL;
   memset(&config, 0, sizeof(config));

@@ -15,7 +15,8 @@ defined_by() { nm -D --defined-only "$@" 2>/dev/null | awk '{print $3}' | sed 's
 
 status=0
 for plugin in "$@"; do
-  libs=$(ldd "$plugin" | awk '/=> \//{print $3}')
+  # Linked libraries, and the dynamic loader itself (no "=>" in ldd's list).
+  libs=$(ldd "$plugin" | awk '/=> \// {print $3} /^\t\/.*ld-linux/ {print $1}')
   # shellcheck disable=SC2086
   provided=$( { defined_by "$collectd"; defined_by $libs; } | sort -u)
   missing=$(nm -D --undefined-only "$plugin" | awk '{print $2}' | sed 's/@.*//' \
