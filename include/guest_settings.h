@@ -5,7 +5,8 @@
  * the PVE config directory; where there is none (a host that is not a PVE
  * node, or a guest whose config lives on another node), the cgroup's own
  * limits stand in: cpu.max for CPUs (else the host's CPU count) and
- * memory.max for memory.  The config lives on pmxcfs, where a stat costs
+ * memory.max for memory.  A config that exists but cannot be read or
+ * parsed leaves both unknown.  The config lives on pmxcfs, where a stat costs
  * tens of microseconds, so it is looked at no more often than a refresh
  * period, and re-read only when its mtime changed.
  *

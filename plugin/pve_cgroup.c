@@ -329,8 +329,8 @@ static void log_config_change(const struct guest_sample *s,
   run->log_lines++;
   const char *dir = s->type == GUEST_QEMU ? "qemu-server" : "lxc";
   if (bad)
-    WARNING(PLUGIN_NAME " plugin: %s/%s/%u.conf: %s; maxcpu and maxmem come "
-                        "from the cgroup's limits until it is fixed.",
+    WARNING(PLUGIN_NAME " plugin: %s/%s/%u.conf: %s; maxcpu and maxmem are "
+                        "recorded as unknown until it is fixed.",
             config.pve_config_dir, dir, (unsigned)s->vmid,
             error_text(s->config_error));
   else

@@ -136,7 +136,7 @@ void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
   gs->next_check = now + src->refresh_seconds;
   gs->config_error_before = gs->config_error;
   read_config(gs, type, vmid, src);
-  if (gs->config_error != 0)
+  if (gs->config_error == -ENOENT)
     read_limits(gs, src->cgroup_dir);
   if (src->want_pid && type == GUEST_QEMU)
     gs->pid = find_qemu_pid(vmid, src);
@@ -148,6 +148,12 @@ void guest_settings_apply(const struct guest_settings *gs,
   out->config_error = gs->config_error;
   out->config_error_before = gs->config_error_before;
   out->name = config ? gs->config.name : "";
+  /* A config that exists but cannot be used: its values are unknown, not
+   * replaced by limits that may say something else. */
+  if (!config && gs->config_error != -ENOENT) {
+    out->maxcpu_valid = out->maxmem_valid = false;
+    return;
+  }
   if (config && gs->config.has_cpus)
     out->maxcpu = gs->config.cpus;
   else if (!config && gs->cpu_max_cpus > 0)

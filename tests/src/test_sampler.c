@@ -424,11 +424,14 @@ static void test_cpu_io_and_settings(void **state) {
   g = run_one_at(s, 122);
   assert_int_equal(g.config_error, -EBADMSG);
   assert_int_equal(g.config_error_before, 0);
-  assert_int_equal(g.maxcpu, 3); /* from cpu.max */
+  assert_false(g.maxcpu_valid); /* a broken config: unknown */
   assert_false(g.maxmem_valid);
-  shell("rm pve/qemu-server/100.conf cg/qemu.slice/100.scope/cpu.max");
+  shell("rm pve/qemu-server/100.conf");
   g = run_one_at(s, 133);
   assert_int_equal(g.config_error, -ENOENT);
+  assert_int_equal(g.maxcpu, 3); /* no config: cpu.max */
+  shell("rm cg/qemu.slice/100.scope/cpu.max");
+  g = run_one_at(s, 144);
   assert_int_equal(g.maxcpu, 16); /* the host's */
   sampler_free(s);
 }
