@@ -22,6 +22,7 @@
 #include "cgroup_roots.h"
 #include "error_text.h"
 #include "fd_budget.h"
+#include "guest_config.h"
 #include "node_dispatch.h"
 #include "guest_row.h"
 #include "row_type.h"
@@ -64,6 +65,7 @@ struct read_run {
   cdtime_t time;
   unsigned log_lines;
   unsigned log_suppressed;
+  unsigned dropped; /* samples that could not be kept (no memory) */
 };
 
 /* ---- configuration ---------------------------------------------------- */
@@ -438,19 +440,52 @@ static void dispatch_ksm(const struct guest_sample *s,
                (value_t){.gauge = (gauge_t)s->ksm.profit});
 }
 
+/* Samples are kept until every guest is read and then dispatched back to
+ * back: collectd's dispatch costs about three times as much when its
+ * calls are spread between file reads (measured, docs/performance.md). */
+struct batched_sample {
+  struct guest_sample sample;
+  char name[GUEST_CONFIG_NAME_SIZE]; /* sample.name points into sampler
+                                      * state that a rescan may move */
+};
+
+static struct batched_sample *batch;
+static size_t batch_len, batch_cap;
+
 static void visit_guest(const struct guest_sample *s, void *ctx) {
   struct read_run *run = ctx;
   if (s->failed != s->failed_before)
     log_file_changes(s, run);
   if (s->config_error != s->config_error_before)
     log_config_change(s, run);
-  dispatch_row(s, run);
-  if (pressure_details)
-    dispatch_pressure_details(s, run);
-  if (config.extra_stats)
-    dispatch_extra(s, run);
-  if (s->ksm_valid)
-    dispatch_ksm(s, run);
+  if (batch_len == batch_cap) {
+    size_t cap = batch_cap ? batch_cap * 2 : 64;
+    struct batched_sample *grown = realloc(batch, cap * sizeof(*grown));
+    if (!grown) {
+      run->dropped++;
+      return;
+    }
+    batch = grown;
+    batch_cap = cap;
+  }
+  struct batched_sample *b = &batch[batch_len++];
+  b->sample = *s;
+  sstrncpy(b->name, s->name ? s->name : "", sizeof(b->name));
+}
+
+static void dispatch_batch(const struct read_run *run) {
+  for (size_t i = 0; i < batch_len; i++) {
+    struct guest_sample *s = &batch[i].sample;
+    s->name = batch[i].name;
+    dispatch_row(s, run);
+    if (pressure_details)
+      dispatch_pressure_details(s, run);
+    if (config.extra_stats)
+      dispatch_extra(s, run);
+    if (s->ksm_valid)
+      dispatch_ksm(s, run);
+  }
+  batch_len = 0;
 }
 
 static int pve_cgroup_read(void) {
@@ -460,6 +495,10 @@ static int pve_cgroup_read(void) {
   if (node_enabled)
     node_dispatch_run(run.time);
   int err = sampler_run(sampler, visit_guest, &run);
+  dispatch_batch(&run);
+  if (run.dropped)
+    ERROR(PLUGIN_NAME " plugin: out of memory: %u guests' rows dropped.",
+          run.dropped);
   if (run.log_suppressed)
     WARNING(PLUGIN_NAME " plugin: %u more guest file problems (or "
                         "recoveries) this interval were not logged.",
@@ -489,6 +528,9 @@ static int pve_cgroup_read(void) {
 static int pve_cgroup_shutdown(void) {
   sampler_free(sampler);
   sampler = NULL;
+  free(batch);
+  batch = NULL;
+  batch_len = batch_cap = 0;
   node_dispatch_shutdown();
   node_enabled = true;
   node_config_ready = false;
