@@ -49,7 +49,7 @@ static struct sampler_config config = {
 };
 static bool cgroup_root_set, memory_root_set;
 static bool pressure_details;
-static bool guest_names = true;
+static bool guest_names; /* opt-in: meta data costs allocations per row */
 /* The node row. */
 static bool node_enabled = true;
 static struct node_sampler_config node_config;
@@ -545,7 +545,7 @@ static int pve_cgroup_shutdown(void) {
   sstrncpy(config.run_dir, "/run", sizeof(config.run_dir));
   config.settings_refresh_seconds = SETTINGS_REFRESH_SECONDS;
   cgroup_root_set = memory_root_set = pressure_details = unkept_logged = false;
-  guest_names = true;
+  guest_names = false;
   return 0;
 }
 

@@ -57,6 +57,7 @@ static oconfig_item_t *base_config(void) {
   snprintf(pve, sizeof(pve), "%s/proc", root);
   stub_config_add_strings(c, "ProcRoot", 1, pve);
   stub_config_add_boolean(c, "Node", false); /* test_node_row has it on */
+  stub_config_add_boolean(c, "GuestNames", true);
   return c;
 }
 
