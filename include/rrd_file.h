@@ -11,10 +11,48 @@
 #ifndef PVECG_RRD_FILE_H
 #define PVECG_RRD_FILE_H
 
+#include "rrd_access.h"
 #include "rrd_layout.h"
+
+#include <rrd.h>
 
 #include <stddef.h>
 #include <time.h>
+
+/* Longest "DS:..."/"RRA:..." argument: names are at most 19 characters in
+ * rrd, numbers at most 24. */
+#define RRD_FILE_DEF_SIZE 128
+/* More archives than any PVE layout; a wider table is refused. */
+#define RRD_FILE_RRA_MAX 64
+
+/* The DS and RRA arguments of rrd_create for a layout, in file order. */
+struct rrd_file_definitions {
+  char text[RRD_LAYOUT_DS_MAX + RRD_FILE_RRA_MAX][RRD_FILE_DEF_SIZE];
+  const char *argv[RRD_LAYOUT_DS_MAX + RRD_FILE_RRA_MAX];
+  int argc;
+};
+
+/* Fills defs from the layout table; -EINVAL when the layout does not fit.
+ * Shared with the rrdcached client, so a file created through the daemon is
+ * defined exactly like one created here. */
+int rrd_file_definitions(const struct rrd_layout *layout,
+                         struct rrd_file_definitions *defs);
+
+/* rrd_file_check() on an info list already read (from librrd or from the
+ * daemon's INFO): 0 or -EPROTO with the first difference in why. */
+int rrd_file_check_info(const struct rrd_layout *layout, const rrd_info_t *info,
+                        char *why, size_t why_size);
+
+/*
+ * Whether err is librrd's (or rrdcached's, which uses the same words)
+ * refusal of an update that is not newer than the file's last update:
+ * "illegal attempt to update using time X when last update time is Y".
+ * Returns 0 and Y in *ret, or -ENOENT for any other message.
+ */
+int rrd_file_parse_refusal(const char *err, time_t *ret);
+
+/* The store's access to local files through librrd (ctx unused). */
+extern const struct rrd_access rrd_access_librrd;
 
 /* The start time pmxcfs gives a new file: local midnight of now's day. */
 time_t rrd_file_start_time(time_t now);
@@ -38,8 +76,8 @@ int rrd_file_create(const struct rrd_layout *layout, const char *path,
  * holds librrd's message), or the negative errno of stat() when the path
  * cannot even be looked up (EACCES, ELOOP, ENAMETOOLONG; why holds it).
  */
-int rrd_file_check(const struct rrd_layout *layout, const char *path,
-                   char *why, size_t why_size);
+int rrd_file_check(const struct rrd_layout *layout, const char *path, char *why,
+                   size_t why_size);
 
 /*
  * Applies one formatted row (see rrd_row.h) to path.  Returns 0 or -EIO with

@@ -6,11 +6,14 @@
  *   <DataDir>/pve-vm-9.0/<vmid>     one per guest (plugin_instance)
  *   <DataDir>/pve-node-9.0/<host>   one per node
  *
+ * either with librrd directly or through rrdcached (DaemonAddress).
  * Everything about files -- creation, layout checks, refusing foreign
- * files, dropping rows that are not newer, when a problem deserves a log
- * line -- lives in rrd/rrd_store.c; this file maps value lists to rows and
- * logs what the store reports.  Write callbacks run on several collectd
- * threads at once; the store is thread-safe.
+ * files, leaving alone files someone else writes, dropping rows that are
+ * not newer, when a problem deserves a log line -- lives in rrd/rrd_store.c,
+ * and how rows reach a daemon without making collectd's write threads wait
+ * in rrd/rrd_sink.c; this file maps value lists to rows, collectd's FLUSH to
+ * the sink's, and logs what they report.  Write callbacks run on several
+ * collectd threads at once; the sink is thread-safe.
  */
 #include "collectd/core/daemon/plugin.h"
 #include "collectd/core/utils/common/common.h"
@@ -19,7 +22,8 @@
 
 #include "row_type.h"
 #include "rrd_layout.h"
-#include "rrd_store.h"
+#include "rrd_sink.h"
+#include "rrdcached_client.h"
 #include "vmid.h"
 
 #include <errno.h>
@@ -29,43 +33,76 @@
 
 #define PLUGIN_NAME "pve_rrd"
 #define DEFAULT_RECHECK_SECONDS 300
+#define QUEUE_SIZE_MAX 10000000
 
 static char data_dir[PATH_MAX];
+static char daemon_address[PATH_MAX];
 static cdtime_t recheck_interval;
-static struct rrd_store *store;
+static cdtime_t daemon_timeout;
+static size_t queue_size;
+static struct rrd_sink *sink;
 static c_complain_t bad_row_complaint = C_COMPLAIN_INIT_STATIC;
+static c_complain_t flush_complaint = C_COMPLAIN_INIT_STATIC;
 
 /* Layouts this plugin writes; the legacy pve2 ones are read-only. */
 static const struct rrd_layout *const writable[] = {&layout_pve_vm_9_0,
                                                     &layout_pve_node_9_0};
 
-static int pve_rrd_config(oconfig_item_t *ci) {
-  for (int i = 0; i < ci->children_num; i++) {
-    oconfig_item_t *child = &ci->children[i];
-    int status;
-    if (strcasecmp("DataDir", child->key) == 0)
-      status = cf_util_get_string_buffer(child, data_dir, sizeof(data_dir));
-    else if (strcasecmp("RecheckInterval", child->key) == 0)
-      status = cf_util_get_cdtime(child, &recheck_interval);
-    else {
-      ERROR(PLUGIN_NAME " plugin: unknown config option \"%s\".", child->key);
-      status = -1;
-    }
-    if (status != 0)
-      return -1;
-    if (strcasecmp("DataDir", child->key) == 0 && data_dir[0] == '\0') {
-      ERROR(PLUGIN_NAME " plugin: \"DataDir\" must not be empty.");
-      return -1;
-    }
+/* ---- configuration ----------------------------------------------------- */
+
+static int config_queue_size(const oconfig_item_t *ci) {
+  double n = ci->values_num == 1 && ci->values[0].type == OCONFIG_TYPE_NUMBER
+                 ? ci->values[0].value.number
+                 : -1;
+  if (!(n >= 1 && n <= QUEUE_SIZE_MAX) || n != floor(n)) {
+    ERROR(PLUGIN_NAME " plugin: \"QueueSize\" needs a whole number of rows "
+                      "from 1 to %d.",
+          QUEUE_SIZE_MAX);
+    return -1;
+  }
+  queue_size = (size_t)n;
+  return 0;
+}
+
+static int config_string(oconfig_item_t *ci, char *buf, size_t size) {
+  if (cf_util_get_string_buffer(ci, buf, size) != 0)
+    return -1;
+  if (buf[0] == '\0') {
+    ERROR(PLUGIN_NAME " plugin: \"%s\" must not be empty.", ci->key);
+    return -1;
   }
   return 0;
 }
 
+static int config_option(oconfig_item_t *child) {
+  if (strcasecmp("DataDir", child->key) == 0)
+    return config_string(child, data_dir, sizeof(data_dir));
+  if (strcasecmp("DaemonAddress", child->key) == 0)
+    return config_string(child, daemon_address, sizeof(daemon_address));
+  if (strcasecmp("RecheckInterval", child->key) == 0)
+    return cf_util_get_cdtime(child, &recheck_interval);
+  if (strcasecmp("DaemonTimeout", child->key) == 0)
+    return cf_util_get_cdtime(child, &daemon_timeout);
+  if (strcasecmp("QueueSize", child->key) == 0)
+    return config_queue_size(child);
+  ERROR(PLUGIN_NAME " plugin: unknown config option \"%s\".", child->key);
+  return -1;
+}
+
+static int pve_rrd_config(oconfig_item_t *ci) {
+  for (int i = 0; i < ci->children_num; i++)
+    if (config_option(&ci->children[i]) != 0)
+      return -1;
+  return 0;
+}
+
 /* DataDir defaults to "pve" and, like collectd's rrdtool plugin, is taken
- * relative to BaseDir (collectd's working directory). */
+ * relative to BaseDir (collectd's working directory) -- unless the files
+ * are a TCP daemon's, whose paths are relative to its own base directory. */
 static int resolve_data_dir(char *out, size_t size) {
   const char *dir = data_dir[0] ? data_dir : "pve";
-  if (dir[0] == '/')
+  bool remote = daemon_address[0] && !rrdcached_address_is_unix(daemon_address);
+  if (dir[0] == '/' || remote)
     return snprintf(out, size, "%s", dir) < (int)size ? 0 : -ENAMETOOLONG;
   char base[PATH_MAX];
   const char *option = global_option_get("BaseDir");
@@ -75,6 +112,47 @@ static int resolve_data_dir(char *out, size_t size) {
     return -errno;
   int n = snprintf(out, size, "%s/%s", base, dir);
   return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
+}
+
+/* ---- init and shutdown ------------------------------------------------- */
+
+/* The sink's lines, with collectd's severities. */
+static void sink_log(void *ctx, enum rrd_sink_level level,
+                     const char *message) {
+  (void)ctx;
+  if (level == RRD_SINK_ERROR)
+    ERROR(PLUGIN_NAME " plugin: %s", message);
+  else if (level == RRD_SINK_WARNING)
+    WARNING(PLUGIN_NAME " plugin: %s", message);
+  else
+    INFO(PLUGIN_NAME " plugin: %s", message);
+}
+
+static int open_sink(const char *dir) {
+  struct rrd_sink_options options = {
+      .data_dir = dir,
+      .daemon_address = daemon_address,
+      .recheck_seconds =
+          recheck_interval ? (unsigned long)CDTIME_T_TO_TIME_T(recheck_interval)
+                           : DEFAULT_RECHECK_SECONDS,
+      .queue_size = queue_size,
+      .timeout = CDTIME_T_TO_DOUBLE(daemon_timeout),
+      .log = sink_log,
+  };
+  char err[256] = "";
+  rrd_sink_free(sink); /* init is not expected twice, but be safe */
+  sink = NULL;
+  if (rrd_sink_new(&options, &sink, err, sizeof(err)) != 0) {
+    ERROR(PLUGIN_NAME " plugin: cannot write below %s: %s.", dir, err);
+    return -1;
+  }
+  if (daemon_address[0])
+    INFO(PLUGIN_NAME " plugin: writing RRD files below %s through rrdcached "
+                     "at %s.",
+         dir, daemon_address);
+  else
+    INFO(PLUGIN_NAME " plugin: writing RRD files below %s.", dir);
+  return 0;
 }
 
 static int pve_rrd_init(void) {
@@ -88,23 +166,16 @@ static int pve_rrd_init(void) {
           STRERROR(-err));
     return -1;
   }
-  struct rrd_store_options options = {
-      .data_dir = dir,
-      .recheck_seconds = recheck_interval
-                             ? (unsigned long)CDTIME_T_TO_TIME_T(recheck_interval)
-                             : DEFAULT_RECHECK_SECONDS,
-  };
-  rrd_store_free(store); /* init is not expected twice, but be safe */
-  store = NULL;
-  err = rrd_store_new(&options, &store);
-  if (err < 0) {
-    ERROR(PLUGIN_NAME " plugin: cannot set up the store in %s: %s.", dir,
-          STRERROR(-err));
-    return -1;
-  }
-  INFO(PLUGIN_NAME " plugin: writing RRD files below %s.", dir);
+  return open_sink(dir);
+}
+
+static int pve_rrd_shutdown(void) {
+  rrd_sink_free(sink);
+  sink = NULL;
   return 0;
 }
+
+/* ---- rows -------------------------------------------------------------- */
 
 static const struct rrd_layout *writable_layout(const char *type) {
   const struct rrd_layout *layout = rrd_layout_by_type(type);
@@ -115,16 +186,16 @@ static const struct rrd_layout *writable_layout(const char *type) {
 }
 
 /* The file name of a row: the VMID for guests, the host for the node. */
-static int row_file_name(const struct rrd_layout *layout,
-                         const value_list_t *vl, const char **ret) {
+static int row_file_name(const struct rrd_layout *layout, const char *host,
+                         const char *plugin_instance, const char **ret) {
   if (layout == &layout_pve_node_9_0) {
-    *ret = vl->host;
+    *ret = host;
     return 0;
   }
   uint32_t vmid;
-  if (vmid_parse_string(vl->plugin_instance, &vmid) < 0)
+  if (vmid_parse_string(plugin_instance, &vmid) < 0)
     return -EINVAL;
-  *ret = vl->plugin_instance;
+  *ret = plugin_instance;
   return 0;
 }
 
@@ -154,29 +225,15 @@ static int row_values(const struct rrd_layout *layout, const data_set_t *ds,
   return 0;
 }
 
-static void log_result(const struct rrd_store_result *res) {
-  switch (res->outcome) {
-  case RRD_STORE_FOREIGN:
-  case RRD_STORE_FAILED:
-    ERROR(PLUGIN_NAME " plugin: %s", res->message);
-    break;
-  case RRD_STORE_STALE:
-    WARNING(PLUGIN_NAME " plugin: %s", res->message);
-    break;
-  default:
-    INFO(PLUGIN_NAME " plugin: %s", res->message);
-  }
-}
-
 static int pve_rrd_write(const data_set_t *ds, const value_list_t *vl,
                          user_data_t *ud) {
   (void)ud;
   const struct rrd_layout *layout = writable_layout(vl->type);
-  if (!layout || !store)
+  if (!layout || !sink)
     return 0;
   const char *name;
   double values[RRD_LAYOUT_DS_MAX];
-  if (row_file_name(layout, vl, &name) < 0 ||
+  if (row_file_name(layout, vl->host, vl->plugin_instance, &name) < 0 ||
       row_values(layout, ds, vl, values) < 0) {
     c_complain(LOG_WARNING, &bad_row_complaint,
                PLUGIN_NAME " plugin: ignoring a %s row from host \"%s\" with "
@@ -185,23 +242,64 @@ static int pve_rrd_write(const data_set_t *ds, const value_list_t *vl,
                vl->type, vl->host, vl->plugin_instance, layout->name);
     return 0;
   }
-  struct rrd_store_result res;
-  int err = rrd_store_write(store, layout, name, CDTIME_T_TO_TIME_T(vl->time),
-                            values, layout->ds_count, time(NULL), &res);
-  if (err < 0 || res.report)
-    log_result(&res);
+  rrd_sink_write(sink, layout, name, CDTIME_T_TO_TIME_T(vl->time), values,
+                 layout->ds_count);
   return 0;
 }
 
-static int pve_rrd_shutdown(void) {
-  rrd_store_free(store);
-  store = NULL;
-  return 0;
+/* ---- flush ------------------------------------------------------------- */
+
+/* The file an identifier "host/plugin[-instance]/type[-instance]" names,
+ * with its name in name; NULL when it is not a row of ours. */
+static const struct rrd_layout *identified_file(const char *identifier,
+                                                char *name, size_t size) {
+  char copy[6 * DATA_MAX_NAME_LEN];
+  sstrncpy(copy, identifier, sizeof(copy));
+  char *plugin = strchr(copy, '/');
+  char *type = plugin ? strchr(plugin + 1, '/') : NULL;
+  if (type == NULL)
+    return NULL;
+  *plugin++ = '\0';
+  *type++ = '\0';
+  type[strcspn(type, "-")] = '\0';
+  char *instance = strchr(plugin, '-');
+  const struct rrd_layout *layout = writable_layout(type);
+  const char *file;
+  if (!layout ||
+      row_file_name(layout, copy, instance ? instance + 1 : "", &file) != 0)
+    return NULL;
+  sstrncpy(name, file, size);
+  return layout;
+}
+
+/* collectd's FLUSH (SIGUSR1, unixsock, and once at shutdown): rows handed
+ * over so far are made to reach the disk through the daemon. */
+static int pve_rrd_flush(cdtime_t timeout, const char *identifier,
+                         user_data_t *ud) {
+  (void)timeout;
+  (void)ud;
+  if (!sink)
+    return 0;
+  const struct rrd_layout *layout = NULL;
+  char name[DATA_MAX_NAME_LEN];
+  if (identifier != NULL &&
+      (layout = identified_file(identifier, name, sizeof(name))) == NULL)
+    return 0; /* not a file of ours */
+  int err = rrd_sink_flush(sink, layout, layout ? name : NULL);
+  if (err == -ETIMEDOUT)
+    c_complain(LOG_WARNING, &flush_complaint,
+               PLUGIN_NAME " plugin: a flush did not finish within "
+                           "DaemonTimeout; it goes on in the background.");
+  else
+    c_release(LOG_INFO, &flush_complaint,
+              PLUGIN_NAME " plugin: flushes finish in time again.");
+  return err == 0 || err == -ETIMEDOUT ? 0 : -1;
 }
 
 __attribute__((visibility("default"))) void module_register(void) {
   plugin_register_complex_config(PLUGIN_NAME, pve_rrd_config);
   plugin_register_init(PLUGIN_NAME, pve_rrd_init);
   plugin_register_write(PLUGIN_NAME, pve_rrd_write, NULL);
+  plugin_register_flush(PLUGIN_NAME, pve_rrd_flush, NULL);
   plugin_register_shutdown(PLUGIN_NAME, pve_rrd_shutdown);
 }

@@ -21,12 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Longest "DS:..."/"RRA:..." argument: names are at most 19 characters in
- * rrd, numbers at most 24. */
-#define DEF_SIZE 128
-/* More archives than any PVE layout; a wider table is refused. */
-#define RRA_MAX 64
-
 /* Messages go to caller buffers that may be absent. */
 __attribute__((format(printf, 3, 4))) static void
 set_text(char *buf, size_t size, const char *fmt, ...) {
@@ -55,45 +49,44 @@ time_t rrd_file_start_time(time_t now) {
 
 /* ---- creation ---------------------------------------------------------- */
 
-/* Fills defs/argv with the layout's DS and RRA arguments; returns argc or
- * -EINVAL when the layout does not fit. */
-static int build_definitions(const struct rrd_layout *layout,
-                             char defs[][DEF_SIZE], const char **argv) {
-  if (layout->ds_count > RRD_LAYOUT_DS_MAX || layout->rra_count > RRA_MAX)
+int rrd_file_definitions(const struct rrd_layout *layout,
+                         struct rrd_file_definitions *defs) {
+  if (layout->ds_count > RRD_LAYOUT_DS_MAX ||
+      layout->rra_count > RRD_FILE_RRA_MAX)
     return -EINVAL;
   int argc = 0;
   for (size_t i = 0; i < layout->ds_count; i++, argc++) {
-    int n =
-        snprintf(defs[argc], DEF_SIZE, "DS:%s:%s:%lu:0:U", layout->ds[i].name,
-                 rrd_ds_type_name(layout->ds[i].type), layout->heartbeat);
-    if (n < 0 || n >= DEF_SIZE)
+    int n = snprintf(defs->text[argc], RRD_FILE_DEF_SIZE, "DS:%s:%s:%lu:0:U",
+                     layout->ds[i].name, rrd_ds_type_name(layout->ds[i].type),
+                     layout->heartbeat);
+    if (n < 0 || n >= RRD_FILE_DEF_SIZE)
       return -EINVAL;
-    argv[argc] = defs[argc];
+    defs->argv[argc] = defs->text[argc];
   }
   for (size_t i = 0; i < layout->rra_count; i++, argc++) {
     const struct rrd_rra_def *rra = &layout->rra[i];
     /* %.17g: the file holds exactly the xff the check compares against */
-    int n = snprintf(defs[argc], DEF_SIZE, "RRA:%s:%.17g:%lu:%lu",
-                     rrd_cf_name(rra->cf), layout->xff, rra->steps, rra->rows);
-    if (n < 0 || n >= DEF_SIZE)
+    int n =
+        snprintf(defs->text[argc], RRD_FILE_DEF_SIZE, "RRA:%s:%.17g:%lu:%lu",
+                 rrd_cf_name(rra->cf), layout->xff, rra->steps, rra->rows);
+    if (n < 0 || n >= RRD_FILE_DEF_SIZE)
       return -EINVAL;
-    argv[argc] = defs[argc];
+    defs->argv[argc] = defs->text[argc];
   }
-  return argc;
+  defs->argc = argc;
+  return 0;
 }
 
 static int create_with_librrd(const struct rrd_layout *layout, const char *path,
                               time_t start, char *err, size_t err_size) {
-  char defs[RRD_LAYOUT_DS_MAX + RRA_MAX][DEF_SIZE];
-  const char *argv[RRD_LAYOUT_DS_MAX + RRA_MAX];
-  int argc = build_definitions(layout, defs, argv);
-  if (argc < 0) {
+  struct rrd_file_definitions defs;
+  if (rrd_file_definitions(layout, &defs) != 0) {
     set_text(err, err_size, "layout %s cannot be expressed", layout->name);
     return -EIO;
   }
   rrd_clear_error();
   if (rrd_create_r2(path, layout->step, start, 1 /* no_overwrite */, NULL, NULL,
-                    argc, argv) != 0) {
+                    defs.argc, defs.argv) != 0) {
     set_text(err, err_size, "librrd: %s", librrd_error());
     return -EIO;
   }
@@ -343,8 +336,8 @@ static int check_rra(const rrd_info_t *info, const struct rrd_layout *layout,
   return 0;
 }
 
-static int check_info(const rrd_info_t *info, const struct rrd_layout *layout,
-                      char *why, size_t why_size) {
+int rrd_file_check_info(const struct rrd_layout *layout, const rrd_info_t *info,
+                        char *why, size_t why_size) {
   const rrd_info_t *step = info_find(info, "step", RD_I_CNT);
   if (step == NULL || step->value.u_cnt != layout->step) {
     set_text(why, why_size, "step is %ld s, expected %lu s",
@@ -392,7 +385,7 @@ int rrd_file_check(const struct rrd_layout *layout, const char *path, char *why,
     set_text(why, why_size, "librrd: %s", librrd_error());
     return -EIO;
   }
-  int r = check_info(info, layout, why, why_size);
+  int r = rrd_file_check_info(layout, info, why, why_size);
   rrd_info_free(info);
   return r;
 }
@@ -441,3 +434,57 @@ int rrd_file_last_update(const char *path, time_t *ret, char *err,
   *ret = last;
   return 0;
 }
+
+/* ---- refusals and the store's access ----------------------------------- */
+
+int rrd_file_parse_refusal(const char *err, time_t *ret) {
+  static const char marker[] = "when last update time is ";
+  const char *p = err != NULL ? strstr(err, "illegal attempt to update") : NULL;
+  p = p != NULL ? strstr(p, marker) : NULL;
+  if (p == NULL)
+    return -ENOENT;
+  /* librrd prints whole seconds, rrdcached "%f": both read as a double */
+  char *end;
+  double y = strtod(p + sizeof(marker) - 1, &end);
+  if (end == p + sizeof(marker) - 1 || !(y >= 0 && y < 1e15))
+    return -ENOENT;
+  *ret = (time_t)y;
+  return 0;
+}
+
+static int librrd_check(void *ctx, const struct rrd_layout *layout,
+                        const char *path, char *why, size_t why_size) {
+  (void)ctx;
+  return rrd_file_check(layout, path, why, why_size);
+}
+
+static int librrd_create(void *ctx, const struct rrd_layout *layout,
+                         const char *path, time_t start, char *err,
+                         size_t err_size) {
+  (void)ctx;
+  return rrd_file_create(layout, path, start, err, err_size);
+}
+
+static int librrd_update(void *ctx, const char *path, const char *row,
+                         time_t *file_last, char *err, size_t err_size) {
+  (void)ctx;
+  int r = rrd_file_update(path, row, err, err_size);
+  if (r != 0 && err != NULL && rrd_file_parse_refusal(err, file_last) == 0)
+    return -ESTALE;
+  return r;
+}
+
+static int librrd_last_update(void *ctx, const char *path, time_t *ret,
+                              char *err, size_t err_size) {
+  (void)ctx;
+  return rrd_file_last_update(path, ret, err, err_size);
+}
+
+const struct rrd_access rrd_access_librrd = {
+    .ctx = NULL,
+    .local = true,
+    .check = librrd_check,
+    .create = librrd_create,
+    .update = librrd_update,
+    .last_update = librrd_last_update,
+};

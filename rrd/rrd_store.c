@@ -3,11 +3,11 @@
  *
  * One entry per (layout, name) remembers what the store learnt about that
  * file, so the common case — a checked file and a newer row — costs one
- * stat() and one rrd_update_r().  A global mutex guards only the hash table;
- * each entry has its own mutex, held across that file's librrd calls, so
- * files are written in parallel and one file's rows in turn.  Entries live
- * until the store is freed, so a pointer stays valid after the table lock
- * is dropped.
+ * stat() and one update (rrd_update_r, or one request to rrdcached).  A global
+ * mutex guards only the hash table; each entry has its own mutex, held across
+ * that file's librrd calls, so files are written in parallel and one file's
+ * rows in turn.  Entries live until the store is freed, so a pointer stays
+ * valid after the table lock is dropped.
  */
 #include "rrd_store.h"
 
@@ -15,7 +15,9 @@
 #include "rrd_row.h"
 
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +38,7 @@ enum entry_state {
   ENTRY_UNCHECKED, /* not examined yet, or must be again */
   ENTRY_OK,        /* has our layout; last_update is the file's */
   ENTRY_FOREIGN,   /* another layout or not an RRD: never written */
+  ENTRY_CONFLICT,  /* another writer updates it: left alone for a while */
 };
 
 struct entry {
@@ -49,8 +52,12 @@ struct entry {
   bool have_identity; /* dev/ino of the file that was checked */
   dev_t dev;
   ino_t ino;
-  time_t next_check;  /* ENTRY_FOREIGN: when to examine it again */
+  time_t next_check;  /* ENTRY_FOREIGN/CONFLICT: when to examine it again */
   char why[WHY_SIZE]; /* ENTRY_FOREIGN: the difference last reported */
+  time_t other_last;  /* ENTRY_CONFLICT: the other writer's last update */
+  time_t next_verify; /* ENTRY_OK: when to ask whether someone else wrote */
+  bool wrote;         /* a row of ours is in the file */
+  bool dirty;         /* updated since rrd_store_take_dirty() */
   /* Problems since the last successful write. */
   bool troubled;
   bool trouble_reported;
@@ -68,6 +75,8 @@ struct entry {
 struct rrd_store {
   char *data_dir; /* without trailing '/' ("" for the root) */
   unsigned long recheck_seconds;
+  const struct rrd_access *access;
+  atomic_ullong counts[RRD_STORE_OUTCOMES];
   pthread_mutex_t lock; /* the table only, never held during I/O */
   struct entry **buckets;
   size_t bucket_count; /* a power of two */
@@ -220,6 +229,64 @@ static void still_foreign(struct entry *e, struct rrd_store_result *res) {
   note_trouble(e, false);
 }
 
+/* The daemon could not be reached: not a problem of this file, so nothing
+ * is counted against it; the caller keeps the row and tries again.  The
+ * message is only the reason, for the caller's own line. */
+static void unavailable(const char *reason, struct rrd_store_result *res) {
+  set_outcome(res, RRD_STORE_UNAVAILABLE, false);
+  add_message(res, "%s", reason[0] != '\0' ? reason : "no reason given");
+}
+
+/* Someone else writes rows newer than ours into the file (pmxcfs on a
+ * Proxmox VE node, or a second collector): stop writing it rather than
+ * interleave rows with theirs or flood the log with refusals. */
+static void hold(const struct rrd_store *store, struct entry *e,
+                 time_t other_last, time_t ours, bool ours_is_row, time_t now,
+                 struct rrd_store_result *res) {
+  unsigned long suppressed = 0;
+  bool report = problem_due(e, now, &suppressed);
+  e->state = ENTRY_CONFLICT;
+  e->other_last = other_last;
+  e->last_update = other_last;
+  e->next_check = now + (time_t)store->recheck_seconds;
+  set_outcome(res, RRD_STORE_CONFLICT, report);
+  add_message(res,
+              "Another writer is updating %s: its last update is %lld, newer "
+              "than %s (%lld). On a Proxmox VE node this is pmxcfs writing "
+              "the same file; give pve_rrd a DataDir of its own. Nothing is "
+              "written to this file until nobody else has updated it for "
+              "%lu s; rows meanwhile are dropped and counted.",
+              e->shown, (long long)other_last,
+              ours_is_row ? "this row" : "the last row written here",
+              (long long)ours, store->recheck_seconds);
+  add_suppressed(res, suppressed);
+  note_trouble(e, report);
+}
+
+static void conflict(const struct rrd_store *store, struct entry *e,
+                     time_t other_last, time_t now,
+                     struct rrd_store_result *res) {
+  hold(store, e, other_last, e->last_update, false, now, res);
+}
+
+/* A file found ahead of the first row written to it: older rows may come
+ * from a collector restarted with its clock set back, but rows that keep
+ * falling behind come from someone else writing the file. */
+static void found_ahead(const struct rrd_store *store, struct entry *e,
+                        time_t t, time_t now, struct rrd_store_result *res) {
+  hold(store, e, e->last_update, t, true, now, res);
+}
+
+/* A row for a file another writer updates, between examinations. */
+static void still_held(struct entry *e, struct rrd_store_result *res) {
+  set_outcome(res, RRD_STORE_CONFLICT, false);
+  add_message(res,
+              "Dropped a row for %s: another writer is updating it (last "
+              "update %lld).",
+              e->shown, (long long)e->other_last);
+  note_trouble(e, false);
+}
+
 static void succeed(struct entry *e, time_t t, bool created,
                     struct rrd_store_result *res) {
   if (!e->troubled) {
@@ -244,17 +311,20 @@ static void succeed(struct entry *e, time_t t, bool created,
 
 /* ---- the file behind an entry ------------------------------------------ */
 
-static void remember_identity(struct entry *e) {
+static void remember_identity(const struct rrd_store *store, struct entry *e) {
   struct stat st;
-  e->have_identity = stat(e->path, &st) == 0;
+  e->have_identity = store->access->local && stat(e->path, &st) == 0;
   e->dev = e->have_identity ? st.st_dev : 0;
   e->ino = e->have_identity ? st.st_ino : 0;
 }
 
 /* A file deleted or replaced since the check is examined again, so a file
- * someone else put in its place is never written into. */
-static bool same_file(const struct entry *e) {
+ * someone else put in its place is never written into.  (Only for local
+ * files: a daemon over TCP reports a missing file on the update.) */
+static bool same_file(const struct rrd_store *store, const struct entry *e) {
   struct stat st;
+  if (!store->access->local)
+    return true;
   return e->have_identity && stat(e->path, &st) == 0 && st.st_dev == e->dev &&
          st.st_ino == e->ino;
 }
@@ -288,8 +358,13 @@ static int make_dirs(const char *path) {
   return make_dir(buf);
 }
 
-static int create_file(const struct rrd_store *store, struct entry *e, time_t t,
-                       time_t now, struct rrd_store_result *res) {
+/* The layout's directory, made here for local files (rrdcached over a unix
+ * socket resolves paths on this side too); a daemon over TCP makes its own
+ * (rrdcached -R). */
+static int make_layout_dir(const struct rrd_store *store, struct entry *e,
+                           time_t t, time_t now, struct rrd_store_result *res) {
+  if (!store->access->local)
+    return 0;
   char dir[PATH_MAX];
   int n = snprintf(dir, sizeof(dir), "%s/%s", store->data_dir, e->layout->name);
   int r = n < 0 || (size_t)n >= sizeof(dir) ? -ENAMETOOLONG : make_dirs(dir);
@@ -300,40 +375,74 @@ static int create_file(const struct rrd_store *store, struct entry *e, time_t t,
          "Could not create the directory %s: %s; the row for %lld "
          "is dropped.",
          shown, strerror_r(-r, text, sizeof(text)), (long long)t);
-    return r;
   }
+  return r;
+}
+
+/* The next row after this one asks the file whether someone else wrote
+ * it meanwhile (pmxcfs writes every 10 s), later ones every
+ * recheck_seconds. */
+static void opened(const struct rrd_store *store, struct entry *e,
+                   time_t last_update, time_t now) {
+  e->state = ENTRY_OK;
+  e->last_update = last_update;
+  e->next_verify = now;
+  remember_identity(store, e);
+}
+
+static int create_file(const struct rrd_store *store, struct entry *e, time_t t,
+                       time_t now, struct rrd_store_result *res) {
+  int r = make_layout_dir(store, e, t, now, res);
+  if (r < 0)
+    return r;
   time_t start = rrd_file_start_time(now);
   if (t - 1 < start)
     start = t - 1; /* rrd takes only rows newer than the start */
-  char err[ERR_SIZE];
-  r = rrd_file_create(e->layout, e->path, start, err, sizeof(err));
+  char err[ERR_SIZE] = "";
+  r = store->access->create(store->access->ctx, e->layout, e->path, start, err,
+                            sizeof(err));
   if (r == -EEXIST)
     return r;
-  if (r < 0) {
+  if (r == -ENOTCONN)
+    unavailable(err, res);
+  else if (r < 0)
     fail(e, now, res, "Could not create %s: %s; the row for %lld is dropped.",
          e->shown, err, (long long)t);
+  if (r < 0)
     return r;
-  }
-  e->state = ENTRY_OK;
-  e->last_update = start;
-  remember_identity(e);
+  opened(store, e, start, now);
   return 0;
 }
 
-static int load_last_update(struct entry *e, time_t now,
-                            struct rrd_store_result *res) {
-  char err[ERR_SIZE];
+static int load_last_update(const struct rrd_store *store, struct entry *e,
+                            time_t now, struct rrd_store_result *res) {
+  char err[ERR_SIZE] = "";
   time_t last;
-  if (rrd_file_last_update(e->path, &last, err, sizeof(err)) != 0) {
+  int r = store->access->last_update(store->access->ctx, e->path, &last, err,
+                                     sizeof(err));
+  if (r == -ENOTCONN) {
+    unavailable(err, res);
+    return r;
+  }
+  if (r != 0) {
     fail(e, now, res, "Could not read the last update time of %s: %s.",
          e->shown, err);
     return -EIO;
   }
-  e->state = ENTRY_OK;
-  e->last_update = last;
   e->why[0] = '\0';
-  remember_identity(e);
+  /* Rows of ours are in the file and it has moved on past them since. */
+  if (e->wrote && last > e->last_update) {
+    conflict(store, e, last, now, res);
+    return -EBUSY;
+  }
+  opened(store, e, last, now);
   return 0;
+}
+
+static int check_file(const struct rrd_store *store, struct entry *e,
+                      char *why) {
+  return store->access->check(store->access->ctx, e->layout, e->path, why,
+                              WHY_SIZE);
 }
 
 /* Brings an unchecked or foreign entry to ENTRY_OK (creating the file when
@@ -341,7 +450,7 @@ static int load_last_update(struct entry *e, time_t now,
 static int open_file(const struct rrd_store *store, struct entry *e, time_t t,
                      time_t now, struct rrd_store_result *res, bool *created) {
   char why[WHY_SIZE] = "";
-  int r = rrd_file_check(e->layout, e->path, why, sizeof(why));
+  int r = check_file(store, e, why);
   if (r == -ENOENT) {
     r = create_file(store, e, t, now, res);
     if (r != -EEXIST) {
@@ -349,7 +458,7 @@ static int open_file(const struct rrd_store *store, struct entry *e, time_t t,
       return r;
     }
     /* another writer created it in between: examine theirs */
-    r = rrd_file_check(e->layout, e->path, why, sizeof(why));
+    r = check_file(store, e, why);
     if (r == -ENOENT) {
       fail(e, now, res,
            "Could not create %s: it appeared and vanished "
@@ -357,6 +466,10 @@ static int open_file(const struct rrd_store *store, struct entry *e, time_t t,
            e->shown, (long long)t);
       return r;
     }
+  }
+  if (r == -ENOTCONN) {
+    unavailable(why, res);
+    return r;
   }
   if (r == -EPROTO || r == -EIO) {
     foreign(store, e, r, why, now, res);
@@ -367,39 +480,180 @@ static int open_file(const struct rrd_store *store, struct entry *e, time_t t,
          e->shown, why, (long long)t);
     return r;
   }
-  return load_last_update(e, now, res);
+  return load_last_update(store, e, now, res);
+}
+
+/* ENTRY_CONFLICT, examined again: writing resumes only when nobody else has
+ * updated the file since the last look and this row is newer than theirs.
+ * Returns 0 to go on with the row, or fills res. */
+static int conflict_over(const struct rrd_store *store, struct entry *e,
+                         time_t t, time_t now, struct rrd_store_result *res) {
+  char err[ERR_SIZE] = "";
+  time_t last;
+  int r = store->access->last_update(store->access->ctx, e->path, &last, err,
+                                     sizeof(err));
+  if (r == -ENOTCONN) {
+    unavailable(err, res);
+    return r;
+  }
+  e->next_check = now + (time_t)store->recheck_seconds;
+  if (r == -ENOENT || r == -EIO) { /* gone or replaced: start afresh */
+    e->state = ENTRY_UNCHECKED;
+    e->wrote = false;
+    return 0;
+  }
+  if (r != 0 || last != e->other_last || t <= last) {
+    if (r == 0)
+      e->other_last = e->last_update = last;
+    still_held(e, res);
+    return -EBUSY;
+  }
+  opened(store, e, last, now);
+  return 0;
+}
+
+static bool verify_due(const struct rrd_store *store, const struct entry *e,
+                       time_t now) {
+  return now >= e->next_verify ||
+         e->next_verify - now > (time_t)store->recheck_seconds;
+}
+
+/*
+ * Asks the file whether someone else wrote it since our last row, without
+ * changing it: an update of unknowns at the time of our last row must be
+ * refused, and the refusal names the file's real last update (through a
+ * daemon: including rows it has not written yet).  Two writers whose rows
+ * interleave would otherwise never see a refusal.  Returns 0 to go on, or
+ * fills res.
+ */
+static int verify(const struct rrd_store *store, struct entry *e, time_t t,
+                  time_t now, struct rrd_store_result *res) {
+  double unknown[RRD_LAYOUT_DS_MAX];
+  for (size_t i = 0; i < e->layout->ds_count; i++)
+    unknown[i] = NAN;
+  char row[RRD_ROW_SIZE], err[ERR_SIZE] = "";
+  time_t last = 0;
+  e->next_verify = now + (time_t)store->recheck_seconds;
+  if (rrd_row_format(e->layout, e->last_update, unknown, e->layout->ds_count,
+                     row, sizeof(row)) < 0)
+    return 0;
+  int r = store->access->update(store->access->ctx, e->path, row, &last, err,
+                                sizeof(err));
+  if (r == -ENOTCONN) {
+    unavailable(err, res);
+    return r;
+  }
+  /* last == t: this very row is in already (a daemon applied it, then its
+   * answer was lost); apply() sees that too. */
+  if (r == -ESTALE && last > e->last_update && last != t) {
+    conflict(store, e, last, now, res);
+    return -EBUSY;
+  }
+  /* Refused at our own last update: nobody else wrote.  Accepted: the file
+   * was behind our last row (a daemon restarted without its journal); a row
+   * of unknowns there changes nothing.  Other errors show on the update. */
+  if (r == 0)
+    e->dirty = true;
+  return 0;
+}
+
+static void apply(const struct rrd_store *store, struct entry *e, time_t t,
+                  const char *row, time_t now, bool created,
+                  struct rrd_store_result *res) {
+  char err[ERR_SIZE] = "";
+  time_t last = 0;
+  int r = store->access->update(store->access->ctx, e->path, row, &last, err,
+                                sizeof(err));
+  if (r == -ENOTCONN) {
+    unavailable(err, res);
+    return;
+  }
+  /* Our own row, applied before a daemon's answer was lost. */
+  if (r == -ESTALE && last == t)
+    r = 0;
+  if (r == -ESTALE && last > e->last_update) {
+    conflict(store, e, last, now, res);
+    return;
+  }
+  if (r != 0) {
+    fail(e, now, res, "Could not write the row for %lld to %s: %s.",
+         (long long)t, e->shown, err);
+    /* The file may have been deleted, replaced, damaged or moved on by
+     * another writer: the next row examines it again, creating it when
+     * gone, or finding it FOREIGN. */
+    e->state = ENTRY_UNCHECKED;
+    return;
+  }
+  e->last_update = t;
+  e->wrote = e->dirty = true;
+  succeed(e, t, created, res);
 }
 
 static void write_entry(const struct rrd_store *store, struct entry *e,
                         time_t t, const char *row, time_t now,
                         struct rrd_store_result *res) {
   snprintf(res->path, sizeof(res->path), "%s", e->path);
-  if (e->state == ENTRY_FOREIGN && !recheck_due(store, e, now)) {
+  bool due = recheck_due(store, e, now);
+  if (e->state == ENTRY_FOREIGN && !due) {
     still_foreign(e, res);
     return;
   }
-  if (e->state == ENTRY_OK && !same_file(e))
+  if (e->state == ENTRY_CONFLICT) {
+    if (!due) {
+      still_held(e, res);
+      return;
+    }
+    if (conflict_over(store, e, t, now, res) != 0)
+      return;
+  }
+  if (e->state == ENTRY_OK && !same_file(store, e))
     e->state = ENTRY_UNCHECKED;
-  bool created = false;
-  if (e->state != ENTRY_OK && open_file(store, e, t, now, res, &created) != 0)
+  bool created = false, opening = e->state != ENTRY_OK;
+  if (opening && open_file(store, e, t, now, res, &created) != 0)
     return;
   if (t <= e->last_update) {
-    stale(e, t, now, res);
+    if (!e->wrote && t < e->last_update)
+      found_ahead(store, e, t, now, res);
+    else
+      stale(e, t, now, res);
     return;
   }
-  char err[ERR_SIZE];
-  if (rrd_file_update(e->path, row, err, sizeof(err)) != 0) {
-    fail(e, now, res, "Could not write the row for %lld to %s: %s.",
-         (long long)t, e->shown, err);
-    /* The file may have been deleted, replaced, damaged or moved on by
-     * another writer: the next row examines it again, creating it when
-     * gone, loading the other writer's last update so its rows are STALE
-     * without a librrd call, or finding it FOREIGN. */
-    e->state = ENTRY_UNCHECKED;
+  if (!opening && verify_due(store, e, now) &&
+      verify(store, e, t, now, res) != 0)
     return;
+  apply(store, e, t, row, now, created, res);
+}
+
+/* ---- names and paths -------------------------------------------------- */
+
+/* Why name cannot be a file name of the store, or NULL when it can. */
+static const char *name_problem(const char *name) {
+  if (name == NULL || name[0] == '\0')
+    return "the file name is empty";
+  if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+    return "the file name is \".\" or \"..\"";
+  size_t len = 0;
+  for (const unsigned char *p = (const unsigned char *)name; *p; p++, len++) {
+    if (*p == '/')
+      return "the file name contains '/'";
+    if (*p < 0x20 || *p == 0x7f)
+      return "the file name contains a control character";
   }
-  e->last_update = t;
-  succeed(e, t, created, res);
+  return len > RRD_STORE_NAME_MAX ? "the file name is longer than 64 bytes"
+                                  : NULL;
+}
+
+int rrd_store_path(const struct rrd_store *store,
+                   const struct rrd_layout *layout, const char *name, char *buf,
+                   size_t size) {
+  if (store == NULL || layout == NULL || name_problem(name) != NULL)
+    return -EINVAL;
+  /* A daemon's base directory itself is "", and its paths stay relative. */
+  int n = store->data_dir[0] == '\0' && !store->access->local
+              ? snprintf(buf, size, "%s/%s", layout->name, name)
+              : snprintf(buf, size, "%s/%s/%s", store->data_dir, layout->name,
+                         name);
+  return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }
 
 /* ---- the table --------------------------------------------------------- */
@@ -443,15 +697,13 @@ static struct entry *entry_new(const struct rrd_store *store,
   snprintf(e->name, sizeof(e->name), "%s", name);
   /* A path that does not fit stays NULL: every row then fails, logged
    * with back-off like any other failure. */
-  int n = snprintf(NULL, 0, "%s/%s/%s", store->data_dir, layout->name, name);
-  if (n > 0 && n < PATH_MAX) {
-    if ((e->path = malloc((size_t)n + 1)) == NULL) {
+  char path[PATH_MAX];
+  if (rrd_store_path(store, layout, name, path, sizeof(path)) == 0) {
+    if ((e->path = strdup(path)) == NULL) {
       pthread_mutex_destroy(&e->lock);
       free(e);
       return NULL;
     }
-    snprintf(e->path, (size_t)n + 1, "%s/%s/%s", store->data_dir, layout->name,
-             name);
     shorten_path(e->path, e->shown, sizeof(e->shown));
   }
   return e;
@@ -486,10 +738,30 @@ static struct entry *entry_get(struct rrd_store *store,
 
 /* ---- public ------------------------------------------------------------ */
 
+/* Local files need an absolute directory; a daemon's paths are relative to
+ * its base directory and must stay inside it. */
+static bool data_dir_valid(const char *dir, const struct rrd_access *access) {
+  if (access->local)
+    return dir[0] == '/';
+  if (dir[0] == '/')
+    return false;
+  for (const char *p = dir; *p != '\0';) {
+    size_t len = strcspn(p, "/");
+    if (len == 2 && strncmp(p, "..", 2) == 0)
+      return false;
+    p += len;
+    p += *p == '/';
+  }
+  return true;
+}
+
 int rrd_store_new(const struct rrd_store_options *options,
                   struct rrd_store **ret) {
-  if (options == NULL || options->data_dir == NULL ||
-      options->data_dir[0] != '/' || ret == NULL)
+  if (options == NULL || options->data_dir == NULL || ret == NULL)
+    return -EINVAL;
+  const struct rrd_access *access =
+      options->access != NULL ? options->access : &rrd_access_librrd;
+  if (!data_dir_valid(options->data_dir, access))
     return -EINVAL;
   struct rrd_store *store = calloc(1, sizeof(*store));
   if (store == NULL)
@@ -508,6 +780,7 @@ int rrd_store_new(const struct rrd_store_options *options,
     store->data_dir[--len] = '\0';
   store->bucket_count = INITIAL_BUCKETS;
   store->recheck_seconds = options->recheck_seconds;
+  store->access = access;
   *ret = store;
   return 0;
 }
@@ -526,23 +799,6 @@ void rrd_store_free(struct rrd_store *store) {
   free(store->buckets);
   free(store->data_dir);
   free(store);
-}
-
-/* Why name cannot be a file name of the store, or NULL when it can. */
-static const char *name_problem(const char *name) {
-  if (name == NULL || name[0] == '\0')
-    return "the file name is empty";
-  if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-    return "the file name is \".\" or \"..\"";
-  size_t len = 0;
-  for (const unsigned char *p = (const unsigned char *)name; *p; p++, len++) {
-    if (*p == '/')
-      return "the file name contains '/'";
-    if (*p < 0x20 || *p == 0x7f)
-      return "the file name contains a control character";
-  }
-  return len > RRD_STORE_NAME_MAX ? "the file name is longer than 64 bytes"
-                                  : NULL;
 }
 
 static int invalid(struct rrd_store_result *res, const char *what) {
@@ -598,5 +854,45 @@ int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
          "PATH_MAX (data directory %s).",
          (long long)t, layout->name, name, store->data_dir);
   pthread_mutex_unlock(&e->lock);
+  atomic_fetch_add(&store->counts[res->outcome], 1);
+  return 0;
+}
+
+void rrd_store_counts(struct rrd_store *store, struct rrd_store_counts *ret) {
+  for (size_t i = 0; i < RRD_STORE_OUTCOMES; i++)
+    ret->rows[i] = atomic_load(&store->counts[i]);
+}
+
+/* Adds e's path to the list when it is dirty; -ENOMEM leaves it dirty, for
+ * the next call. */
+static int take_if_dirty(struct entry *e, char **paths, size_t *count) {
+  pthread_mutex_lock(&e->lock);
+  int r = 0;
+  if (e->dirty && (paths[*count] = strdup(e->path)) == NULL)
+    r = -ENOMEM;
+  else if (e->dirty) {
+    e->dirty = false;
+    (*count)++;
+  }
+  pthread_mutex_unlock(&e->lock);
+  return r;
+}
+
+int rrd_store_take_dirty(struct rrd_store *store, char ***ret, size_t *count) {
+  /* Lock order table -> entry, as nowhere else holds an entry lock while
+   * taking the table's.  (It waits for a row being written; the sink calls
+   * it from the thread that writes them all.) */
+  pthread_mutex_lock(&store->lock);
+  char **paths = calloc(store->entry_count + 1, sizeof(*paths));
+  size_t n = 0;
+  int r = paths == NULL ? -ENOMEM : 0;
+  for (size_t i = 0; r == 0 && i < store->bucket_count; i++)
+    for (struct entry *e = store->buckets[i]; r == 0 && e != NULL; e = e->next)
+      r = take_if_dirty(e, paths, &n);
+  pthread_mutex_unlock(&store->lock);
+  if (paths == NULL)
+    return -ENOMEM;
+  *ret = paths; /* short of memory: the files taken so far */
+  *count = n;
   return 0;
 }

@@ -151,3 +151,113 @@ expected_vm_layout() {
 actual_layout() {
   rrdtool info "$1" | grep -E '^(step|ds\[[a-z]+\]\.(index|type|minimal_heartbeat|min|max)|rra\[[0-9]+\]\.(cf|rows|pdp_per_row|xff)) ='
 }
+
+# ---- rrdcached, free ports, more than one daemon ------------------------
+# (for the tests of writing through rrdcached and of the central collector)
+
+RRDCACHED=${RRDCACHED:-/usr/bin/rrdcached}
+EXIT_HOOKS=()
+
+# at_exit COMMAND...: run at exit, before cleanup (last registered first).
+at_exit() { EXIT_HOOKS=("$*" "${EXIT_HOOKS[@]}"); }
+run_exit_hooks() {
+  local h
+  for h in "${EXIT_HOOKS[@]}"; do eval "$h" || true; done
+}
+trap 'run_exit_hooks; cleanup' EXIT
+
+# free_port: a port of 127.0.0.1 that nothing uses for TCP or UDP now.
+free_port() {
+  local p hex
+  while :; do
+    p=$(shuf -i 20000-60000 -n 1)
+    hex=$(printf '%04X' "$p")
+    cat /proc/net/tcp /proc/net/udp /proc/net/tcp6 /proc/net/udp6 2>/dev/null |
+      awk '{print $2}' | grep -qi ":$hex\$" || { echo "$p"; return; }
+  done
+}
+
+# start_rrdcached DIR [LISTEN [OPTIONS...]]: rrdcached -B with base DIR/db,
+# journal DIR/journal, pid file DIR/pid, listening on LISTEN (default
+# unix:DIR/sock); waits until it accepts connections; stopped at exit.
+start_rrdcached() {
+  local dir=$1 listen=${2:-unix:$1/sock}
+  shift $(($# < 2 ? $# : 2))
+  command -v "$RRDCACHED" >/dev/null || { echo "SKIP: no rrdcached"; exit 77; }
+  mkdir -p "$dir/db" "$dir/journal"
+  rm -f "$dir/pid"
+  "$RRDCACHED" -g -l "$listen" -b "$dir/db" -B -p "$dir/pid" \
+    -j "$dir/journal" "$@" >>"$dir/rrdcached.out" 2>&1 &
+  echo $! >"$dir/daemon.pid"
+  at_exit "kill_rrdcached '$dir'"
+  local i
+  for i in $(seq 100); do
+    rrdcached_accepts "$listen" && return 0
+    sleep 0.05
+  done
+  echo "rrdcached on $listen does not start:"; cat "$dir/rrdcached.out"
+  return 1
+}
+
+rrdcached_accepts() {
+  case $1 in
+  unix:*) [ -S "${1#unix:}" ] ;;
+  *) (exec 3<>"/dev/tcp/${1%:*}/${1##*:}") 2>/dev/null ;;
+  esac
+}
+
+# stop_rrdcached DIR: SIGTERM (its journal is complete then) and wait.
+stop_rrdcached() {
+  local pid
+  pid=$(cat "$1/daemon.pid" 2>/dev/null) || return 0
+  kill -CONT "$pid" 2>/dev/null || true
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  rm -f "$1/daemon.pid"
+}
+
+# kill_rrdcached DIR: SIGKILL and wait, for the end of a test.
+kill_rrdcached() {
+  local pid
+  pid=$(cat "$1/daemon.pid" 2>/dev/null) || return 0
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  rm -f "$1/daemon.pid"
+}
+
+# journal_times DIR PATH: the times of the rows the daemon(s) of DIR
+# accepted for PATH, in the order accepted (daemons stopped by now).  The
+# journal lists refused updates too (rrdcached writes it before checking):
+# a row not newer than the one accepted before it was refused.
+journal_times() {
+  cat "$1"/journal/rrd.journal.* 2>/dev/null |
+    awk -v p="$2" '$1 == "update" && $2 == p { split($3, f, ":")
+      if (n == 0 || f[1] > last) { print f[1]; last = f[1]; n++ } }'
+}
+
+# start_collectd_as NAME CONF: one of several collectd instances, logging
+# its output to $T/NAME.stdout; its pid in $T/NAME.pid; stopped at exit.
+start_collectd_as() {
+  "$COLLECTD" -f -C "$2" >"$T/$1.stdout" 2>&1 &
+  echo $! >"$T/$1.pid"
+  at_exit "stop_collectd_as '$1'"
+}
+
+stop_collectd_as() {
+  local pid
+  pid=$(cat "$T/$1.pid" 2>/dev/null) || return 0
+  kill -TERM "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  rm -f "$T/$1.pid"
+}
+
+# unixsock SOCKET COMMAND: one command to collectd's unixsock plugin; prints
+# the answer (status line and the lines it announces).
+unixsock() {
+  perl -MIO::Socket::UNIX -e '
+    my $s = IO::Socket::UNIX->new(Peer => $ARGV[0]) or die "connect: $!\n";
+    print $s "$ARGV[1]\n";
+    my $first = <$s>; print $first;
+    my ($n) = $first =~ /^(-?\d+)/;
+    for (1 .. ($n > 0 ? $n : 0)) { my $l = <$s>; print $l }' "$1" "$2"
+}

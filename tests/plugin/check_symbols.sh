@@ -21,9 +21,11 @@ for plugin in "$@"; do
   provided=$( { defined_by "$collectd"; defined_by $libs; } | sort -u)
   missing=$(nm -D --undefined-only "$plugin" | awk '{print $2}' | sed 's/@.*//' \
             | sort -u | comm -23 - <(echo "$provided"))
-  # Weak symbols (w) are optional by definition.
+  # Weak symbols (w) are optional by definition.  (The list is taken once:
+  # grep -q closing a pipe from nm would kill nm under pipefail.)
+  undefined=$(nm -D --undefined-only "$plugin")
   missing=$(for s in $missing; do
-              nm -D --undefined-only "$plugin" | grep -qE "^ +w $s(@|$)" || echo "$s"
+              grep -qE "^ +w $s(@|$)" <<<"$undefined" || echo "$s"
             done)
   if [ -n "$missing" ]; then
     echo "$(basename "$plugin"): unresolved symbols:" $missing

@@ -130,6 +130,14 @@ int plugin_register_write(const char *name, plugin_write_cb callback,
   return 0;
 }
 
+int plugin_register_flush(const char *name, plugin_flush_cb callback,
+                          user_data_t const *ud) {
+  (void)name;
+  (void)ud;
+  stub.flush = callback;
+  return 0;
+}
+
 int plugin_register_shutdown(const char *name, plugin_shutdown_cb callback) {
   (void)name;
   stub.shutdown = callback;

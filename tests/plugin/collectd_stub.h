@@ -23,6 +23,7 @@ struct stub {
   int (*read)(void);
   int (*write)(const data_set_t *, const value_list_t *, user_data_t *);
   int (*shutdown)(void);
+  plugin_flush_cb flush;
   data_set_t data_sets[8];
   data_source_t data_sources[8][32];
   int data_set_count;

@@ -259,8 +259,10 @@ static void test_stale(void **state) {
   assert_outcome(f, "103", NOW + 20, NOW + 80, RRD_STORE_WRITTEN, false);
 }
 
-/* Another writer moved the file on: librrd refuses once, then the store
- * knows the file's last update and drops older rows itself. */
+/* Another writer moved the file on past our rows (pmxcfs writing the same
+ * file): one error naming the file and the likely cause, then the file is
+ * left alone -- unchanged, nothing logged -- until nobody else has written
+ * it for RECHECK seconds; then writing resumes with one line. */
 static void test_second_writer(void **state) {
   struct fixture *f = *state;
   struct rrd_store_result res;
@@ -272,12 +274,115 @@ static void test_second_writer(void **state) {
   assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
 
   assert_int_equal(write_at(f, "104", NOW + 50, NOW + 50, &res),
-                   RRD_STORE_FAILED);
+                   RRD_STORE_CONFLICT);
   assert_true(res.report);
-  assert_contains(res.message, "illegal attempt to update");
-  assert_outcome(f, "104", NOW + 60, NOW + 60, RRD_STORE_STALE, false);
-  assert_outcome(f, "104", NOW + 110, NOW + 110, RRD_STORE_RECOVERED, true);
-  assert_int_equal(last_update(path), NOW + 110);
+  assert_contains(res.message, path);
+  assert_contains(res.message, "Another writer is updating");
+  assert_contains(res.message, "pmxcfs");
+  assert_contains(res.message, "its last update is 1800000100");
+
+  size_t len = 0;
+  char *before = fixture_read(path, &len);
+  assert_outcome(f, "104", NOW + 150, NOW + 150, RRD_STORE_CONFLICT, false);
+  assert_outcome(f, "104", NOW + 160, NOW + 160, RRD_STORE_CONFLICT, false);
+  assert_true(fixture_same(path, before, len));
+  free(before);
+
+  /* Examined again: the other writer is still at it. */
+  rrd_row_format(&layout_pve_vm_9_0, NOW + 200, v, 17, row, sizeof(row));
+  assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
+  assert_outcome(f, "104", NOW + 50 + RECHECK, NOW + 50 + RECHECK,
+                 RRD_STORE_CONFLICT, false);
+  assert_int_equal(last_update(path), NOW + 200);
+  /* A whole RECHECK without anyone else writing: ours again. */
+  time_t t = NOW + 50 + 2 * RECHECK;
+  assert_int_equal(write_at(f, "104", t, t, &res), RRD_STORE_RECOVERED);
+  assert_true(res.report);
+  assert_contains(res.message, "is written again");
+  assert_contains(res.message, "after 4 rows");
+  assert_int_equal(last_update(path), t);
+  assert_outcome(f, "104", t + 10, t + 10, RRD_STORE_WRITTEN, false);
+}
+
+/* Rows of two writers that interleave are all accepted: only asking the
+ * file shows someone else wrote -- at the second row after opening it, then
+ * every RECHECK -- and asking changes nothing in it. */
+static void test_interleaving_writer(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  char path[700], row[RRD_ROW_SIZE];
+  vm_path(f, "105", path, sizeof(path));
+  double v[17] = {0};
+  assert_outcome(f, "105", NOW, NOW, RRD_STORE_CREATED, false);
+  assert_outcome(f, "105", NOW + 10, NOW + 10, RRD_STORE_WRITTEN, false);
+  rrd_row_format(&layout_pve_vm_9_0, NOW + 15, v, 17, row, sizeof(row));
+  assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
+  assert_outcome(f, "105", NOW + 20, NOW + 20, RRD_STORE_WRITTEN, false);
+  rrd_row_format(&layout_pve_vm_9_0, NOW + 25, v, 17, row, sizeof(row));
+  assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
+  size_t len = 0;
+  char *before = fixture_read(path, &len);
+
+  time_t t = NOW + 10 + RECHECK;
+  assert_int_equal(write_at(f, "105", t, t, &res), RRD_STORE_CONFLICT);
+  assert_true(res.report);
+  assert_contains(res.message, "its last update is 1800000025");
+  assert_contains(res.message, "last row written here (1800000020)");
+  assert_true(fixture_same(path, before, len));
+  free(before);
+}
+
+/* pmxcfs writes every 10 s: the second row already finds it out. */
+static void test_other_writer_found_early(void **state) {
+  struct fixture *f = *state;
+  char path[700], row[RRD_ROW_SIZE];
+  vm_path(f, "107", path, sizeof(path));
+  double v[17] = {0};
+  assert_outcome(f, "107", NOW, NOW, RRD_STORE_CREATED, false);
+  rrd_row_format(&layout_pve_vm_9_0, NOW + 5, v, 17, row, sizeof(row));
+  assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
+  assert_outcome(f, "107", NOW + 10, NOW + 10, RRD_STORE_CONFLICT, true);
+  assert_int_equal(last_update(path), NOW + 5);
+}
+
+static void make_vm_dir(struct fixture *f);
+
+/* A file found with rows newer than the first row for it: held like one
+ * another writer moves on, not dropped row by row. */
+static void test_file_found_ahead(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  char path[700], row[RRD_ROW_SIZE];
+  make_vm_dir(f);
+  vm_path(f, "108", path, sizeof(path));
+  double v[17] = {0};
+  assert_int_equal(rrd_file_create(&layout_pve_vm_9_0, path, NOW - 10, NULL, 0),
+                   0);
+  rrd_row_format(&layout_pve_vm_9_0, NOW + 100, v, 17, row, sizeof(row));
+  assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
+  assert_int_equal(write_at(f, "108", NOW, NOW, &res), RRD_STORE_CONFLICT);
+  assert_true(res.report);
+  assert_contains(res.message, "newer than this row (1800000000)");
+  assert_outcome(f, "108", NOW + 1, NOW + 1, RRD_STORE_CONFLICT, false);
+  /* nobody wrote since, and rows have caught up: written again */
+  assert_outcome(f, "108", NOW + 200 + RECHECK, NOW + 200 + RECHECK,
+                 RRD_STORE_RECOVERED, true);
+}
+
+/* A refusal naming the row's own time: the row is in the file already (a
+ * daemon applied it, then the answer was lost and the row sent again). */
+static void test_row_already_applied(void **state) {
+  struct fixture *f = *state;
+  char path[700], row[RRD_ROW_SIZE];
+  vm_path(f, "106", path, sizeof(path));
+  double v[17];
+  assert_outcome(f, "106", NOW, NOW, RRD_STORE_CREATED, false);
+  row_values(&layout_pve_vm_9_0, 1, (int)((NOW + 10) % 1000), v);
+  rrd_row_format(&layout_pve_vm_9_0, NOW + 10, v, 17, row, sizeof(row));
+  assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
+  assert_outcome(f, "106", NOW + 10, NOW + 10, RRD_STORE_WRITTEN, false);
+  assert_outcome(f, "106", NOW + 20, NOW + 20, RRD_STORE_WRITTEN, false);
+  assert_int_equal(last_update(path), NOW + 20);
 }
 
 /* ---- foreign files ----------------------------------------------------- */
@@ -546,6 +651,143 @@ static void test_many_files(void **state) {
     }
 }
 
+/* ---- another access: a daemon over TCP, faked -------------------------- */
+
+struct fake_access {
+  int check_r, create_r, update_r;
+  int checks, creates, updates;
+  char path[256];
+};
+
+static int fake_check(void *ctx, const struct rrd_layout *layout,
+                      const char *path, char *why, size_t why_size) {
+  (void)layout;
+  struct fake_access *fa = ctx;
+  fa->checks++;
+  snprintf(fa->path, sizeof(fa->path), "%s", path);
+  snprintf(why, why_size, "fake: no daemon");
+  return fa->check_r;
+}
+
+static int fake_create(void *ctx, const struct rrd_layout *layout,
+                       const char *path, time_t start, char *err,
+                       size_t err_size) {
+  (void)layout, (void)path, (void)start, (void)err, (void)err_size;
+  struct fake_access *fa = ctx;
+  fa->creates++;
+  return fa->create_r;
+}
+
+static int fake_update(void *ctx, const char *path, const char *row,
+                       time_t *file_last, char *err, size_t err_size) {
+  (void)path, (void)row, (void)file_last;
+  struct fake_access *fa = ctx;
+  fa->updates++;
+  snprintf(err, err_size, "fake: connection broke");
+  return fa->update_r;
+}
+
+static int fake_last_update(void *ctx, const char *path, time_t *ret, char *err,
+                            size_t err_size) {
+  (void)ctx, (void)path, (void)err, (void)err_size;
+  *ret = NOW - 100;
+  return 0;
+}
+
+static struct rrd_store *fake_store(struct fake_access *fa, const char *dir,
+                                    struct rrd_access *out) {
+  *out = (struct rrd_access){fa,          false,       fake_check,
+                             fake_create, fake_update, fake_last_update};
+  struct rrd_store_options o = {
+      .data_dir = dir, .recheck_seconds = RECHECK, .access = out};
+  struct rrd_store *store = NULL;
+  assert_int_equal(rrd_store_new(&o, &store), 0);
+  return store;
+}
+
+static enum rrd_store_outcome fake_write(struct rrd_store *store, time_t t,
+                                         struct rrd_store_result *res) {
+  double v[17] = {0};
+  assert_int_equal(
+      rrd_store_write(store, &layout_pve_vm_9_0, "100", t, v, 17, t, res), 0);
+  return res->outcome;
+}
+
+/* Paths relative to the daemon's base directory, nothing made locally. */
+static void test_remote_paths(void **state) {
+  (void)state;
+  struct fake_access fa = {.check_r = -ENOENT};
+  struct rrd_access fake;
+  struct rrd_store *store = fake_store(&fa, "pvecg-remote-test/", &fake);
+  struct rrd_store_result res;
+  assert_int_equal(fake_write(store, NOW, &res), RRD_STORE_CREATED);
+  assert_string_equal(fa.path, "pvecg-remote-test/pve-vm-9.0/100");
+  assert_int_equal(access("pvecg-remote-test", F_OK), -1);
+  char path[64];
+  rrd_store_free(store);
+  store = fake_store(&fa, "", &fake);
+  assert_int_equal(
+      rrd_store_path(store, &layout_pve_vm_9_0, "100", path, sizeof(path)), 0);
+  assert_string_equal(path, "pve-vm-9.0/100");
+  assert_int_equal(
+      rrd_store_path(store, &layout_pve_vm_9_0, "../x", path, sizeof(path)),
+      -EINVAL);
+  assert_int_equal(rrd_store_path(store, &layout_pve_vm_9_0, "100", path, 8),
+                   -ENAMETOOLONG);
+  rrd_store_free(store);
+
+  struct rrd_store_options o = {.data_dir = "/abs", .access = &fake};
+  assert_int_equal(rrd_store_new(&o, &store), -EINVAL);
+  o.data_dir = "a/../b";
+  assert_int_equal(rrd_store_new(&o, &store), -EINVAL);
+  o.data_dir = "..";
+  assert_int_equal(rrd_store_new(&o, &store), -EINVAL);
+  o.data_dir = "a/..b";
+  assert_int_equal(rrd_store_new(&o, &store), 0);
+  rrd_store_free(store);
+}
+
+/* A daemon that cannot be reached is not a problem of the file: nothing is
+ * counted against it, nothing reported, and the row can come again. */
+static void test_unavailable(void **state) {
+  (void)state;
+  struct fake_access fa = {.check_r = -ENOTCONN};
+  struct rrd_access fake;
+  struct rrd_store *store = fake_store(&fa, "pve", &fake);
+  struct rrd_store_result res;
+  assert_int_equal(fake_write(store, NOW, &res), RRD_STORE_UNAVAILABLE);
+  assert_false(res.report);
+  assert_string_equal(res.message, "fake: no daemon");
+  assert_int_equal(fa.creates, 0);
+
+  fa.check_r = 0;
+  fa.update_r = -ENOTCONN;
+  assert_int_equal(fake_write(store, NOW, &res), RRD_STORE_UNAVAILABLE);
+  assert_string_equal(res.message, "fake: connection broke");
+  fa.update_r = 0;
+  assert_int_equal(fake_write(store, NOW, &res), RRD_STORE_WRITTEN);
+  assert_false(res.report);
+  assert_int_equal(fa.checks, 2);
+
+  char **paths = NULL;
+  size_t count = 0;
+  assert_int_equal(rrd_store_take_dirty(store, &paths, &count), 0);
+  assert_int_equal(count, 1);
+  assert_string_equal(paths[0], "pve/pve-vm-9.0/100");
+  free(paths[0]);
+  free(paths);
+  assert_int_equal(rrd_store_take_dirty(store, &paths, &count), 0);
+  assert_int_equal(count, 0);
+  free(paths);
+
+  struct rrd_store_counts c;
+  rrd_store_counts(store, &c);
+  assert_int_equal(c.rows[RRD_STORE_UNAVAILABLE], 2);
+  assert_int_equal(c.rows[RRD_STORE_WRITTEN], 1);
+  assert_int_equal(c.rows[RRD_STORE_CREATED], 0);
+  rrd_store_free(store);
+}
+
 /* ---- concurrency ------------------------------------------------------- */
 
 #define THREADS 8
@@ -653,6 +895,10 @@ int main(void) {
       T(test_deleted_file_is_created_again),
       T(test_stale),
       T(test_second_writer),
+      T(test_interleaving_writer),
+      T(test_other_writer_found_early),
+      T(test_file_found_ahead),
+      T(test_row_already_applied),
       T(test_foreign_layout),
       T(test_foreign_recheck_and_recovery),
       T(test_damaged_file),
@@ -662,6 +908,8 @@ int main(void) {
       T(test_path_too_long),
       T(test_invalid),
       T(test_many_files),
+      cmocka_unit_test(test_remote_paths),
+      cmocka_unit_test(test_unavailable),
       T(test_parallel_writers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,114 @@
+/*
+ * pvecg-bench-write: rows per second through pve_rrd's write path, straight
+ * into librrd and through rrdcached, for a number of guests (see
+ * docs/performance-write.md).  Each run works in a fresh directory below
+ * --dir (a pve-vm-9.0 file is 1.3 MB: 10,000 guests take 13.5 GB), removed
+ * afterwards.
+ *
+ * usage: pvecg-bench-write [--guests N[,N...]] [--rounds R] [--threads T]
+ *                          [--mode direct|daemon|both|away] [--dir DIR]
+ *
+ * "away" writes through a daemon address nobody listens on: what a write
+ * thread pays while rows only queue up.
+ */
+#include "write_run.h"
+
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct options {
+  char guests[128];
+  unsigned rounds, threads;
+  const char *mode;
+  const char *dir;
+};
+
+static int usage(void) {
+  fprintf(stderr,
+          "usage: pvecg-bench-write [--guests N[,N...]] [--rounds R] "
+          "[--threads T] [--mode direct|daemon|both|away] [--dir DIR]\n");
+  return 2;
+}
+
+static int parse(int argc, char **argv, struct options *o) {
+  *o = (struct options){"1000,10000", 10, 4, "both", "/var/tmp"};
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (strcmp(argv[i], "--guests") == 0)
+      snprintf(o->guests, sizeof(o->guests), "%s", argv[i + 1]);
+    else if (strcmp(argv[i], "--rounds") == 0)
+      o->rounds = (unsigned)atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--threads") == 0)
+      o->threads = (unsigned)atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--mode") == 0)
+      o->mode = argv[i + 1];
+    else if (strcmp(argv[i], "--dir") == 0)
+      o->dir = argv[i + 1];
+    else
+      return -1;
+  }
+  return argc % 2 == 1 ? 0 : -1;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag,
+                      struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  remove(path);
+  return 0;
+}
+
+static void report(const char *mode, const struct write_run_options *w,
+                   const struct write_run_result *r) {
+  printf("%-6s %7zu %7u %11.0f %12.0f %12.0f %8.2f %8.0f %8.1f %8.1f %10zu "
+         "%6llu\n",
+         mode, w->guests, w->threads, (double)w->guests / r->create_s,
+         (double)r->rows / r->update_s, (double)r->rows / r->writers_s,
+         r->call_mean_us, r->call_max_us, r->cpu_us_per_row, r->flush_s,
+         r->queue_peak, r->failed);
+  fflush(stdout);
+}
+
+static int run_one(const struct options *o, size_t guests, bool daemon,
+                   bool away) {
+  char dir[512];
+  snprintf(dir, sizeof(dir), "%s/pvecg-bench-write.XXXXXX", o->dir);
+  if (mkdtemp(dir) == NULL) {
+    perror(dir);
+    return -1;
+  }
+  struct write_run_options w = {dir,        guests, o->rounds,
+                                o->threads, daemon, away};
+  struct write_run_result r;
+  int err = write_run(&w, &r);
+  if (err == 0)
+    report(away ? "away" : daemon ? "daemon" : "direct", &w, &r);
+  nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  return err;
+}
+
+int main(int argc, char **argv) {
+  struct options o;
+  if (parse(argc, argv, &o) != 0)
+    return usage();
+  printf("# rounds %u (the first creates the files); rows/s: update rounds\n"
+         "# mode   guests threads  create f/s  applied r/s  writers r/s "
+         " call µs   max µs  cpu µs/r  flush s queue peak failed\n",
+         o.rounds);
+  int status = 0;
+  for (char *save, *g = strtok_r(o.guests, ",", &save); g != NULL;
+       g = strtok_r(NULL, ",", &save)) {
+    size_t guests = (size_t)strtoul(g, NULL, 10);
+    bool all = strcmp(o.mode, "both") == 0;
+    if ((all || strcmp(o.mode, "direct") == 0) &&
+        run_one(&o, guests, false, false) != 0)
+      status = 1;
+    if ((all || strcmp(o.mode, "daemon") == 0) &&
+        run_one(&o, guests, true, false) != 0)
+      status = 1;
+    if (strcmp(o.mode, "away") == 0 && run_one(&o, guests, true, true) != 0)
+      status = 1;
+  }
+  return status;
+}

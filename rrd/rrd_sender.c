@@ -1,0 +1,252 @@
+/*
+ * The sink's sender thread (see rrd_sink.h): the only thread that talks to
+ * rrdcached, so the only one that may wait for it.
+ *
+ * It takes the oldest queued row and applies it through the store; the row
+ * leaves the queue only when the store is done with it, so a row the
+ * daemon could not be reached for is the first to go once it is back, and
+ * rows of one file reach it in time order.  While the daemon is away it
+ * tries to connect again after retry_min, doubling to retry_max.  Flush
+ * requests run once every row queued before them has been applied.
+ */
+#include "rrd_sink_internal.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define ERR_SIZE 512
+
+static struct timespec monotonic_at(double at) {
+  struct timespec ts = {.tv_sec = (time_t)at};
+  ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
+  return ts;
+}
+
+static const char *address(const struct rrd_sink *s) {
+  return rrdcached_client_address(s->client);
+}
+
+/* ---- the link to the daemon -------------------------------------------- */
+
+static void link_lost(struct rrd_sink *s, const char *reason) {
+  double now = rrd_sink_now();
+  s->link_up = false;
+  s->down_since = now;
+  s->retry_delay = s->retry_min;
+  s->retry_at = now + s->retry_delay;
+  bool said = s->lost_reported || s->stalled;
+  s->lost_reported = true;
+  s->stalled = false;
+  if (!said)
+    rrd_sink_say(s, RRD_SINK_ERROR,
+                 "Lost the connection to rrdcached at %s (%s); rows are kept "
+                 "in a queue of up to %zu and written once it is back.",
+                 address(s), reason, s->queue.capacity);
+}
+
+static void link_restored(struct rrd_sink *s) {
+  bool first = !s->ever_up, was_lost = s->lost_reported;
+  double down = rrd_sink_now() - s->down_since;
+  s->link_up = s->ever_up = true;
+  s->lost_reported = false;
+  if (was_lost)
+    rrd_sink_say(s, RRD_SINK_INFO,
+                 "rrdcached at %s is reachable again after %.0f s; writing "
+                 "the %zu rows queued meanwhile.",
+                 address(s), down, s->queue.count);
+  else if (first)
+    rrd_sink_say(s, RRD_SINK_INFO, "Connected to rrdcached at %s.", address(s));
+}
+
+/* Not connected: wait for the next attempt, or make it. */
+static void reconnect(struct rrd_sink *s) {
+  double now = rrd_sink_now();
+  if (now < s->retry_at) {
+    struct timespec until = monotonic_at(s->retry_at);
+    pthread_cond_timedwait(&s->work, &s->lock, &until);
+    return;
+  }
+  char err[ERR_SIZE] = "";
+  pthread_mutex_unlock(&s->lock);
+  int r = rrdcached_client_connect(s->client, err, sizeof(err));
+  pthread_mutex_lock(&s->lock);
+  if (r == 0) {
+    link_restored(s);
+    return;
+  }
+  s->retry_delay =
+      s->retry_delay * 2 < s->retry_min ? s->retry_min : s->retry_delay * 2;
+  if (s->retry_delay > s->retry_max)
+    s->retry_delay = s->retry_max;
+  s->retry_at = rrd_sink_now() + s->retry_delay;
+  if (!s->lost_reported) {
+    s->lost_reported = true;
+    s->down_since = now;
+    rrd_sink_say(s, RRD_SINK_ERROR,
+                 "Cannot reach rrdcached at %s (%s); rows are kept in a queue "
+                 "of up to %zu and written once it is reachable.",
+                 address(s), err, s->queue.capacity);
+  }
+}
+
+/* ---- rows -------------------------------------------------------------- */
+
+/* A request that was reported as not answering has been answered. */
+static void answered(struct rrd_sink *s) {
+  if (!s->stalled)
+    return;
+  s->stalled = false;
+  rrd_sink_say(s, RRD_SINK_INFO,
+               "rrdcached at %s answers again; writing the %zu rows queued "
+               "meanwhile.",
+               address(s), s->queue.count);
+}
+
+/* Rows are accepted again once the queue has drained to half, so a queue
+ * at its limit does not log a line per row. */
+static void drained(struct rrd_sink *s) {
+  if (!s->overflowing || s->queue.count > s->queue.capacity / 2)
+    return;
+  unsigned long long dropped = s->overflowed_now;
+  s->overflowing = false;
+  s->overflowed_now = 0;
+  rrd_sink_say(s, RRD_SINK_WARNING,
+               "The queue for rrdcached at %s accepts rows again; %llu rows "
+               "were dropped while it was full.",
+               address(s), dropped);
+}
+
+static void send_row(struct rrd_sink *s, struct rrd_queued_row *row) {
+  pthread_mutex_unlock(&s->lock);
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  atomic_store(&s->busy_since,
+               (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec + 1);
+  struct rrd_store_result res;
+  int err = rrd_store_write(s->store, row->layout, row->name, row->t,
+                            row->values, row->n, time(NULL), &res);
+  atomic_store(&s->busy_since, 0);
+  pthread_mutex_lock(&s->lock);
+  if (err == 0 && res.outcome == RRD_STORE_UNAVAILABLE) {
+    link_lost(s, res.message); /* the row stays first in line */
+    return;
+  }
+  rrd_queue_pop(&s->queue);
+  s->done++;
+  answered(s);
+  drained(s);
+  bool quiet = s->quiet;
+  pthread_mutex_unlock(&s->lock);
+  rrd_sink_report(s, quiet, err, &res);
+  free(row);
+  pthread_mutex_lock(&s->lock);
+}
+
+/* ---- flush ------------------------------------------------------------- */
+
+static bool flush_due(const struct rrd_sink *s) {
+  return s->flush_requested > s->flush_completed && s->done >= s->flush_after;
+}
+
+/* FLUSH for every path, stopping at the first the daemon cannot be
+ * reached for, or at the stop deadline (a daemon writing thousands of
+ * files must not hold up collectd's shutdown). */
+static int flush_paths(struct rrd_sink *s, char **paths, size_t count,
+                       char *err, size_t err_size) {
+  int result = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (s->stopping && rrd_sink_now() >= s->stop_deadline)
+      return -ETIMEDOUT;
+    int r = rrdcached_client_flush(s->client, paths[i], err, err_size);
+    if (r == -ENOTCONN)
+      return r;
+    if (r != 0)
+      result = r; /* a file the daemon has no rows for is not a failure of
+                     the others */
+  }
+  return result;
+}
+
+static int flush_files(struct rrd_sink *s, bool all, char *path, char *err,
+                       size_t err_size) {
+  if (!all)
+    return flush_paths(s, &path, 1, err, err_size);
+  char **paths = NULL;
+  size_t count = 0;
+  int r = rrd_store_take_dirty(s->store, &paths, &count);
+  if (r == 0)
+    r = flush_paths(s, paths, count, err, err_size);
+  for (size_t i = 0; i < count; i++)
+    free(paths[i]);
+  free(paths);
+  return r;
+}
+
+static void run_flush(struct rrd_sink *s) {
+  unsigned long long target = s->flush_requested;
+  bool all = s->flush_all;
+  char *path = s->flush_path;
+  s->flush_all = false;
+  s->flush_path = NULL;
+  pthread_mutex_unlock(&s->lock);
+  char err[ERR_SIZE] = "";
+  int r = flush_files(s, all, path, err, sizeof(err));
+  free(path);
+  pthread_mutex_lock(&s->lock);
+  if (r == -ENOTCONN) {
+    s->flush_all = true; /* again once the daemon is back */
+    link_lost(s, err);
+    return;
+  }
+  s->flush_result = r == -EIO ? 0 : r;
+  s->flush_completed = target;
+  pthread_cond_broadcast(&s->progress);
+}
+
+/* ---- the loop ---------------------------------------------------------- */
+
+/* Stopping ends the loop once nothing is left to do, the deadline has
+ * passed, or the daemon is away and not due for another attempt. */
+static bool finished(const struct rrd_sink *s) {
+  if (!s->stopping)
+    return false;
+  bool idle = s->queue.count == 0 && !flush_due(s);
+  return idle || rrd_sink_now() >= s->stop_deadline ||
+         (!s->link_up && rrd_sink_now() < s->retry_at);
+}
+
+/* A daemon that goes away makes librrd's next write raise SIGPIPE; in this
+ * thread it stays blocked (collectd ignores it anyway, tests may not). */
+static void block_sigpipe(void) {
+  sigset_t set;
+  sigemptyset(&set);
+  sigaddset(&set, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &set, NULL);
+}
+
+void *rrd_sender_main(void *arg) {
+  struct rrd_sink *s = arg;
+  block_sigpipe();
+  pthread_mutex_lock(&s->lock);
+  while (!finished(s)) {
+    struct rrd_queued_row *row = rrd_queue_peek(&s->queue);
+    if (!s->link_up)
+      reconnect(s);
+    else if (flush_due(s))
+      run_flush(s);
+    else if (row != NULL)
+      send_row(s, row);
+    else if (!s->stopping)
+      pthread_cond_wait(&s->work, &s->lock);
+  }
+  s->finished = true;
+  bool orphaned = s->orphaned;
+  pthread_cond_broadcast(&s->progress);
+  pthread_mutex_unlock(&s->lock);
+  if (orphaned) /* rrd_sink_free gave up on this thread and left it the sink */
+    rrd_sink_destroy(s);
+  return NULL;
+}

@@ -1,0 +1,383 @@
+/*
+ * The sink's front (see rrd_sink.h): what collectd's threads call.  Direct
+ * mode writes through the store right here.  Daemon mode copies the row
+ * into the queue and wakes the sender (rrd_sender.c); the only waiting a
+ * write thread can do is for the queue's mutex, which nobody holds across
+ * I/O, a log call, or anything longer than a few pointer moves.
+ */
+#include "rrd_sink_internal.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define DEFAULT_QUEUE_SIZE 100000
+#define DEFAULT_TIMEOUT 5.0
+#define DEFAULT_RETRY_MIN 1.0
+#define DEFAULT_RETRY_MAX 30.0
+#define MESSAGE_SIZE 1024
+
+/* ---- clock and log ----------------------------------------------------- */
+
+double rrd_sink_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long long now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+void rrd_sink_say(struct rrd_sink *s, enum rrd_sink_level level,
+                  const char *fmt, ...) {
+  char message[MESSAGE_SIZE];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(message, sizeof(message), fmt, ap);
+  va_end(ap);
+  bool quiet = s->quiet;
+  pthread_mutex_unlock(&s->lock);
+  if (!quiet)
+    s->log(s->log_ctx, level, message);
+  pthread_mutex_lock(&s->lock);
+}
+
+void rrd_sink_report(struct rrd_sink *s, bool quiet, int err,
+                     const struct rrd_store_result *res) {
+  if (quiet || (err == 0 && !res->report))
+    return;
+  enum rrd_sink_level level = RRD_SINK_INFO;
+  if (err != 0 || res->outcome == RRD_STORE_FAILED ||
+      res->outcome == RRD_STORE_FOREIGN || res->outcome == RRD_STORE_CONFLICT)
+    level = RRD_SINK_ERROR;
+  else if (res->outcome == RRD_STORE_STALE)
+    level = RRD_SINK_WARNING;
+  s->log(s->log_ctx, level, res->message);
+}
+
+static void ignore_log(void *ctx, enum rrd_sink_level level,
+                       const char *message) {
+  (void)ctx;
+  (void)level;
+  (void)message;
+}
+
+/* ---- construction ------------------------------------------------------ */
+
+static int init_sync(struct rrd_sink *s) {
+  pthread_condattr_t attr;
+  if (pthread_condattr_init(&attr) != 0)
+    return -ENOMEM;
+  /* waits are measured on the monotonic clock, immune to clock steps */
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  int r = pthread_mutex_init(&s->lock, NULL) != 0 ||
+                  pthread_cond_init(&s->work, &attr) != 0 ||
+                  pthread_cond_init(&s->progress, &attr) != 0
+              ? -ENOMEM
+              : 0;
+  pthread_condattr_destroy(&attr);
+  return r;
+}
+
+static int open_client(struct rrd_sink *s, const char *address, char *err,
+                       size_t err_size) {
+  int r = rrdcached_client_new(address, &s->client);
+  if (r == 0 && init_sync(s) != 0) {
+    rrdcached_client_free(s->client);
+    s->client = NULL;
+    r = -ENOMEM;
+  }
+  if (r != 0)
+    snprintf(err, err_size,
+             r == -EINVAL ? "invalid daemon address \"%s\"" : "out of memory",
+             address);
+  return r;
+}
+
+static int start_daemon_mode(struct rrd_sink *s,
+                             const struct rrd_sink_options *o, char *err,
+                             size_t err_size) {
+  size_t size = o->queue_size ? o->queue_size : DEFAULT_QUEUE_SIZE;
+  int r = rrd_queue_init(&s->queue, size);
+  if (r != 0) {
+    snprintf(err, err_size, "out of memory for a queue of %zu rows", size);
+    return r;
+  }
+  s->link_up = false; /* the sender connects first thing */
+  if (pthread_create(&s->thread, NULL, rrd_sender_main, s) != 0) {
+    snprintf(err, err_size, "cannot start the sender thread");
+    return -EAGAIN;
+  }
+  return 0;
+}
+
+static int make_store(struct rrd_sink *s, const struct rrd_sink_options *o,
+                      char *err, size_t err_size) {
+  struct rrd_store_options so = {
+      .data_dir = o->data_dir,
+      .recheck_seconds = o->recheck_seconds,
+      .access = s->client ? rrdcached_client_access(s->client) : NULL,
+  };
+  int r = rrd_store_new(&so, &s->store);
+  if (r == -EINVAL)
+    snprintf(err, err_size,
+             s->client && !rrdcached_client_is_unix(s->client)
+                 ? "the data directory \"%s\" must be relative to the "
+                   "daemon's base directory (no leading '/', no \"..\")"
+                 : "the data directory \"%s\" must be an absolute path",
+             o->data_dir ? o->data_dir : "");
+  else if (r != 0)
+    snprintf(err, err_size, "out of memory");
+  return r;
+}
+
+void rrd_sink_destroy(struct rrd_sink *s) {
+  if (s->client != NULL) {
+    pthread_mutex_destroy(&s->lock);
+    pthread_cond_destroy(&s->work);
+    pthread_cond_destroy(&s->progress);
+  }
+  rrd_store_free(s->store);
+  rrdcached_client_free(s->client);
+  rrd_queue_destroy(&s->queue);
+  free(s->flush_path);
+  free(s);
+}
+
+static void set_defaults(struct rrd_sink *s, const struct rrd_sink_options *o) {
+  s->log = o->log ? o->log : ignore_log;
+  s->log_ctx = o->log_ctx;
+  s->timeout = o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT;
+  s->retry_min = o->retry_min > 0 ? o->retry_min : DEFAULT_RETRY_MIN;
+  s->retry_max = o->retry_max > 0 ? o->retry_max : DEFAULT_RETRY_MAX;
+  if (s->retry_max < s->retry_min)
+    s->retry_max = s->retry_min;
+}
+
+int rrd_sink_new(const struct rrd_sink_options *o, struct rrd_sink **ret,
+                 char *err, size_t err_size) {
+  struct rrd_sink *s = calloc(1, sizeof(*s));
+  if (s == NULL) {
+    snprintf(err, err_size, "out of memory");
+    return -ENOMEM;
+  }
+  set_defaults(s, o);
+  bool daemon = o->daemon_address != NULL && o->daemon_address[0] != '\0';
+  int r = daemon ? open_client(s, o->daemon_address, err, err_size) : 0;
+  if (r == 0)
+    r = make_store(s, o, err, err_size);
+  if (r == 0 && daemon)
+    r = start_daemon_mode(s, o, err, err_size);
+  if (r != 0) {
+    rrd_sink_destroy(s);
+    return r;
+  }
+  *ret = s;
+  return 0;
+}
+
+/* ---- shutdown ---------------------------------------------------------- */
+
+/* Waits for the sender to finish, at most until the stop deadline and a
+ * second more; false when it is stuck in a request. */
+static bool join_sender(struct rrd_sink *s) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  double wait = s->timeout + 1.0;
+  ts.tv_sec += (time_t)wait;
+  ts.tv_nsec += (long)((wait - (double)(time_t)wait) * 1e9);
+  if (ts.tv_nsec >= 1000000000L) {
+    ts.tv_sec++;
+    ts.tv_nsec -= 1000000000L;
+  }
+  return pthread_timedjoin_np(s->thread, NULL, &ts) == 0;
+}
+
+/* The sender is stuck in a request the daemon does not answer: it frees
+ * the sink itself if it ever gets an answer; collectd is not kept
+ * waiting. */
+static void orphan(struct rrd_sink *s) {
+  pthread_mutex_lock(&s->lock);
+  bool done = s->finished;
+  if (!done) {
+    s->orphaned = s->quiet = true;
+    pthread_detach(s->thread);
+  }
+  pthread_mutex_unlock(&s->lock);
+  if (done) { /* finished after all, just now */
+    pthread_join(s->thread, NULL);
+    rrd_sink_destroy(s);
+  }
+}
+
+static void report_left(struct rrd_sink *s) {
+  if (s->queue.count == 0)
+    return;
+  char message[MESSAGE_SIZE];
+  snprintf(message, sizeof(message),
+           "%zu rows for rrdcached at %s are lost: %s at shutdown.",
+           s->queue.count, rrdcached_client_address(s->client),
+           s->link_up ? "they could not all be written in time"
+                      : "the daemon was unreachable");
+  s->log(s->log_ctx, RRD_SINK_ERROR, message);
+}
+
+void rrd_sink_free(struct rrd_sink *s) {
+  if (s == NULL)
+    return;
+  if (s->client == NULL) {
+    rrd_sink_destroy(s);
+    return;
+  }
+  pthread_mutex_lock(&s->lock);
+  s->stopping = true;
+  s->stop_deadline = rrd_sink_now() + s->timeout;
+  pthread_cond_broadcast(&s->work);
+  pthread_mutex_unlock(&s->lock);
+  if (join_sender(s)) {
+    report_left(s);
+    rrd_sink_destroy(s);
+    return;
+  }
+  pthread_mutex_lock(&s->lock);
+  size_t left = s->queue.count;
+  pthread_mutex_unlock(&s->lock);
+  char message[MESSAGE_SIZE], rows[64] = "";
+  if (left > 0)
+    snprintf(rows, sizeof(rows), " and on the %zu rows still queued for it",
+             left);
+  snprintf(message, sizeof(message),
+           "rrdcached at %s has not answered for %.0f s at shutdown: giving "
+           "up on it%s.",
+           rrdcached_client_address(s->client), s->timeout, rows);
+  s->log(s->log_ctx, RRD_SINK_ERROR, message);
+  orphan(s);
+}
+
+/* ---- rows -------------------------------------------------------------- */
+
+/* A request the daemon has not answered for longer than timeout: say so
+ * once, from whichever thread notices (the sender itself is stuck). */
+static void check_stall(struct rrd_sink *s) {
+  long long busy = atomic_load(&s->busy_since);
+  if (busy == 0 || s->stalled || !s->link_up ||
+      (double)(now_ns() - busy) / 1e9 < s->timeout)
+    return;
+  s->stalled = true;
+  rrd_sink_say(s, RRD_SINK_ERROR,
+               "rrdcached at %s has not answered for %.0f s; rows are kept "
+               "in the queue (%zu now) until it does.",
+               rrdcached_client_address(s->client), s->timeout, s->queue.count);
+}
+
+static void overflow(struct rrd_sink *s) {
+  s->overflowed++;
+  s->overflowed_now++;
+  if (s->overflowing)
+    return;
+  s->overflowing = true;
+  rrd_sink_say(s, RRD_SINK_ERROR,
+               "The queue for rrdcached at %s is full (%zu rows): new rows "
+               "are dropped and counted until it has drained to half.",
+               rrdcached_client_address(s->client), s->queue.capacity);
+}
+
+static void enqueue(struct rrd_sink *s, const struct rrd_layout *layout,
+                    const char *name, time_t t, const double *values,
+                    size_t n) {
+  /* allocated before taking the lock, so the lock is held for less */
+  struct rrd_queued_row *row = rrd_queued_row_new(layout, name, t, values, n);
+  pthread_mutex_lock(&s->lock);
+  if (row == NULL || rrd_queue_push(&s->queue, row) != 0) {
+    free(row);
+    overflow(s);
+  } else {
+    s->pushed++;
+    if (s->queue.count > s->queue_peak)
+      s->queue_peak = s->queue.count;
+    pthread_cond_signal(&s->work);
+  }
+  check_stall(s);
+  pthread_mutex_unlock(&s->lock);
+}
+
+void rrd_sink_write(struct rrd_sink *s, const struct rrd_layout *layout,
+                    const char *name, time_t t, const double *values,
+                    size_t n) {
+  if (s->client != NULL) {
+    enqueue(s, layout, name, t, values, n);
+    return;
+  }
+  struct rrd_store_result res;
+  int err =
+      rrd_store_write(s->store, layout, name, t, values, n, time(NULL), &res);
+  rrd_sink_report(s, false, err, &res);
+}
+
+/* ---- flush ------------------------------------------------------------- */
+
+static struct timespec deadline_after(double seconds) {
+  double at = rrd_sink_now() + seconds;
+  struct timespec ts = {.tv_sec = (time_t)at};
+  ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
+  return ts;
+}
+
+/* Records the request; one file asked for twice stays one file, anything
+ * more becomes "every file updated since the last flush". */
+static void request_flush(struct rrd_sink *s, const char *path) {
+  bool pending = s->flush_requested > s->flush_completed;
+  if (path == NULL || s->flush_all ||
+      (pending && (s->flush_path == NULL || strcmp(s->flush_path, path)))) {
+    s->flush_all = true;
+  } else if (s->flush_path == NULL && (s->flush_path = strdup(path)) == NULL) {
+    s->flush_all = true;
+  }
+  if (s->flush_all) {
+    free(s->flush_path);
+    s->flush_path = NULL;
+  }
+  s->flush_requested++;
+  s->flush_after = s->pushed;
+  pthread_cond_signal(&s->work);
+}
+
+int rrd_sink_flush(struct rrd_sink *s, const struct rrd_layout *layout,
+                   const char *name) {
+  if (s->client == NULL)
+    return 0;
+  char path[PATH_MAX];
+  if (layout != NULL &&
+      rrd_store_path(s->store, layout, name, path, sizeof(path)) != 0)
+    return -EINVAL;
+  struct timespec until = deadline_after(s->timeout);
+  pthread_mutex_lock(&s->lock);
+  request_flush(s, layout != NULL ? path : NULL);
+  unsigned long long mine = s->flush_requested;
+  int r = 0;
+  while (s->flush_completed < mine && !s->finished && r != ETIMEDOUT)
+    r = pthread_cond_timedwait(&s->progress, &s->lock, &until);
+  r = s->flush_completed >= mine ? s->flush_result : -ETIMEDOUT;
+  check_stall(s);
+  pthread_mutex_unlock(&s->lock);
+  return r;
+}
+
+void rrd_sink_stats(struct rrd_sink *s, struct rrd_sink_stats *ret) {
+  *ret = (struct rrd_sink_stats){.daemon = s->client != NULL};
+  if (s->client != NULL) {
+    pthread_mutex_lock(&s->lock);
+    ret->reachable = s->link_up && !s->stalled;
+    ret->queued = s->queue.count;
+    ret->queue_peak = s->queue_peak;
+    ret->overflowed = s->overflowed;
+    pthread_mutex_unlock(&s->lock);
+  }
+  rrd_store_counts(s->store, &ret->store);
+}

@@ -1,0 +1,131 @@
+# The example configurations of docs/deployment.md, as the tests load them:
+# each is the fenced block after a line "<!-- example: NAME -->", with the
+# paths, addresses and intervals of a real host replaced by the test's own.
+# Sourced by the deployment tests, after lib.sh.
+
+EXAMPLES_DOC=${EXAMPLES_DOC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/docs/deployment.md}
+TYPES_DB=${TYPES_DB:-}
+
+# example_block NAME: the block as written in the documentation.
+example_block() {
+  awk -v want="<!-- example: $1 -->" '
+    $0 == want { found = 1; next }
+    found && /^```/ { if (inside) exit; inside = 1; next }
+    found && inside { print }' "$EXAMPLES_DOC"
+}
+
+# example_conf NAME LOGNAME: the block with this test's paths.  Uses
+#   $PLUGIN_DIR, $TYPES_DB, $T, and when set: $EX_DAEMON (an rrdcached dir
+#   of start_rrdcached), $EX_PORT (the network plugin's port), $EX_TCP
+#   ("127.0.0.1:<port>" of a TCP rrdcached).
+example_conf() {
+  local block
+  block=$(example_block "$1")
+  [ -n "$block" ] || { echo "no example \"$1\" in $EXAMPLES_DOC" >&2; return 1; }
+  printf '%s\n' "$block" | sed \
+    -e "s|/usr/local/lib/collectd|$PLUGIN_DIR|" \
+    -e "s|/usr/local/share/collectd/pvecg-types.db|$TYPES_DB|" \
+    -e "s|/var/log/collectd.log|$T/$2.log|" \
+    -e "s|/var/lib/pvecg|$T/data|" \
+    -e "s|/var/run/rrdcached.sock|${EX_DAEMON:-/nonexistent}/sock|" \
+    -e "s|/var/lib/rrdcached/db|${EX_DAEMON:-/nonexistent}/db|" \
+    -e "s|/etc/collectd/passwd|$T/passwd|" \
+    -e "s|rrd-store.example.net:42217|${EX_TCP:-}|" \
+    -e "s|collector.example.net|127.0.0.1|" \
+    -e "s|\"0.0.0.0\"|\"127.0.0.1\"|" \
+    -e "s|\"25826\"|\"${EX_PORT:-25826}\"|" \
+    -e "s|^Interval 10$|Interval 1|" \
+    -e "s|FlushInterval 10$|FlushInterval 1|"
+  # what every instance of a test needs of its own
+  cat <<CONF
+BaseDir "$T"
+PIDFile "$T/$2.collectd.pid"
+CONF
+}
+
+# fixture_cgroup_block ROOT: pve_cgroup reading a fixture tree.
+fixture_cgroup_block() {
+  cat <<CONF
+<Plugin pve_cgroup>
+  CgroupRoot "$1"
+  MemoryCgroupRoot ""
+</Plugin>
+CONF
+}
+
+# unixsock_block SOCKET: collectd's unixsock plugin, for FLUSH and LISTVAL.
+unixsock_block() {
+  cat <<CONF
+PluginDir "$SYSTEM_PLUGIN_DIR"
+LoadPlugin unixsock
+<Plugin unixsock>
+  SocketFile "$1"
+</Plugin>
+CONF
+}
+
+# csv_block DIR: collectd's csv plugin: what collectd dispatched, row by row.
+csv_block() {
+  cat <<CONF
+PluginDir "$SYSTEM_PLUGIN_DIR"
+LoadPlugin csv
+<Plugin csv>
+  DataDir "$1"
+  StoreRates false
+</Plugin>
+CONF
+}
+
+# csv_times FILE...: the times of the rows collectd dispatched, as pve_rrd
+# turns them into whole seconds (rounded), "+" marking one that is within
+# 2 ms of half a second and so may have gone either way.
+csv_times() {
+  cat "$@" 2>/dev/null | awk -F, '$1 ~ /^[0-9]/ {
+    s = int($1 + 0.5); f = $1 - int($1)
+    print s ((f > 0.498 && f < 0.502) ? "+" : "") }' | sort -n | uniq
+}
+
+# same_rows EXPECTED ACTUAL: the lists of csv_times and journal_times match,
+# a "+" time allowing one second of difference.
+same_rows() {
+  paste -d' ' <(printf '%s\n' "$1") <(printf '%s\n' "$2") | awk '
+    { n++; e = $1; a = $2; tol = sub(/\+$/, "", e) ? 1 : 0
+      d = e - a; if (a == "" || (d > tol || d < -tol)) bad++ }
+    END { exit !(n > 0 && bad == 0) }' &&
+    [ "$(printf '%s\n' "$1" | wc -l)" -eq "$(printf '%s\n' "$2" | wc -l)" ]
+}
+
+# deploy_fixture ROOT VMID FACTOR: a fixture tree with QEMU guests VMID and
+# VMID+1 and the container VMID+100, memory figures scaled by FACTOR.
+deploy_fixture() {
+  local root=$1 id=$2 k=$3
+  mkdir -p "$root"
+  qemu_guest "$root" "$id" 1.50 0.75 2.25 1.00 0.50 0.25
+  v2_memory "$root/qemu.slice/$id.scope" $((1073741824 * k)) 104857600
+  qemu_guest "$root" $((id + 1)) 3.00 2.00 4.00 3.00 5.00 4.00
+  v2_memory "$root/qemu.slice/$((id + 1)).scope" $((2147483648 * k)) 0
+  lxc_guest "$root" $((id + 100)) 11.11 5.55 22.22 11.11 33.33 22.22
+  v2_memory "$root/lxc/$((id + 100))" $((314572800 * k)) 52428800
+}
+
+# check_deploy_values DIR VMID FACTOR: the last rows in DIR/pve-vm-9.0/
+# hold exactly what deploy_fixture put in the tree (read from disk: flush
+# first when a daemon writes them).
+check_deploy_values() {
+  local dir=$1 id=$2 k=$3 f
+  f=$dir/$id
+  check "$id memhost" $((1073741824 * k - 104857600)) "$(rrd_last "$f" memhost)"
+  check "$id mem" $((1073741824 * k - 104857600)) "$(rrd_last "$f" mem)"
+  check "$id pressurecpusome" 1.5 "$(rrd_last "$f" pressurecpusome)"
+  check "$id pressurecpufull" 0.75 "$(rrd_last "$f" pressurecpufull)"
+  check "$id pressureiosome" 2.25 "$(rrd_last "$f" pressureiosome)"
+  check "$id pressurememoryfull" 0.25 "$(rrd_last "$f" pressurememoryfull)"
+  f=$dir/$((id + 1))
+  check "$((id + 1)) memhost" $((2147483648 * k)) "$(rrd_last "$f" memhost)"
+  check "$((id + 1)) pressurememorysome" 5 "$(rrd_last "$f" pressurememorysome)"
+  f=$dir/$((id + 100))
+  check "$((id + 100)) lxc memhost U" U "$(rrd_last "$f" memhost)"
+  check "$((id + 100)) lxc mem" $((314572800 * k - 52428800)) "$(rrd_last "$f" mem)"
+  check "$((id + 100)) lxc pressurecpusome" 11.11 "$(rrd_last "$f" pressurecpusome)"
+  check "$((id + 100)) lxc pressurememoryfull" 22.22 "$(rrd_last "$f" pressurememoryfull)"
+}
