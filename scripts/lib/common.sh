@@ -3,7 +3,8 @@
 
 PVECG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
-  rrdtool rrdcached libcmocka-dev clang libclang-rt-14-dev valgrind)
+  rrdtool rrdcached libcmocka-dev clang libclang-rt-14-dev valgrind
+  gnuplot-nox)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

@@ -1,0 +1,28 @@
+/*
+ * collectd.conf for the collectd mode.  Every run loads the same plugins
+ * (logfile, pve_cgroup, bench_dispatch, and pve_rrd when that is the
+ * writer) with the same TypesDB; only what they see differs: pve_cgroup's
+ * CgroupRoot holds the N guests or nothing, bench_dispatch dispatches N
+ * rows or none.
+ */
+#ifndef PVECG_BENCH_COLLECTD_CONF_H
+#define PVECG_BENCH_COLLECTD_CONF_H
+
+#include "options.h"
+
+#include <stddef.h>
+
+struct collectd_conf {
+  const char *dir;         /* the run's temp dir: base dir, logs, RRD files */
+  const char *name;        /* "baseline", "calibration", "pve_cgroup" */
+  const char *cgroup_root; /* pve_cgroup CgroupRoot */
+  const char *memory_root; /* pve_cgroup MemoryCgroupRoot ("" for none) */
+  size_t dispatch_rows;    /* bench_dispatch Rows */
+  unsigned spacing_us;     /* bench_dispatch SpacingUs */
+  const struct bench_options *options; /* writer and where things are */
+};
+
+/* Writes <dir>/<name>.conf into path (PATH_MAX).  Returns 0 or -errno. */
+int collectd_conf_write(const struct collectd_conf *conf, char *path);
+
+#endif

@@ -1,0 +1,16 @@
+/*
+ * Private temporary directories of the benchmark (fixture trees, collectd's
+ * configuration, logs and RRD files), removed with everything in them.
+ */
+#ifndef PVECG_BENCH_TEMP_DIR_H
+#define PVECG_BENCH_TEMP_DIR_H
+
+#include <stddef.h>
+
+/* Makes /tmp/<prefix>.XXXXXX into buf.  Returns 0 or a negative errno. */
+int temp_dir_create(const char *prefix, char *buf, size_t size);
+
+/* rm -rf path (never following symlinks).  Returns 0 or a negative errno. */
+int temp_dir_remove(const char *path);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * Clocks and the summary of repeated rounds: every figure the benchmark
+ * reports is the median over rounds, with the minimum and maximum beside it.
+ */
+#ifndef PVECG_BENCH_TIMING_H
+#define PVECG_BENCH_TIMING_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* CLOCK_MONOTONIC in nanoseconds. */
+uint64_t timing_now_ns(void);
+
+struct summary {
+  double median, min, max;
+  size_t count;
+};
+
+/* Summarises values[0..count) (sorting them in place); all NAN when
+ * count is 0. */
+void summarize(double *values, size_t count, struct summary *ret);
+
+#endif
