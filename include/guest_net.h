@@ -12,6 +12,7 @@
 #define PVECG_GUEST_NET_H
 
 #include "guest.h"
+#include "kept_file.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -24,9 +25,8 @@ struct guest_net_entry {
 
 struct guest_net {
   char path[256];
-  int fd;
-  char *buf;
-  size_t buf_size;
+  struct kept_file file;
+  struct read_buffer buf;
   struct guest_net_entry *entries; /* sorted by key */
   size_t count, cap;
   int error; /* of the last refresh: 0, or why the table is unusable */

@@ -9,6 +9,8 @@
  */
 #include "rrd_file.h"
 
+#include "rrd_text.h"
+
 #include <rrd.h>
 
 #include <errno.h>
@@ -20,22 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-/* Messages go to caller buffers that may be absent. */
-__attribute__((format(printf, 3, 4))) static void
-set_text(char *buf, size_t size, const char *fmt, ...) {
-  if (buf == NULL || size == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, size, fmt, ap);
-  va_end(ap);
-}
-
-static const char *librrd_error(void) {
-  const char *e = rrd_get_error();
-  return e != NULL && *e != '\0' ? e : "unknown librrd error";
-}
 
 time_t rrd_file_start_time(time_t now) {
   struct tm tm;
@@ -81,13 +67,14 @@ static int create_with_librrd(const struct rrd_layout *layout, const char *path,
                               time_t start, char *err, size_t err_size) {
   struct rrd_file_definitions defs;
   if (rrd_file_definitions(layout, &defs) != 0) {
-    set_text(err, err_size, "layout %s cannot be expressed", layout->name);
+    rrd_text_set(err, err_size, "layout %s cannot be expressed", layout->name);
     return -EIO;
   }
   rrd_clear_error();
   if (rrd_create_r2(path, layout->step, start, 1 /* no_overwrite */, NULL, NULL,
                     defs.argc, defs.argv) != 0) {
-    set_text(err, err_size, "librrd: %s", librrd_error());
+    rrd_text_set(err, err_size, "librrd: %s",
+                 rrd_text_librrd_error("unknown librrd error"));
     return -EIO;
   }
   /* librrd 1.7.2 writes a mkstemp file (0600) and chmods it to 0644 before
@@ -116,15 +103,15 @@ static int create_privately(const struct rrd_layout *layout, const char *path,
   char tmp[PATH_MAX];
   int n = snprintf(tmp, sizeof(tmp), "%s/%s", dir, base);
   if (n < 0 || (size_t)n >= sizeof(tmp)) {
-    set_text(err, err_size, "path too long");
+    rrd_text_set(err, err_size, "path too long");
     return -EIO;
   }
   int r = create_with_librrd(layout, tmp, start, err, err_size);
   if (r == 0 && link(tmp, path) != 0) {
     r = errno == EEXIST ? -EEXIST : -EIO;
     char text[128];
-    set_text(err, err_size, "cannot link %s to %s: %s", tmp, path,
-             strerror_r(errno, text, sizeof(text)));
+    rrd_text_set(err, err_size, "cannot link %s to %s: %s", tmp, path,
+                 strerror_r(errno, text, sizeof(text)));
   }
   unlink(tmp);
   return r;
@@ -133,23 +120,23 @@ static int create_privately(const struct rrd_layout *layout, const char *path,
 int rrd_file_create(const struct rrd_layout *layout, const char *path,
                     time_t start, char *err, size_t err_size) {
   if (layout == NULL || path == NULL) {
-    set_text(err, err_size, "no layout or path");
+    rrd_text_set(err, err_size, "no layout or path");
     return -EIO;
   }
   struct stat st;
   if (lstat(path, &st) == 0) { /* cheap answer for the common case */
-    set_text(err, err_size, "%s exists", path);
+    rrd_text_set(err, err_size, "%s exists", path);
     return -EEXIST;
   }
   char dir[PATH_MAX];
   if (private_dir_template(path, dir, sizeof(dir)) != 0) {
-    set_text(err, err_size, "path too long");
+    rrd_text_set(err, err_size, "path too long");
     return -EIO;
   }
   if (mkdtemp(dir) == NULL) {
     char text[128];
-    set_text(err, err_size, "cannot create a directory next to %s: %s", path,
-             strerror_r(errno, text, sizeof(text)));
+    rrd_text_set(err, err_size, "cannot create a directory next to %s: %s",
+                 path, strerror_r(errno, text, sizeof(text)));
     return -EIO;
   }
   int r = create_privately(layout, path, dir, start, err, err_size);
@@ -231,13 +218,14 @@ static int check_ds_identity(const rrd_info_t *info,
     return 0;
   char name[64];
   if (file_ds_at(info, i, name, sizeof(name)) != 0) {
-    set_text(why, why_size, "ds[%zu] is missing, expected '%s' (%s)", i,
-             ds->name, want_type);
+    rrd_text_set(why, why_size, "ds[%zu] is missing, expected '%s' (%s)", i,
+                 ds->name, want_type);
     return -EPROTO;
   }
   type = info_findf(info, RD_I_STR, "ds[%s].type", name);
-  set_text(why, why_size, "ds[%zu] is '%s' (%s), expected '%s' (%s)", i, name,
-           type != NULL ? type->value.u_str : "no type", ds->name, want_type);
+  rrd_text_set(why, why_size, "ds[%zu] is '%s' (%s), expected '%s' (%s)", i,
+               name, type != NULL ? type->value.u_str : "no type", ds->name,
+               want_type);
   return -EPROTO;
 }
 
@@ -262,23 +250,23 @@ static int check_ds_limits(const rrd_info_t *info,
   const rrd_info_t *max = info_findf(info, RD_I_VAL, "ds[%s].max", name);
   char text[32];
   if (hb == NULL) {
-    set_text(why, why_size, "ds[%zu] '%s' has no heartbeat, expected %lu", i,
-             name, layout->heartbeat);
+    rrd_text_set(why, why_size, "ds[%zu] '%s' has no heartbeat, expected %lu",
+                 i, name, layout->heartbeat);
     return -EPROTO;
   }
   if (hb->value.u_cnt != layout->heartbeat) {
-    set_text(why, why_size, "ds[%zu] '%s' has heartbeat %lu, expected %lu", i,
-             name, hb->value.u_cnt, layout->heartbeat);
+    rrd_text_set(why, why_size, "ds[%zu] '%s' has heartbeat %lu, expected %lu",
+                 i, name, hb->value.u_cnt, layout->heartbeat);
     return -EPROTO;
   }
   if (min == NULL || min->value.u_val != 0) {
-    set_text(why, why_size, "ds[%zu] '%s' has min %s, expected 0", i, name,
-             limit_text(min, text, sizeof(text)));
+    rrd_text_set(why, why_size, "ds[%zu] '%s' has min %s, expected 0", i, name,
+                 limit_text(min, text, sizeof(text)));
     return -EPROTO;
   }
   if (max == NULL || !isnan(max->value.u_val)) {
-    set_text(why, why_size, "ds[%zu] '%s' has max %s, expected U", i, name,
-             limit_text(max, text, sizeof(text)));
+    rrd_text_set(why, why_size, "ds[%zu] '%s' has max %s, expected U", i, name,
+                 limit_text(max, text, sizeof(text)));
     return -EPROTO;
   }
   return 0;
@@ -297,9 +285,10 @@ static int check_all_ds(const rrd_info_t *info, const struct rrd_layout *layout,
   if (count > layout->ds_count) {
     char name[64] = "?";
     file_ds_at(info, layout->ds_count, name, sizeof(name));
-    set_text(why, why_size,
-             "the file has %lu data sources, expected %zu (ds[%zu] is '%s')",
-             count, layout->ds_count, layout->ds_count, name);
+    rrd_text_set(
+        why, why_size,
+        "the file has %lu data sources, expected %zu (ds[%zu] is '%s')", count,
+        layout->ds_count, layout->ds_count, name);
     return -EPROTO;
   }
   return 0;
@@ -315,22 +304,22 @@ static int check_rra(const rrd_info_t *info, const struct rrd_layout *layout,
   const rrd_info_t *rows = info_findf(info, RD_I_CNT, "rra[%zu].rows", i);
   const rrd_info_t *xff = info_findf(info, RD_I_VAL, "rra[%zu].xff", i);
   if (cf == NULL) {
-    set_text(why, why_size, "rra[%zu] is missing, expected %s %lu:%lu", i,
-             want_cf, want->steps, want->rows);
+    rrd_text_set(why, why_size, "rra[%zu] is missing, expected %s %lu:%lu", i,
+                 want_cf, want->steps, want->rows);
     return -EPROTO;
   }
   unsigned long have_steps = steps != NULL ? steps->value.u_cnt : 0;
   unsigned long have_rows = rows != NULL ? rows->value.u_cnt : 0;
   if (strcmp(cf->value.u_str, want_cf) != 0 || have_steps != want->steps ||
       have_rows != want->rows) {
-    set_text(why, why_size, "rra[%zu] is %s %lu:%lu, expected %s %lu:%lu", i,
-             cf->value.u_str, have_steps, have_rows, want_cf, want->steps,
-             want->rows);
+    rrd_text_set(why, why_size, "rra[%zu] is %s %lu:%lu, expected %s %lu:%lu",
+                 i, cf->value.u_str, have_steps, have_rows, want_cf,
+                 want->steps, want->rows);
     return -EPROTO;
   }
   if (xff == NULL || xff->value.u_val != layout->xff) {
-    set_text(why, why_size, "rra[%zu] has xff %g, expected %g", i,
-             xff != NULL ? xff->value.u_val : NAN, layout->xff);
+    rrd_text_set(why, why_size, "rra[%zu] has xff %g, expected %g", i,
+                 xff != NULL ? xff->value.u_val : NAN, layout->xff);
     return -EPROTO;
   }
   return 0;
@@ -340,8 +329,8 @@ int rrd_file_check_info(const struct rrd_layout *layout, const rrd_info_t *info,
                         char *why, size_t why_size) {
   const rrd_info_t *step = info_find(info, "step", RD_I_CNT);
   if (step == NULL || step->value.u_cnt != layout->step) {
-    set_text(why, why_size, "step is %ld s, expected %lu s",
-             step != NULL ? (long)step->value.u_cnt : -1L, layout->step);
+    rrd_text_set(why, why_size, "step is %ld s, expected %lu s",
+                 step != NULL ? (long)step->value.u_cnt : -1L, layout->step);
     return -EPROTO;
   }
   int r = check_all_ds(info, layout, why, why_size);
@@ -351,8 +340,8 @@ int rrd_file_check_info(const struct rrd_layout *layout, const rrd_info_t *info,
     return r;
   unsigned long count = file_rra_count(info);
   if (count > layout->rra_count) {
-    set_text(why, why_size, "the file has %lu archives, expected %zu", count,
-             layout->rra_count);
+    rrd_text_set(why, why_size, "the file has %lu archives, expected %zu",
+                 count, layout->rra_count);
     return -EPROTO;
   }
   return 0;
@@ -361,7 +350,7 @@ int rrd_file_check_info(const struct rrd_layout *layout, const rrd_info_t *info,
 int rrd_file_check(const struct rrd_layout *layout, const char *path, char *why,
                    size_t why_size) {
   if (layout == NULL || path == NULL) {
-    set_text(why, why_size, "no layout or path");
+    rrd_text_set(why, why_size, "no layout or path");
     return -EIO;
   }
   struct stat st;
@@ -372,17 +361,18 @@ int rrd_file_check(const struct rrd_layout *layout, const char *path, char *why,
     /* EACCES, ELOOP, ENAMETOOLONG...: nothing is known about the file */
     int r = -errno;
     char text[128];
-    set_text(why, why_size, "%s", strerror_r(-r, text, sizeof(text)));
+    rrd_text_set(why, why_size, "%s", strerror_r(-r, text, sizeof(text)));
     return r;
   }
   if (!S_ISREG(st.st_mode)) {
-    set_text(why, why_size, "not a regular file");
+    rrd_text_set(why, why_size, "not a regular file");
     return -EIO;
   }
   rrd_clear_error();
   rrd_info_t *info = rrd_info_r(path);
   if (info == NULL) {
-    set_text(why, why_size, "librrd: %s", librrd_error());
+    rrd_text_set(why, why_size, "librrd: %s",
+                 rrd_text_librrd_error("unknown librrd error"));
     return -EIO;
   }
   int r = rrd_file_check_info(layout, info, why, why_size);
@@ -395,13 +385,14 @@ int rrd_file_check(const struct rrd_layout *layout, const char *path, char *why,
 int rrd_file_update(const char *path, const char *row, char *err,
                     size_t err_size) {
   if (path == NULL || row == NULL) {
-    set_text(err, err_size, "no path or row");
+    rrd_text_set(err, err_size, "no path or row");
     return -EIO;
   }
   const char *argv[1] = {row};
   rrd_clear_error();
   if (rrd_update_r(path, NULL, 1, argv) != 0) {
-    set_text(err, err_size, "librrd: %s", librrd_error());
+    rrd_text_set(err, err_size, "librrd: %s",
+                 rrd_text_librrd_error("unknown librrd error"));
     return -EIO;
   }
   return 0;
@@ -418,7 +409,7 @@ static void free_strings(char **list, unsigned long count) {
 int rrd_file_last_update(const char *path, time_t *ret, char *err,
                          size_t err_size) {
   if (path == NULL || ret == NULL) {
-    set_text(err, err_size, "no path");
+    rrd_text_set(err, err_size, "no path");
     return -EIO;
   }
   time_t last = 0;
@@ -426,7 +417,8 @@ int rrd_file_last_update(const char *path, time_t *ret, char *err,
   char **names = NULL, **values = NULL;
   rrd_clear_error();
   if (rrd_lastupdate_r(path, &last, &count, &names, &values) != 0) {
-    set_text(err, err_size, "librrd: %s", librrd_error());
+    rrd_text_set(err, err_size, "librrd: %s",
+                 rrd_text_librrd_error("unknown librrd error"));
     return -EIO;
   }
   free_strings(names, count);

@@ -12,6 +12,8 @@
 
 #include "rrd_file.h"
 
+#include "rrd_text.h"
+
 #include <rrd.h>
 #include <rrd_client.h>
 
@@ -31,21 +33,6 @@ struct rrdcached_client {
 
 /* ---- messages ---------------------------------------------------------- */
 
-__attribute__((format(printf, 3, 4))) static void
-set_text(char *buf, size_t size, const char *fmt, ...) {
-  if (buf == NULL || size == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(buf, size, fmt, ap);
-  va_end(ap);
-}
-
-static const char *librrd_error(void) {
-  const char *e = rrd_get_error();
-  return e != NULL && *e != '\0' ? e : "no reason given";
-}
-
 /* ---- the connection ---------------------------------------------------- */
 
 static bool connected(const struct rrdcached_client *c) {
@@ -58,7 +45,7 @@ int rrdcached_client_connect(struct rrdcached_client *c, char *err,
     return 0;
   rrd_clear_error();
   if (rrdc_connect(c->address) != 0 || !connected(c)) {
-    set_text(err, err_size, "%s", librrd_error());
+    rrd_text_set(err, err_size, "%s", rrd_text_librrd_error("no reason given"));
     return -ENOTCONN;
   }
   return 0;
@@ -96,12 +83,13 @@ static int perform(struct rrdcached_client *c, const struct request *req,
     int r = req->call(c, req->arg);
     if (r != -ENOTCONN) {
       if (r != 0)
-        set_text(err, err_size, "%s", librrd_error());
+        rrd_text_set(err, err_size, "%s",
+                     rrd_text_librrd_error("no reason given"));
       return r;
     }
   }
-  set_text(err, err_size, "the connection to %s broke: %s", c->address,
-           librrd_error());
+  rrd_text_set(err, err_size, "the connection to %s broke: %s", c->address,
+               rrd_text_librrd_error("no reason given"));
   return -ENOTCONN;
 }
 
@@ -134,11 +122,11 @@ static int local_presence(const char *path, char *why, size_t why_size) {
     int r = errno == ENOTDIR ? -ENOENT : -errno;
     char text[128];
     if (r != -ENOENT)
-      set_text(why, why_size, "%s", strerror_r(-r, text, sizeof(text)));
+      rrd_text_set(why, why_size, "%s", strerror_r(-r, text, sizeof(text)));
     return r;
   }
   if (!S_ISREG(st.st_mode)) {
-    set_text(why, why_size, "not a regular file");
+    rrd_text_set(why, why_size, "not a regular file");
     return -EIO;
   }
   return 0;
@@ -160,7 +148,7 @@ static int daemon_check(void *ctx, const struct rrd_layout *layout,
     r = info_failure(text);
   if (r != 0) {
     if (r != -ENOENT)
-      set_text(why, why_size, "%s", text);
+      rrd_text_set(why, why_size, "%s", text);
     return r;
   }
   r = rrd_file_check_info(layout, ic.info, why, why_size);
@@ -193,7 +181,8 @@ static int call_create(struct rrdcached_client *c, void *arg) {
    * pass -R to the daemon?"): the second would be read as the answer to
    * the next request, so that one starts on a fresh connection. */
   char reason[512];
-  snprintf(reason, sizeof(reason), "%s", librrd_error());
+  snprintf(reason, sizeof(reason), "%s",
+           rrd_text_librrd_error("no reason given"));
   rrdc_disconnect();
   rrd_set_error("%s", reason);
   return strstr(reason, "File exists") != NULL ? -EEXIST : -EIO;
@@ -204,7 +193,7 @@ static int daemon_create(void *ctx, const struct rrd_layout *layout,
                          size_t err_size) {
   struct rrd_file_definitions defs;
   if (rrd_file_definitions(layout, &defs) != 0) {
-    set_text(err, err_size, "layout %s cannot be expressed", layout->name);
+    rrd_text_set(err, err_size, "layout %s cannot be expressed", layout->name);
     return -EIO;
   }
   struct create_call cc = {path, layout, start, &defs};
@@ -230,7 +219,7 @@ static int daemon_update(void *ctx, const char *path, const char *row,
   char text[512] = "";
   int r = perform(ctx, &req, text, sizeof(text));
   if (r != 0)
-    set_text(err, err_size, "%s", text);
+    rrd_text_set(err, err_size, "%s", text);
   if (r == -EIO && rrd_file_parse_refusal(text, file_last) == 0)
     return -ESTALE;
   return r;
@@ -273,7 +262,7 @@ static int daemon_last_update(void *ctx, const char *path, time_t *ret,
     }
   rrd_info_free(ic.info);
   if (r != 0)
-    set_text(err, err_size, "the daemon's INFO has no last_update");
+    rrd_text_set(err, err_size, "the daemon's INFO has no last_update");
   return r;
 }
 

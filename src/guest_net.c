@@ -13,9 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define INITIAL_BUF (64 * 1024)
-#define MAX_BUF (16 * 1024 * 1024)
-
 /* "<digits>i<digits>" after the prefix: the VMID and the NIC index. */
 static int parse_suffix(const char *s, uint32_t *vmid) {
   const char *i = strchr(s, 'i');
@@ -42,48 +39,17 @@ int guest_net_parse_name(const char *name, enum guest_type *type,
 
 void guest_net_init(struct guest_net *net, const char *proc_root) {
   memset(net, 0, sizeof(*net));
-  net->fd = -1;
+  net->file = (struct kept_file)KEPT_FILE_INIT;
   net->error = -ENOENT;
   if (proc_root[0] != '\0')
     snprintf(net->path, sizeof(net->path), "%s/net/dev", proc_root);
 }
 
 void guest_net_free(struct guest_net *net) {
-  if (net->fd >= 0)
-    close(net->fd);
-  free(net->buf);
+  kept_file_close(&net->file);
+  read_buffer_free(&net->buf);
   free(net->entries);
-  net->fd = -1;
-  net->buf = NULL;
   net->entries = NULL;
-}
-
-/* Reads the whole file, growing the buffer until it fits. */
-static int read_file(struct guest_net *net, size_t *len) {
-  if (net->fd < 0 &&
-      (net->fd = open(net->path, O_RDONLY | O_CLOEXEC)) < 0)
-    return -errno;
-  for (;;) {
-    if (!net->buf) {
-      net->buf_size = INITIAL_BUF;
-      if (!(net->buf = malloc(net->buf_size)))
-        return -ENOMEM;
-    }
-    ssize_t n = pread(net->fd, net->buf, net->buf_size, 0);
-    if (n < 0)
-      return -errno;
-    if ((size_t)n < net->buf_size) {
-      *len = (size_t)n;
-      return 0;
-    }
-    if (net->buf_size >= MAX_BUF)
-      return -EFBIG;
-    free(net->buf);
-    net->buf = NULL;
-    net->buf_size *= 2;
-    if (!(net->buf = malloc(net->buf_size)))
-      return -ENOMEM;
-  }
 }
 
 static int add_interface(const struct net_dev_counters *dev, void *ctx) {
@@ -132,15 +98,15 @@ static void fold_entries(struct guest_net *net) {
 int guest_net_refresh(struct guest_net *net) {
   size_t len = 0;
   net->count = 0;
-  int err = net->path[0] ? read_file(net, &len) : -ENOENT;
+  /* kept_file_read closes the file on a read error: reopened next time. */
+  int err = net->path[0] ? kept_file_open(&net->file, AT_FDCWD, net->path)
+                         : -ENOENT;
   if (err == 0)
-    err = net_dev_parse(net->buf, len, add_interface, net);
+    err = kept_file_read(&net->file, &net->buf, &len);
+  if (err == 0)
+    err = net_dev_parse(net->buf.data, len, add_interface, net);
   if (err == 0)
     fold_entries(net);
-  else if (net->fd >= 0 && err != -EBADMSG && err != -ERANGE) {
-    close(net->fd); /* reopen next time */
-    net->fd = -1;
-  }
   net->error = err;
   return err;
 }
