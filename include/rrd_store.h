@@ -26,6 +26,7 @@
 #define PVECG_RRD_STORE_H
 
 #include "rrd_access.h"
+#include "rrd_file_name.h"
 #include "rrd_layout.h"
 
 #include <limits.h>
@@ -34,7 +35,7 @@
 #include <time.h>
 
 /* Longest file name (a VMID or a node name) the store accepts. */
-#define RRD_STORE_NAME_MAX 64
+#define RRD_STORE_NAME_MAX RRD_FILE_NAME_MAX
 
 struct rrd_store;
 

@@ -12,6 +12,7 @@
 #include "rrd_store.h"
 
 #include "rrd_file.h"
+#include "rrd_file_name.h"
 #include "rrd_row.h"
 
 #include <errno.h>
@@ -626,34 +627,17 @@ static void write_entry(const struct rrd_store *store, struct entry *e,
 
 /* ---- names and paths -------------------------------------------------- */
 
-/* Why name cannot be a file name of the store, or NULL when it can. */
-static const char *name_problem(const char *name) {
-  if (name == NULL || name[0] == '\0')
-    return "the file name is empty";
-  if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
-    return "the file name is \".\" or \"..\"";
-  size_t len = 0;
-  for (const unsigned char *p = (const unsigned char *)name; *p; p++, len++) {
-    if (*p == '/')
-      return "the file name contains '/'";
-    if (*p < 0x20 || *p == 0x7f)
-      return "the file name contains a control character";
-  }
-  return len > RRD_STORE_NAME_MAX ? "the file name is longer than 64 bytes"
-                                  : NULL;
-}
-
 int rrd_store_path(const struct rrd_store *store,
                    const struct rrd_layout *layout, const char *name, char *buf,
                    size_t size) {
-  if (store == NULL || layout == NULL || name_problem(name) != NULL)
+  if (store == NULL)
     return -EINVAL;
-  /* A daemon's base directory itself is "", and its paths stay relative. */
-  int n = store->data_dir[0] == '\0' && !store->access->local
-              ? snprintf(buf, size, "%s/%s", layout->name, name)
-              : snprintf(buf, size, "%s/%s/%s", store->data_dir, layout->name,
-                         name);
-  return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+  /* A daemon's base directory itself is "", and its paths stay relative;
+   * a local "" is the root. */
+  const char *dir = store->data_dir[0] == '\0' && !store->access->local
+                        ? NULL
+                        : store->data_dir;
+  return rrd_file_name_path(dir, layout, name, buf, size);
 }
 
 /* ---- the table --------------------------------------------------------- */
@@ -812,7 +796,7 @@ static int validate(const struct rrd_store *store,
                     const struct rrd_layout *layout, const char *name, time_t t,
                     const double *values, size_t n,
                     struct rrd_store_result *res) {
-  const char *problem = name_problem(name);
+  const char *problem = rrd_file_name_problem(name);
   if (store == NULL || layout == NULL)
     return invalid(res, "no store or layout");
   if (problem != NULL)

@@ -1,0 +1,31 @@
+/*
+ * Where a layout's files live: <data dir>/<layout name>/<file name>, with
+ * the file name a VMID or a node name.  Those names come from outside (a
+ * directory name, a host name over the network plugin, a command line), so
+ * every path is built here, after the name has been checked, by the writer
+ * (rrd_store.c) and the pvecg command alike.
+ */
+#ifndef PVECG_RRD_FILE_NAME_H
+#define PVECG_RRD_FILE_NAME_H
+
+#include "rrd_layout.h"
+
+#include <stddef.h>
+
+/* Longest file name (a node name; VMIDs are at most 9 digits). */
+#define RRD_FILE_NAME_MAX 64
+
+/* Why name cannot be a file name: empty, "." or "..", a '/', a control
+ * character, longer than RRD_FILE_NAME_MAX.  NULL when it can. */
+const char *rrd_file_name_problem(const char *name);
+
+/*
+ * Writes "<data_dir>/<layout->name>/<name>" into buf (data_dir without a
+ * trailing '/': "" is the root), or "<layout->name>/<name>" when data_dir
+ * is NULL (paths relative to a daemon's base directory).  Returns 0, -EINVAL
+ * for a name that rrd_file_name_problem() refuses, or -ENAMETOOLONG.
+ */
+int rrd_file_name_path(const char *data_dir, const struct rrd_layout *layout,
+                       const char *name, char *buf, size_t size);
+
+#endif
