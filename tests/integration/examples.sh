@@ -1,10 +1,20 @@
 # The example configurations of docs/deployment.md, as the tests load them:
 # each is the fenced block after a line "<!-- example: NAME -->", with the
 # paths, addresses and intervals of a real host replaced by the test's own.
+# A deployment is collectd.conf (the block "main") plus its snippet for
+# /etc/collectd/collectd.conf.d/, which ships as a file of packaging/examples/.
 # Sourced by the deployment tests, after lib.sh.
 
-EXAMPLES_DOC=${EXAMPLES_DOC:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)/docs/deployment.md}
+PVECG_SOURCE=${PVECG_SOURCE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+EXAMPLES_DOC=${EXAMPLES_DOC:-$PVECG_SOURCE/docs/deployment.md}
+SNIPPET_DIR=${SNIPPET_DIR:-$PVECG_SOURCE/packaging/examples}
 TYPES_DB=${TYPES_DB:-}
+
+# Each deployment's snippet, "example name:file in SNIPPET_DIR".
+EXAMPLE_SNIPPETS=(single-host:pvecg-single-host.conf
+  central-sender:pvecg-central-sender.conf
+  central-receiver:pvecg-central-collector.conf
+  pve-node:pvecg-pve-node.conf)
 
 # example_block NAME: the block as written in the documentation.
 example_block() {
@@ -14,18 +24,40 @@ example_block() {
     found && inside { print }' "$EXAMPLES_DOC"
 }
 
-# example_conf NAME LOGNAME: the block with this test's paths.  Uses
-#   $PLUGIN_DIR, $TYPES_DB, $T, and when set: $EX_DAEMON (an rrdcached dir
-#   of start_rrdcached), $EX_PORT (the network plugin's port), $EX_TCP
-#   ("127.0.0.1:<port>" of a TCP rrdcached).
-example_conf() {
-  local block
-  block=$(example_block "$1")
-  [ -n "$block" ] || { echo "no example \"$1\" in $EXAMPLES_DOC" >&2; return 1; }
-  printf '%s\n' "$block" | sed \
-    -e "s|/usr/local/lib/collectd|$PLUGIN_DIR|" \
-    -e "s|/usr/local/share/collectd/pvecg-types.db|$TYPES_DB|" \
-    -e "s|/var/log/collectd.log|$T/$2.log|" \
+# example_host NAME: the host name the documentation gives the deployment's
+# collectd.conf.
+example_host() {
+  case $1 in
+  central-sender) echo node1 ;;
+  central-receiver) echo collector ;;
+  *) echo pve1 ;;
+  esac
+}
+
+# example_main NAME [CONF_D]: the deployment's collectd.conf: the "main"
+# block with its host name, including the snippets of CONF_D, or none.
+example_main() {
+  local main
+  main=$(example_block main)
+  [ -n "$main" ] || { echo "no example \"main\" in $EXAMPLES_DOC" >&2; return 1; }
+  printf '%s\n' "$main" | sed "s|^Hostname \"pve1\"$|Hostname \"$(example_host "$1")\"|" |
+    if [ -n "${2:-}" ]; then
+      sed "s|\"/etc/collectd/collectd.conf.d\"|\"$2\"|"
+    else
+      sed '/^<Include /,/^<\/Include>/d'
+    fi
+  # the collector also reads the row types from the generated types.db
+  [ "$1" != central-receiver ] || example_block central-typesdb
+}
+
+# example_paths LOGNAME: a filter putting this test's paths, addresses and
+# interval into a block.  Uses $TYPES_DB, $T, and when set: $EX_DAEMON (an
+# rrdcached dir of start_rrdcached), $EX_PORT (the network plugin's port),
+# $EX_TCP ("127.0.0.1:<port>" of a TCP rrdcached).
+example_paths() {
+  sed \
+    -e "s|/usr/share/collectd/pvecg-types.db|$TYPES_DB|" \
+    -e "s|/var/log/collectd.log|$T/$1.log|" \
     -e "s|/var/lib/pvecg|$T/data|" \
     -e "s|/var/run/rrdcached.sock|${EX_DAEMON:-/nonexistent}/sock|" \
     -e "s|/var/lib/rrdcached/db|${EX_DAEMON:-/nonexistent}/db|" \
@@ -36,6 +68,29 @@ example_conf() {
     -e "s|\"25826\"|\"${EX_PORT:-25826}\"|" \
     -e "s|^Interval 10$|Interval 1|" \
     -e "s|FlushInterval 10$|FlushInterval 1|"
+}
+
+# plugin_dirs: a filter that loads our plugins from $PLUGIN_DIR and
+# collectd's own from $SYSTEM_PLUGIN_DIR (the documented configs rely on
+# both being in collectd's default /usr/lib/collectd, as the package has it).
+plugin_dirs() {
+  awk -v ours="$PLUGIN_DIR" -v stock="$SYSTEM_PLUGIN_DIR" '
+    /^[ \t]*PluginDir[ \t]/ { next }
+    match($0, /^[ \t]*<?LoadPlugin[ \t]+"?/) {
+      dir = substr($0, RLENGTH + 1) ~ /^pve_/ ? ours : stock
+      if (dir != last) print "PluginDir \"" dir "\""
+      last = dir
+    }
+    { print }'
+}
+
+# example_conf NAME LOGNAME: the deployment NAME as one collectd.conf, with
+# the snippet in place of the Include and this test's paths.
+example_conf() {
+  local block
+  block=$(example_block "$1")
+  [ -n "$block" ] || { echo "no example \"$1\" in $EXAMPLES_DOC" >&2; return 1; }
+  { example_main "$1" && printf '%s\n' "$block"; } | example_paths "$2" | plugin_dirs
   # what every instance of a test needs of its own
   cat <<CONF
 BaseDir "$T"
