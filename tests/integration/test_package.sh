@@ -7,9 +7,6 @@
 # installed plugins from /usr/lib/collectd through the installed single-host
 # snippet, exact values in the RRD files, and `dpkg --purge` (also on
 # failure) leaving none of the files behind.
-#
-# /usr/bin/pvecg is expected when cli/CMakeLists.txt exists in the tree and
-# man1/pvecg.1.gz when docs/man/pvecg.1.pod does.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/fixture.sh"
@@ -19,8 +16,6 @@ SRC=$PVECG_SOURCE
 VERSION=$(sed -nE 's/^project\(pvecg VERSION ([0-9.]+) .*/\1/p' "$SRC/CMakeLists.txt")
 ARCH=$(dpkg --print-architecture)
 DEB=$T/build/pvecg_${VERSION}-1_${ARCH}.deb
-HAS_CLI=$([ -f "$SRC/cli/CMakeLists.txt" ] && echo yes || echo no)
-HAS_CLI_MAN=$([ -f "$SRC/docs/man/pvecg.1.pod" ] && echo yes || echo no)
 
 if ! "$SRC/scripts/package" "$T/build" >"$T/package.out" 2>&1; then
   cat "$T/package.out"
@@ -33,10 +28,8 @@ check "scripts/package names the package it made" "$DEB" "$(tail -n 1 "$T/packag
 expected_contents() {
   local d='drwxr-xr-x root/root' f='-rw-r--r-- root/root' pair
   echo "$d ./usr/"
-  if [ "$HAS_CLI" == yes ]; then
-    echo "$d ./usr/bin/"
-    echo "-rwxr-xr-x root/root ./usr/bin/pvecg"
-  fi
+  echo "$d ./usr/bin/"
+  echo "-rwxr-xr-x root/root ./usr/bin/pvecg"
   echo "$d ./usr/lib/"
   echo "$d ./usr/lib/collectd/"
   echo "$f ./usr/lib/collectd/pve_cgroup.so"
@@ -53,16 +46,16 @@ expected_contents() {
     echo "$f ./usr/share/doc/pvecg/examples/${pair#*:}"
   done
   echo "$d ./usr/share/man/"
-  if [ "$HAS_CLI_MAN" == yes ]; then
-    echo "$d ./usr/share/man/man1/"
-    echo "$f ./usr/share/man/man1/pvecg.1.gz"
-  fi
+  echo "$d ./usr/share/man/man1/"
+  for page in pvecg pvecg-check pvecg-export pvecg-graph pvecg-rrddata pvecg-sample; do
+    echo "$f ./usr/share/man/man1/$page.1.gz"
+  done
   echo "$d ./usr/share/man/man5/"
   echo "$f ./usr/share/man/man5/collectd-pve_cgroup.5.gz"
   echo "$f ./usr/share/man/man5/collectd-pve_rrd.5.gz"
 }
 
-echo "# the package (pvecg expected: $HAS_CLI, pvecg(1) expected: $HAS_CLI_MAN)"
+echo "# the package"
 check "dpkg-deb -c: the file list" "$(expected_contents | sort -k3)" \
   "$(dpkg-deb -c "$DEB" | awk '{print $1, $2, $6}' | sort -k3)"
 check "control: Package Version Architecture Section" \
@@ -127,9 +120,9 @@ for pair in "${EXAMPLE_SNIPPETS[@]}"; do
     cmp -s "$SRC/packaging/examples/${pair#*:}" "/usr/share/doc/pvecg/examples/${pair#*:}"
 done
 check "nothing enabled in /etc" "" "$(dpkg -L pvecg | grep '^/etc' || true)"
-if [ "$HAS_CLI" == yes ]; then
-  check "/usr/bin/pvecg runs" "pvecg $VERSION" "$(/usr/bin/pvecg --version 2>&1)"
-fi
+check "/usr/bin/pvecg runs" "pvecg $VERSION" "$(/usr/bin/pvecg --version 2>&1)"
+check "pvecg-export(1) installed" 1 \
+  "$(zcat /usr/share/man/man1/pvecg-export.1.gz | grep -c '^\.TH pvecg-export 1 ')"
 
 # collectd with the installed plugins, as docs/deployment.md has it: its
 # collectd.conf including a conf.d with the installed single-host snippet.
@@ -159,6 +152,8 @@ check_deploy_values "$VM" 100 1
 check "both plugins loaded" 2 \
   "$(grep -cE 'plugin "pve_(cgroup|rrd)" successfully loaded' "$T/collectd.log")"
 check "no errors" "" "$(grep -iE 'error|fail' "$T/collectd.log" || true)"
+check "the installed pvecg knows the files" "$VM/100: pve-vm-9.0" \
+  "$(/usr/bin/pvecg check "$VM/100")"
 
 purge_package
 check_true "dpkg --purge: gone" package_absent

@@ -1,0 +1,82 @@
+/*
+ * The text forms of `pvecg export`: one stored RRD row becomes Graphite
+ * plaintext lines, one InfluxDB line-protocol line, a CSV record or a JSON
+ * line.  Pure formatting onto a stdio stream, so the same code feeds
+ * stdout and the network sender, and the unit tests compare exact text.
+ *
+ * Naming (stable, documented in pvecg-export(1)): a file knows only its
+ * layout and its name (a VMID or a node name), not the guest's type or
+ * node, so only those appear:
+ *   graphite  <prefix>.vm.<vmid>.<ds> <value> <time>
+ *             <prefix>.node.<name>.<ds> <value> <time>
+ *   influx    <prefix>_vm,vmid=<vmid> <ds>=<value>,... <time in ns>
+ *             <prefix>_node,node=<name> <ds>=<value>,... <time in ns>
+ *   csv       file,time,<ds>...   (a header before each file's records)
+ *   json      {"file":..,"vmid":<n>|"node":..,"time":..,"<ds>":<value>,..}
+ * Unknown values (NaN) are left out, never written as 0, and a row whose
+ * values are all unknown gives no output at all.  Values are written in
+ * the shortest form that reads back as the same double.
+ */
+#ifndef PVECG_EXPORT_FORMAT_H
+#define PVECG_EXPORT_FORMAT_H
+
+#include "rrd_layout.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+
+enum export_format {
+  EXPORT_GRAPHITE,
+  EXPORT_INFLUX,
+  EXPORT_CSV,
+  EXPORT_JSON,
+};
+
+enum export_kind {
+  EXPORT_VM,   /* a guest's file: the name is its VMID */
+  EXPORT_NODE, /* a node's file: the name is the node's */
+};
+
+/* Whose rows are formatted, and their columns. */
+struct export_source {
+  enum export_kind kind;
+  const char *name;   /* the file's name: VMID or node name */
+  const char *file;   /* "<layout>/<name>", how CSV and JSON name the file */
+  const char *prefix; /* graphite path prefix / influx measurement prefix */
+  const struct rrd_layout *layout; /* column names, in file order */
+};
+
+/* What was written for a row. */
+struct export_count {
+  size_t lines;  /* text lines (graphite: one per value) */
+  size_t values; /* known values */
+};
+
+/* Parses "graphite", "influx", "csv" or "json".  Returns 0 or -EINVAL. */
+int export_format_parse(const char *name, enum export_format *ret);
+
+/* Why prefix cannot be a metric prefix (empty, longer than 64 bytes, a
+ * character other than letters, digits, '_', '-' and inner single dots),
+ * or NULL when it can. */
+const char *export_prefix_problem(const char *prefix);
+
+/* Writes what precedes a file's rows: CSV's header line, nothing for the
+ * other formats.  Returns 0. */
+int export_format_header(enum export_format format,
+                         const struct export_source *src, FILE *out);
+
+/*
+ * Writes the row of the source's layout->ds_count values ending at time t.
+ * Returns 0 and what was written in *ret (zero lines for an all-unknown
+ * row); -EINVAL when the source cannot be written in this format (e.g. a
+ * newline in an InfluxDB tag value, a VM name that is not a VMID),
+ * -ERANGE when t in nanoseconds does not fit InfluxDB's 64-bit time.
+ * Nothing is written on error.
+ */
+int export_format_row(enum export_format format,
+                      const struct export_source *src, time_t t,
+                      const double *values, FILE *out,
+                      struct export_count *ret);
+
+#endif
