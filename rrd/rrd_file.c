@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 time_t rrd_file_start_time(time_t now) {
@@ -63,6 +64,22 @@ int rrd_file_definitions(const struct rrd_layout *layout,
   return 0;
 }
 
+/* "no reason given; N bytes are free ..." for the directory of path: the
+ * likely cause when librrd cannot say. */
+static void free_space_text(const char *path, char *buf, size_t size) {
+  const char *slash = strrchr(path, '/');
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof(dir), "%.*s", slash != NULL ? (int)(slash - path) : 1,
+           slash != NULL ? path : ".");
+  struct statvfs fs;
+  if (statvfs(dir, &fs) == 0)
+    snprintf(buf, size,
+             "no reason given; %llu bytes are free on its file system",
+             (unsigned long long)fs.f_bavail * fs.f_frsize);
+  else
+    snprintf(buf, size, "unknown librrd error");
+}
+
 static int create_with_librrd(const struct rrd_layout *layout, const char *path,
                               time_t start, char *err, size_t err_size) {
   struct rrd_file_definitions defs;
@@ -73,8 +90,11 @@ static int create_with_librrd(const struct rrd_layout *layout, const char *path,
   rrd_clear_error();
   if (rrd_create_r2(path, layout->step, start, 1 /* no_overwrite */, NULL, NULL,
                     defs.argc, defs.argv) != 0) {
-    rrd_text_set(err, err_size, "librrd: %s",
-                 rrd_text_librrd_error("unknown librrd error"));
+    /* librrd 1.7.2 gives no reason when writing the new file fails (a full
+     * disk), and its errno is not the write's by then. */
+    char text[128];
+    free_space_text(path, text, sizeof(text));
+    rrd_text_set(err, err_size, "librrd: %s", rrd_text_librrd_error(text));
     return -EIO;
   }
   /* librrd 1.7.2 writes a mkstemp file (0600) and chmods it to 0644 before
@@ -354,7 +374,9 @@ int rrd_file_check(const struct rrd_layout *layout, const char *path, char *why,
     return -EIO;
   }
   struct stat st;
-  if (stat(path, &st) != 0) {
+  /* lstat: a symlink in the data directory is not followed, as librrd
+   * would, to a file somewhere else */
+  if (lstat(path, &st) != 0) {
     /* ENOTDIR: a path component is a file, so this file cannot exist */
     if (errno == ENOENT || errno == ENOTDIR)
       return -ENOENT;
@@ -365,7 +387,9 @@ int rrd_file_check(const struct rrd_layout *layout, const char *path, char *why,
     return r;
   }
   if (!S_ISREG(st.st_mode)) {
-    rrd_text_set(why, why_size, "not a regular file");
+    rrd_text_set(why, why_size, "%s",
+                 S_ISLNK(st.st_mode) ? "a symbolic link, not followed"
+                                     : "not a regular file");
     return -EIO;
   }
   rrd_clear_error();

@@ -151,6 +151,16 @@ static bool flush_due(const struct rrd_sink *s) {
   return s->flush_requested > s->flush_completed && s->done >= s->flush_after;
 }
 
+/* Whether rrd_sink_free's deadline has passed.  Called without the lock
+ * held (during a flush), so it takes it: rrd_sink_free sets both fields
+ * under it from another thread. */
+static bool past_stop_deadline(struct rrd_sink *s) {
+  pthread_mutex_lock(&s->lock);
+  bool past = s->stopping && rrd_sink_now() >= s->stop_deadline;
+  pthread_mutex_unlock(&s->lock);
+  return past;
+}
+
 /* FLUSH for every path, stopping at the first the daemon cannot be
  * reached for, or at the stop deadline (a daemon writing thousands of
  * files must not hold up collectd's shutdown). */
@@ -158,7 +168,7 @@ static int flush_paths(struct rrd_sink *s, char **paths, size_t count,
                        char *err, size_t err_size) {
   int result = 0;
   for (size_t i = 0; i < count; i++) {
-    if (s->stopping && rrd_sink_now() >= s->stop_deadline)
+    if (past_stop_deadline(s))
       return -ETIMEDOUT;
     int r = rrdcached_client_flush(s->client, paths[i], err, err_size);
     if (r == -ENOTCONN)

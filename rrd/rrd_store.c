@@ -372,10 +372,11 @@ static int make_layout_dir(const struct rrd_store *store, struct entry *e,
   if (r < 0) {
     char shown[SHOWN_SIZE], text[128];
     shorten_path(dir, shown, sizeof(shown));
+    /* named with the file: one line per file, not several alike */
     fail(e, now, res,
-         "Could not create the directory %s: %s; the row for %lld "
+         "Could not create the directory %s for %s: %s; the row for %lld "
          "is dropped.",
-         shown, strerror_r(-r, text, sizeof(text)), (long long)t);
+         shown, e->name, strerror_r(-r, text, sizeof(text)), (long long)t);
   }
   return r;
 }

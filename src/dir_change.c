@@ -26,16 +26,15 @@ void dir_change_close(struct dir_change *dc) {
   dir_change_init(dc);
 }
 
-void dir_change_forget(struct dir_change *dc) {
-  dc->known = false;
-}
+void dir_change_forget(struct dir_change *dc) { dc->known = false; }
 
 static int open_stat(struct dir_change *dc, const char *dir) {
   char path[PATH_MAX];
   int n = snprintf(path, sizeof(path), "%s/cgroup.stat", dir);
   if (n < 0 || (size_t)n >= sizeof(path))
     return -ENAMETOOLONG;
-  dc->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  /* O_NONBLOCK: a FIFO must not make open() wait for a writer. */
+  dc->fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   return dc->fd < 0 ? -errno : 0;
 }
 
@@ -52,8 +51,7 @@ static int read_count(const struct dir_change *dc, uint64_t *ret) {
   return found == 1 ? 0 : -ENOMSG;
 }
 
-bool dir_change_check(struct dir_change *dc, const char *dir,
-                      uint64_t *token) {
+bool dir_change_check(struct dir_change *dc, const char *dir, uint64_t *token) {
   uint64_t count;
   *token = NO_TOKEN;
   /* The file is (re)opened only when needed: a directory made later, or

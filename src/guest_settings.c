@@ -16,7 +16,8 @@
 
 /* Reads a small file whole.  Returns its length or a negative errno. */
 static ssize_t read_small(const char *path, char *buf, size_t size) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  /* O_NONBLOCK: a FIFO must not make open() or read() wait. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0)
     return -errno;
   ssize_t n;
@@ -57,14 +58,14 @@ static int config_path(char *buf, size_t size, const char *dir,
   return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
 }
 
-static bool same_mtime(const struct guest_settings *gs,
-                       const struct stat *st) {
+static bool same_mtime(const struct guest_settings *gs, const struct stat *st) {
   return gs->have_mtime && gs->mtime.tv_sec == st->st_mtim.tv_sec &&
          gs->mtime.tv_nsec == st->st_mtim.tv_nsec;
 }
 
 static void read_config(struct guest_settings *gs, enum guest_type type,
-                        uint32_t vmid, const struct guest_settings_source *src) {
+                        uint32_t vmid,
+                        const struct guest_settings_source *src) {
   char path[PATH_MAX];
   const char *dir = src->pve_config_dir;
   struct stat st;
@@ -123,9 +124,7 @@ static int find_qemu_pid(uint32_t vmid,
   return pid > 0 && pid_in_scope(src, pid, vmid) ? pid : 0;
 }
 
-void guest_settings_expire(struct guest_settings *gs) {
-  gs->next_check = 0;
-}
+void guest_settings_expire(struct guest_settings *gs) { gs->next_check = 0; }
 
 void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
                             uint32_t vmid,
@@ -142,8 +141,8 @@ void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
     gs->pid = find_qemu_pid(vmid, src);
 }
 
-void guest_settings_apply(const struct guest_settings *gs,
-                          unsigned host_cpus, struct guest_sample *out) {
+void guest_settings_apply(const struct guest_settings *gs, unsigned host_cpus,
+                          struct guest_sample *out) {
   bool config = gs->config_error == 0;
   out->config_error = gs->config_error;
   out->config_error_before = gs->config_error_before;

@@ -35,7 +35,9 @@ static int read_buffer_grow(struct read_buffer *buf) {
 int kept_file_open(struct kept_file *f, int dirfd, const char *path) {
   if (f->fd >= 0)
     return 0;
-  f->fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  /* O_NONBLOCK: a FIFO in the file's place must not make open() wait for
+   * a writer (no effect on kernfs, procfs or regular files). */
+  f->fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   return f->fd < 0 ? -errno : 0;
 }
 

@@ -98,7 +98,7 @@ static int list_push(struct nic_list *list, const struct nic *nic) {
 /* Reads a small sysfs file holding one decimal, relative to dirfd. */
 static int read_small_decimal(int dirfd, const char *path, uint64_t *ret) {
   char text[SMALL_FILE_MAX];
-  int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+  int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   ssize_t n;
 
   if (fd < 0)

@@ -85,9 +85,7 @@ static enum guest_type key_type(uint64_t key) {
   return (enum guest_type)(key >> 32);
 }
 
-static uint32_t key_vmid(uint64_t key) {
-  return (uint32_t)key;
-}
+static uint32_t key_vmid(uint64_t key) { return (uint32_t)key; }
 
 static double monotonic_clock(void) {
   struct timespec ts;
@@ -123,7 +121,10 @@ static void open_files(struct guest *g, int dirfd, unsigned mask) {
     if (!(mask & (1u << i)) || g->fd[i] >= 0)
       continue;
     const char *name = guest_file_name((enum guest_file)i, g->memory_version);
-    g->fd[i] = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    /* O_NONBLOCK: a FIFO in the file's place must not make open() wait
+     * for a writer (no effect on kernfs or regular files). */
+    g->fd[i] =
+        openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (g->fd[i] >= 0)
       g->missing &= ~(1u << i);
     else
@@ -430,9 +431,7 @@ static int read_kept(int fd, char *buf, size_t size, size_t *len) {
   return 0;
 }
 
-static bool is_gone_error(int err) {
-  return err == -ENODEV || err == -ENOENT;
-}
+static bool is_gone_error(int err) { return err == -ENODEV || err == -ENOENT; }
 
 /* ExtraStats: memory.stat is still in s->buf; events and swap are read
  * into the (no longer needed) usage buffer and a small one. */
@@ -441,17 +440,21 @@ static int sample_extra(struct sampler *s, const struct guest *g,
                         struct guest_sample *out) {
   char swap[64];
   size_t elen = 0, wlen = 0;
-  int efd = g->fd[GUEST_FILE_MEMORY_EVENTS], wfd = g->fd[GUEST_FILE_MEMORY_SWAP];
+  int efd = g->fd[GUEST_FILE_MEMORY_EVENTS],
+      wfd = g->fd[GUEST_FILE_MEMORY_SWAP];
   int eerr = read_kept(efd, s->usage_buf, sizeof(s->usage_buf), &elen);
   int werr = read_kept(wfd, swap, sizeof(swap), &wlen);
   if ((eerr < 0 && efd >= 0 && is_gone_error(eerr)) ||
       (werr < 0 && wfd >= 0 && is_gone_error(werr)))
     return -ENODEV;
-  struct guest_extra_input in = {
-      .version = g->memory_version, .usage = usage,
-      .stat = s->buf, .stat_len = stat_len,
-      .events = eerr ? NULL : s->usage_buf, .events_len = elen,
-      .swap = werr ? NULL : swap, .swap_len = wlen};
+  struct guest_extra_input in = {.version = g->memory_version,
+                                 .usage = usage,
+                                 .stat = s->buf,
+                                 .stat_len = stat_len,
+                                 .events = eerr ? NULL : s->usage_buf,
+                                 .events_len = elen,
+                                 .swap = werr ? NULL : swap,
+                                 .swap_len = wlen};
   int perr = 0, pwerr = 0;
   guest_extra_fill(&in, out, &perr, &pwerr);
   out->error[GUEST_FILE_MEMORY_EVENTS] = eerr ? eerr : perr;
@@ -465,8 +468,8 @@ static int sample_memory(struct sampler *s, const struct guest *g,
   size_t ulen = 0, slen = 0;
   int uerr = read_kept(g->fd[GUEST_FILE_MEMORY_USAGE], s->usage_buf,
                        sizeof(s->usage_buf), &ulen);
-  int serr = read_kept(g->fd[GUEST_FILE_MEMORY_STAT], s->buf, sizeof(s->buf),
-                       &slen);
+  int serr =
+      read_kept(g->fd[GUEST_FILE_MEMORY_STAT], s->buf, sizeof(s->buf), &slen);
   out->error[GUEST_FILE_MEMORY_USAGE] = uerr;
   out->error[GUEST_FILE_MEMORY_STAT] = serr;
   if ((uerr && g->fd[GUEST_FILE_MEMORY_USAGE] >= 0 && is_gone_error(uerr)) ||
@@ -483,8 +486,8 @@ static int sample_memory(struct sampler *s, const struct guest *g,
     out->error[GUEST_FILE_MEMORY_USAGE] = err;
     return 0;
   }
-  err = cgroup_memory_parse(g->memory_version, s->usage_buf, ulen, s->buf,
-                            slen, &out->memory_used);
+  err = cgroup_memory_parse(g->memory_version, s->usage_buf, ulen, s->buf, slen,
+                            &out->memory_used);
   if (err < 0) {
     out->error[GUEST_FILE_MEMORY_STAT] = err;
     return 0;
@@ -581,11 +584,11 @@ static void sample_ksm(struct sampler *s, struct guest *g,
   int pid = g->settings.pid;
   if (pid <= 0)
     return;
-  int n = snprintf(path, sizeof(path), "%s/%d/ksm_stat", s->config.proc_root,
-                   pid);
+  int n =
+      snprintf(path, sizeof(path), "%s/%d/ksm_stat", s->config.proc_root, pid);
   if (n < 0 || (size_t)n >= sizeof(path))
     return;
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   size_t len = 0;
   int err = fd < 0 ? -errno : read_kept(fd, s->buf, sizeof(s->buf), &len);
   if (fd >= 0)
@@ -699,23 +702,22 @@ static bool valid_root(const char *root, bool may_be_empty) {
   return root[0] == '/' && len < PATH_MAX;
 }
 
-
 int sampler_new(const struct sampler_config *config, struct sampler **ret) {
   if (!valid_root(config->cgroup_root, false) ||
       !valid_root(config->memory_root, true) ||
       !valid_root(config->pve_config_dir, true) ||
       !valid_root(config->proc_root, true) ||
-      !valid_root(config->run_dir, true) ||
-      strlen(config->proc_root) > 200)
+      !valid_root(config->run_dir, true) || strlen(config->proc_root) > 200)
     return -EINVAL;
   struct sampler *s = calloc(1, sizeof(*s));
   if (!s)
     return -ENOMEM;
   s->config = *config;
-  s->wanted_files = config->extra_stats ? ALL_FILES : ALL_FILES & ~GUEST_FILES_EXTRA;
+  s->wanted_files =
+      config->extra_stats ? ALL_FILES : ALL_FILES & ~GUEST_FILES_EXTRA;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  s->host_cpus = config->host_cpus ? config->host_cpus
-                                   : (unsigned)(cpus > 0 ? cpus : 1);
+  s->host_cpus =
+      config->host_cpus ? config->host_cpus : (unsigned)(cpus > 0 ? cpus : 1);
   for (int t = 0; t < GUEST_TYPE_COUNT; t++)
     dir_change_init(&s->changes[t]);
   guest_net_init(&s->net, config->proc_root);
@@ -736,9 +738,7 @@ void sampler_free(struct sampler *s) {
   free(s);
 }
 
-size_t sampler_guest_count(const struct sampler *s) {
-  return s->count;
-}
+size_t sampler_guest_count(const struct sampler *s) { return s->count; }
 
 size_t sampler_fd_count(const struct sampler *s) {
   size_t n = 0;
