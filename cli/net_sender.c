@@ -1,6 +1,7 @@
 /*
  * The network side of `pvecg export --to` (see net_sender.h): one socket,
- * non-blocking from the start, so every wait is a poll() with a timeout.
+ * non-blocking from the start, so every wait is a poll() with a timeout,
+ * and a name resolved with getaddrinfo_a under the same time limit.
  */
 #include "net_sender.h"
 
@@ -126,17 +127,55 @@ static int connect_one(const struct addrinfo *ai, int timeout_ms, int *ret) {
   return 0;
 }
 
-static int connect_target(const struct net_target *t, int timeout_ms, int *ret,
-                          char *err, size_t err_size) {
-  struct addrinfo hints = {.ai_socktype = t->udp ? SOCK_DGRAM : SOCK_STREAM,
-                           .ai_flags = AI_ADDRCONFIG};
-  struct addrinfo *list = NULL;
-  int g = getaddrinfo(t->host, t->port, &hints, &list);
+/* The resolver's request outlives a timed-out wait (glibc cannot always
+ * cancel it, and its thread may still write the answer), so it is not on
+ * the stack; the command resolves one target per run. */
+static struct addrinfo resolve_hints;
+static struct gaicb resolve_request;
+
+/* getaddrinfo with a time limit: a resolver that does not answer must not
+ * hold the export up any more than a listener that does not. */
+static int resolve(const struct net_target *t, int timeout_ms,
+                   struct addrinfo **ret, char *err, size_t err_size) {
+  resolve_hints =
+      (struct addrinfo){.ai_socktype = t->udp ? SOCK_DGRAM : SOCK_STREAM,
+                        .ai_flags = AI_ADDRCONFIG | AI_NUMERICHOST};
+  /* An address needs no resolver (nor its helper thread). */
+  if (getaddrinfo(t->host, t->port, &resolve_hints, ret) == 0)
+    return 0;
+  resolve_hints.ai_flags = AI_ADDRCONFIG;
+  resolve_request = (struct gaicb){
+      .ar_name = t->host, .ar_service = t->port, .ar_request = &resolve_hints};
+  struct gaicb *list[] = {&resolve_request};
+  int g = getaddrinfo_a(GAI_NOWAIT, list, 1, NULL);
+  struct timespec limit = {.tv_sec = timeout_ms / 1000,
+                           .tv_nsec = (long)(timeout_ms % 1000) * 1000000L};
+  while (g == 0 && (g = gai_error(&resolve_request)) == EAI_INPROGRESS) {
+    g = gai_suspend((const struct gaicb *const *)list, 1, &limit);
+    if (g == EAI_AGAIN) {
+      gai_cancel(&resolve_request);
+      snprintf(err, err_size, "cannot resolve %s: no answer within %d ms",
+               t->host, timeout_ms);
+      return -ETIMEDOUT;
+    }
+    if (g == EAI_INTR || g == EAI_ALLDONE)
+      g = 0;
+  }
   if (g != 0) {
     snprintf(err, err_size, "cannot resolve %s: %s", t->host, gai_strerror(g));
     return -EHOSTUNREACH;
   }
-  int r = -EHOSTUNREACH;
+  *ret = resolve_request.ar_result;
+  return 0;
+}
+
+static int connect_target(const struct net_target *t, int timeout_ms, int *ret,
+                          char *err, size_t err_size) {
+  struct addrinfo *list = NULL;
+  int r = resolve(t, timeout_ms, &list, err, err_size);
+  if (r < 0)
+    return r;
+  r = -EHOSTUNREACH;
   for (struct addrinfo *ai = list; ai != NULL; ai = ai->ai_next)
     if ((r = connect_one(ai, timeout_ms, ret)) == 0)
       break;
