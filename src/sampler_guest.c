@@ -1,0 +1,157 @@
+/*
+ * A guest's cgroup directory and its descriptors: the path from the key,
+ * opening the files the sampler wants (relative to the directory opened
+ * O_PATH, the memory controller's from the v1 hierarchy on hybrid hosts),
+ * keeping them open within the descriptor budget, and closing them.
+ */
+#include "sampler_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char *const sampler_type_dirs[GUEST_TYPE_COUNT] = {
+    [GUEST_QEMU] = "qemu.slice",
+    [GUEST_LXC] = "lxc",
+};
+
+/* <root>/qemu.slice/<vmid>.scope or <root>/lxc/<vmid>. */
+int sampler_guest_dir_path(const char *root, uint64_t key, char *buf,
+                           size_t size) {
+  enum guest_type type = sampler_key_type(key);
+  int n = snprintf(buf, size, "%s/%s/%u%s", root, sampler_type_dirs[type],
+                   (unsigned)sampler_key_vmid(key),
+                   type == GUEST_QEMU ? ".scope" : "");
+  return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+}
+
+static int open_dir(const char *path) {
+  int fd = open(path, O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  return fd < 0 ? -errno : fd;
+}
+
+void sampler_guest_close_files(struct guest *g) {
+  for (int i = 0; i < GUEST_FILE_COUNT; i++) {
+    if (g->fd[i] >= 0)
+      close(g->fd[i]);
+    g->fd[i] = -1;
+  }
+}
+
+/* Opens the files of mask that are not open yet, relative to dirfd. */
+static void open_files(struct guest *g, int dirfd, unsigned mask) {
+  for (int i = 0; i < GUEST_FILE_COUNT; i++) {
+    if (!(mask & (1u << i)) || g->fd[i] >= 0)
+      continue;
+    const char *name = guest_file_name((enum guest_file)i, g->memory_version);
+    /* O_NONBLOCK: a FIFO in the file's place must not make open() wait
+     * for a writer (no effect on kernfs or regular files). */
+    g->fd[i] =
+        openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    if (g->fd[i] >= 0)
+      g->missing &= ~(1u << i);
+    else
+      g->missing |= 1u << i;
+  }
+}
+
+/* The files of the memory controller: on hybrid hosts they are in the v1
+ * hierarchy. */
+#define MEMORY_FILES                                                           \
+  (1u << GUEST_FILE_MEMORY_USAGE | 1u << GUEST_FILE_MEMORY_STAT |              \
+   1u << GUEST_FILE_MEMORY_EVENTS | 1u << GUEST_FILE_MEMORY_SWAP)
+
+/* On hybrid hosts the memory controller lives in the v1 hierarchy, in a
+ * directory of the same relative path. */
+static void open_memory_v1(const struct sampler *s, struct guest *g) {
+  char path[PATH_MAX];
+  if (s->config.memory_root[0] == '\0' ||
+      sampler_guest_dir_path(s->config.memory_root, g->key, path,
+                             sizeof(path)) < 0)
+    return;
+  int dirfd = open_dir(path);
+  if (dirfd < 0)
+    return;
+  g->memory_version = CGROUP_MEMORY_V1;
+  open_files(g, dirfd, MEMORY_FILES);
+  close(dirfd);
+}
+
+/* (Re)opens whatever of the guest's files is not open.  Returns the
+ * directory's inode through ino, or a negative errno when the guest's
+ * cgroup2 directory itself cannot be opened. */
+int sampler_guest_open_missing(const struct sampler *s, struct guest *g,
+                               ino_t *ino) {
+  char path[PATH_MAX];
+  int err =
+      sampler_guest_dir_path(s->config.cgroup_root, g->key, path, sizeof(path));
+  if (err < 0)
+    return err;
+  int dirfd = open_dir(path);
+  if (dirfd < 0)
+    return dirfd;
+  struct stat st;
+  if (fstat(dirfd, &st) < 0) {
+    err = -errno;
+    close(dirfd);
+    return err;
+  }
+  *ino = st.st_ino;
+  unsigned want = g->missing;
+  if (g->memory_version == CGROUP_MEMORY_V2)
+    open_files(g, dirfd, want);
+  else
+    open_files(g, dirfd, want & ~MEMORY_FILES);
+  close(dirfd);
+  /* No memory.current in cgroup2: try the v1 memory hierarchy. */
+  if (g->memory_version == CGROUP_MEMORY_V2 && (g->missing & MEMORY_FILES) &&
+      g->fd[GUEST_FILE_MEMORY_USAGE] < 0 && g->fd[GUEST_FILE_MEMORY_STAT] < 0)
+    open_memory_v1(s, g);
+  else if (g->memory_version == CGROUP_MEMORY_V1 && (want & MEMORY_FILES))
+    open_memory_v1(s, g);
+  return 0;
+}
+
+/* Whether one more guest's files fit the descriptor budget. */
+static bool budget_allows(const struct sampler *s) {
+  size_t budget = s->config.fd_budget;
+  size_t per_guest = (size_t)__builtin_popcount(s->wanted_files);
+  return budget == 0 || (s->kept_count + 1) * per_guest <= budget;
+}
+
+int sampler_guest_init(struct sampler *s, struct guest *g, uint64_t key,
+                       double now) {
+  memset(g, 0, sizeof(*g));
+  g->key = key;
+  for (int i = 0; i < GUEST_FILE_COUNT; i++)
+    g->fd[i] = -1;
+  g->memory_version = CGROUP_MEMORY_V2;
+  g->missing = s->wanted_files;
+  g->retry_at = now + SAMPLER_MISSING_RETRY_SECONDS;
+  g->listed = s->scan_gen;
+  guest_settings_init(&g->settings);
+  int err = sampler_guest_open_missing(s, g, &g->ino);
+  g->kept = err == 0 && budget_allows(s);
+  if (g->kept)
+    s->kept_count++;
+  else
+    sampler_guest_close_files(g);
+  return err;
+}
+
+/* A guest beyond the descriptor budget has its files opened for each
+ * sample (and closed after it), like a naive reader. */
+int sampler_open_unkept(const struct sampler *s, struct guest *g) {
+  ino_t ino;
+  g->missing = s->wanted_files;
+  g->memory_version = CGROUP_MEMORY_V2;
+  if (sampler_guest_open_missing(s, g, &ino) < 0 || ino != g->ino) {
+    sampler_guest_close_files(g);
+    return -ENODEV;
+  }
+  return 0;
+}
