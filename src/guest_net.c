@@ -16,12 +16,16 @@
 /* "<digits>i<digits>" after the prefix: the VMID and the NIC index. */
 static int parse_suffix(const char *s, uint32_t *vmid) {
   const char *i = strchr(s, 'i');
-  if (!i || vmid_parse(s, (size_t)(i - s), vmid) < 0 || i[1] == '\0')
+  uint32_t v;
+  if (!i || vmid_parse(s, (size_t)(i - s), &v) < 0 || i[1] == '\0')
     return -EINVAL;
   for (const char *p = i + 1; *p; p++)
     if (*p < '0' || *p > '9')
       return -EINVAL;
-  return strlen(i + 1) <= 3 ? 0 : -EINVAL;
+  if (strlen(i + 1) > 3)
+    return -EINVAL;
+  *vmid = v;
+  return 0;
 }
 
 int guest_net_parse_name(const char *name, enum guest_type *type,

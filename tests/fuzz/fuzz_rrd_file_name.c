@@ -1,0 +1,79 @@
+/*
+ * Fuzz target for rrd/rrd_file_name.c: the names of RRD files, which arrive
+ * from directories, the network plugin and the command line.  The first
+ * byte picks the data directory and the layout, the rest is the name.
+ * Checks, beyond memory safety: a name is accepted exactly when it is
+ * 1..64 bytes, not "." or "..", without '/' and without a control character
+ * (below 0x20, or DEL); the path of an accepted name is exactly
+ * "<dir>/<layout>/<name>" (or "<layout>/<name>" without a directory),
+ * -ENAMETOOLONG one byte short; a refused name or layout gives -EINVAL.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "fuzz_check.h"
+#include "rrd_file_name.h"
+
+#define PATH_SIZE 512
+
+static bool name_acceptable(const char *s) {
+  size_t n = strlen(s);
+
+  if (n == 0 || n > 64 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
+    return false;
+  for (size_t i = 0; i < n; i++)
+    if (s[i] == '/' || (unsigned char)s[i] < 0x20 ||
+        (unsigned char)s[i] == 0x7f)
+      return false;
+  return true;
+}
+
+static void check_path(const char *dir, const struct rrd_layout *layout,
+                       const char *name, bool acceptable) {
+  char want[PATH_SIZE], got[PATH_SIZE];
+  size_t n;
+
+  if (!acceptable) {
+    FUZZ_CHECK(rrd_file_name_path(dir, layout, name, got, sizeof(got)) ==
+               -EINVAL);
+    return;
+  }
+  want[0] = '\0';
+  if (dir != NULL) {
+    strcat(want, dir);
+    strcat(want, "/");
+  }
+  strcat(want, layout->name);
+  strcat(want, "/");
+  strcat(want, name);
+  n = strlen(want);
+  FUZZ_CHECK(rrd_file_name_path(dir, layout, name, got, n + 1) == 0);
+  FUZZ_CHECK(strcmp(got, want) == 0);
+  FUZZ_CHECK(rrd_file_name_path(dir, layout, name, got, n) == -ENAMETOOLONG);
+  FUZZ_CHECK(rrd_file_name_path(dir, NULL, name, got, sizeof(got)) == -EINVAL);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  static const char *const dirs[] = {NULL, "", "/var/lib/rrdcached/db", "pve"};
+  const struct rrd_layout *layout;
+  const char *dir, *problem;
+  char *name;
+  bool acceptable;
+
+  if (size == 0)
+    return 0;
+  dir = dirs[data[0] & 3];
+  layout = rrd_layouts[(data[0] >> 2) % rrd_layouts_count];
+  name = malloc(size);
+  FUZZ_CHECK(name != NULL);
+  memcpy(name, data + 1, size - 1);
+  name[size - 1] = '\0';
+  acceptable = name_acceptable(name);
+  problem = rrd_file_name_problem(name);
+  FUZZ_CHECK((problem == NULL) == acceptable);
+  FUZZ_CHECK(problem == NULL || problem[0] != '\0');
+  check_path(dir, layout, name, acceptable);
+  free(name);
+  return 0;
+}
