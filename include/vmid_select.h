@@ -14,6 +14,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Limits on a "/regex/" entry, so that compiling it stays cheap (glibc's
+ * regcomp is exponential in stacked repetitions): its pattern length, its
+ * repetition operators (* + ? {), its counted ones ({n,m}), each count at
+ * most 9 -- a VMID has at most 9 digits. */
+#define VMID_SELECT_PATTERN_MAX 64
+#define VMID_SELECT_REPEATS_MAX 8
+#define VMID_SELECT_COUNTS_MAX 2
+
 struct vmid_select;
 
 /* Returns 0 or -ENOMEM. */
@@ -22,10 +30,11 @@ void vmid_select_free(struct vmid_select *select);
 
 /*
  * Adds an entry.  Returns 0, -EINVAL when it is neither a VMID nor a
- * "/regex/" (error, of error_size bytes, then says why), or -ENOMEM.
+ * "/regex/" within the limits above that compiles (error, of error_size
+ * bytes, then says why), or -ENOMEM.
  */
-int vmid_select_add(struct vmid_select *select, const char *entry,
-                    char *error, size_t error_size);
+int vmid_select_add(struct vmid_select *select, const char *entry, char *error,
+                    size_t error_size);
 
 void vmid_select_set_ignore_selected(struct vmid_select *select, bool ignore);
 

@@ -54,8 +54,42 @@ static int add_exact(struct vmid_select *s, uint32_t vmid) {
   return 0;
 }
 
+/*
+ * Why a pattern is refused before regcomp, or NULL.  glibc's regcomp takes
+ * time and memory exponential in stacked repetitions ("/.++++...+/" with
+ * 40 '+', or "/a{99}{99}{99}/", exhaust gigabytes), and collectd's config
+ * must not be able to stall it.  A VMID has at most 9 digits, so these
+ * limits cost no useful pattern.
+ */
+static const char *pattern_problem(const char *pattern, size_t len) {
+  size_t repeats = 0, counts = 0, digits = 0;
+  bool in_count = false;
+  if (len > VMID_SELECT_PATTERN_MAX)
+    return "longer than 64 characters";
+  for (size_t i = 0; i < len; i++) {
+    char c = pattern[i];
+    repeats += strchr("*+?{", c) != NULL;
+    counts += c == '{';
+    in_count = c == '{' || (in_count && c != '}');
+    digits = in_count && c >= '0' && c <= '9' ? digits + 1 : 0;
+    if (digits > 1)
+      return "a repetition count above 9";
+  }
+  if (repeats > VMID_SELECT_REPEATS_MAX)
+    return "more than 8 repetition operators";
+  if (counts > VMID_SELECT_COUNTS_MAX)
+    return "more than 2 counted repetitions";
+  return NULL;
+}
+
 static int add_regex(struct vmid_select *s, const char *entry, size_t len,
                      char *error, size_t error_size) {
+  const char *problem = pattern_problem(entry + 1, len - 2);
+  if (problem != NULL) {
+    snprintf(error, error_size, "regular expression %s refused: %s", entry,
+             problem);
+    return -EINVAL;
+  }
   char *pattern = strndup(entry + 1, len - 2);
   regex_t *grown =
       realloc(s->regexes, (s->regex_count + 1) * sizeof(*s->regexes));
@@ -66,8 +100,8 @@ static int add_regex(struct vmid_select *s, const char *entry, size_t len,
     return -ENOMEM;
   }
   s->regexes = grown;
-  int rc = regcomp(&s->regexes[s->regex_count], pattern,
-                   REG_EXTENDED | REG_NOSUB);
+  int rc =
+      regcomp(&s->regexes[s->regex_count], pattern, REG_EXTENDED | REG_NOSUB);
   free(pattern);
   if (rc != 0) {
     char why[128];
@@ -103,8 +137,7 @@ void vmid_select_set_ignore_selected(struct vmid_select *s, bool ignore) {
 
 static bool matches_entry(const struct vmid_select *s, uint32_t vmid) {
   if (s->exact_count > 0 &&
-      bsearch(&vmid, s->exact, s->exact_count, sizeof(*s->exact),
-              compare_u32))
+      bsearch(&vmid, s->exact, s->exact_count, sizeof(*s->exact), compare_u32))
     return true;
   char text[VMID_STRING_SIZE + 1];
   snprintf(text, sizeof(text), "%u", (unsigned)vmid);

@@ -70,6 +70,34 @@ static void test_bad_entries(void **state) {
     assert_true(strlen(why) > 0);
   }
   assert_non_null(strstr(why, "invalid regular expression /[/"));
+  /* Patterns whose compilation could take gigabytes are refused first. */
+  const struct {
+    const char *entry, *why;
+  } costly[] = {
+      {"/.+++++++++++++++++++++++++++++++++++++++/",
+       "regular expression /.+++++++++++++++++++++++++++++++++++++++/ "
+       "refused: more than 8 repetition operators"},
+      {"/a{99}/", "regular expression /a{99}/ refused: a repetition count "
+                  "above 9"},
+      {"/a{9}{9}{9}/", "regular expression /a{9}{9}{9}/ refused: more than 2 "
+                       "counted repetitions"},
+      {"/^(1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24)$/",
+       "regular expression "
+       "/^(1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24)$/ "
+       "refused: longer than 64 characters"},
+  };
+  for (size_t i = 0; i < sizeof(costly) / sizeof(*costly); i++) {
+    assert_int_equal(vmid_select_add(s, costly[i].entry, why, sizeof(why)),
+                     -EINVAL);
+    assert_string_equal(why, costly[i].why);
+  }
+  /* At the limits: accepted. */
+  assert_int_equal(
+      vmid_select_add(s, "/^[1-9][0-9]{2}[0-9]?[0-9]*$/", why, sizeof(why)), 0);
+  assert_int_equal(vmid_select_add(s, "/^1[0-9]{2}$/", why, sizeof(why)), 0);
+  assert_true(vmid_select_match(s, 4711));
+  vmid_select_free(s);
+  assert_int_equal(vmid_select_new(&s), 0);
   /* Nothing was added: still selects everything. */
   assert_true(vmid_select_match(s, 123));
   vmid_select_free(s);
