@@ -184,6 +184,14 @@ static void check_root(const struct node_sample *x,
   assert_true(x->value[NODE_ROOTUSED] >= lo && x->value[NODE_ROOTUSED] <= hi);
 }
 
+/* The root file system's columns are there and possible. */
+static void check_root_present(const struct node_sample *x) {
+  assert_true(node_sample_has(x, NODE_ROOTTOTAL));
+  assert_true(node_sample_has(x, NODE_ROOTUSED));
+  assert_true(x->value[NODE_ROOTTOTAL] > 0);
+  assert_true(x->value[NODE_ROOTUSED] <= x->value[NODE_ROOTTOTAL]);
+}
+
 /* Every value but cpu and iowait, as the fixture has them after run 1. */
 static void check_first_run_values(const struct node_sample *x) {
   check_value(x, NODE_LOADAVG, 1.25);
@@ -227,7 +235,6 @@ static void test_first_run(void **state) {
  * descriptor with new contents. */
 static void test_all_columns(void **state) {
   struct node_sampler *s = make_sampler(30);
-  struct root_bounds rb;
   struct node_sample x;
 
   (void)state;
@@ -241,7 +248,7 @@ static void test_all_columns(void **state) {
   node_fixture_counters(root, "eno1", 1500, 2600);
   fixture_write(root, "proc/spl/kstat/zfs/arcstats",
                 "1 1 0x01 1 80 1 2\nname type data\nsize 4 1073741824\n");
-  x = run_with_root(s, &rb);
+  x = run(s);
   assert_int_equal(x.valid, ALL_VALUES);
   check_value(&x, NODE_LOADAVG, 2.5);
   check_value(&x, NODE_MAXCPU, 2);
@@ -251,7 +258,10 @@ static void test_all_columns(void **state) {
   check_value(&x, NODE_MEMUSED, (16384000 - 4096000) * KIB);
   check_value(&x, NODE_SWAPTOTAL, 8192 * KIB);
   check_value(&x, NODE_SWAPUSED, 0);
-  check_root(&x, &rb);
+  /* The file system's figures are checked exactly by test_first_run, which
+   * may run again when other tests write meanwhile; here a second run would
+   * see no CPU time pass. */
+  check_root_present(&x);
   check_value(&x, NODE_NETIN, 1500 + 500);
   check_value(&x, NODE_NETOUT, 2600 + 700);
   check_value(&x, NODE_MEMAVAILABLE, 4096000 * KIB);
