@@ -30,7 +30,9 @@ struct guest_settings {
   bool have_mtime;
   struct timespec mtime;
   int config_error; /* 0, or why the config could not be used */
-  int config_error_before; /* at the look before */
+  /* config_error as the previous sample reported it, so the sample says
+   * "changed" once, not on every sample until the next look. */
+  int config_error_reported;
   struct guest_config config;
   unsigned cpu_max_cpus; /* from cpu.max; 0: no quota or unknown */
   uint64_t memory_max;   /* from memory.max; 0: no limit or unknown */
@@ -60,8 +62,9 @@ void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
 /* Makes the next refresh happen at once (the QEMU pid went away). */
 void guest_settings_expire(struct guest_settings *gs);
 
-/* Fills the sample's maxcpu, maxmem, name and config_error. */
-void guest_settings_apply(const struct guest_settings *gs,
-                          unsigned host_cpus, struct guest_sample *out);
+/* Fills the sample's maxcpu, maxmem, name, config_error and
+ * config_error_before (what the previous call reported). */
+void guest_settings_apply(struct guest_settings *gs, unsigned host_cpus,
+                          struct guest_sample *out);
 
 #endif

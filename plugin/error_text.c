@@ -17,6 +17,8 @@ const char *error_text(int err) {
     return "larger than expected";
   case -ENOENT:
     return "file missing";
+  case -ESPIPE:
+    return "not a regular file";
   default: {
     /* glibc's static description: no buffer, safe in any thread. */
     const char *text = strerrordesc_np(-err);

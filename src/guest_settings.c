@@ -14,12 +14,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Reads a small file whole.  Returns its length or a negative errno. */
+/* Reads a small file whole.  Returns its length or a negative errno;
+ * -ESPIPE for something that is not a regular file (a FIFO reads as an
+ * empty file, which would pass for a config that sets nothing). */
 static ssize_t read_small(const char *path, char *buf, size_t size) {
   /* O_NONBLOCK: a FIFO must not make open() or read() wait. */
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0)
     return -errno;
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return -ESPIPE;
+  }
   ssize_t n;
   do
     n = read(fd, buf, size);
@@ -33,7 +40,7 @@ static ssize_t read_small(const char *path, char *buf, size_t size) {
 
 void guest_settings_init(struct guest_settings *gs) {
   memset(gs, 0, sizeof(*gs));
-  gs->config_error = gs->config_error_before = -ENOENT;
+  gs->config_error = gs->config_error_reported = -ENOENT;
 }
 
 static void read_limits(struct guest_settings *gs, const char *cgroup_dir) {
@@ -133,7 +140,6 @@ void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
   if (now < gs->next_check)
     return;
   gs->next_check = now + src->refresh_seconds;
-  gs->config_error_before = gs->config_error;
   read_config(gs, type, vmid, src);
   if (gs->config_error == -ENOENT)
     read_limits(gs, src->cgroup_dir);
@@ -141,11 +147,12 @@ void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
     gs->pid = find_qemu_pid(vmid, src);
 }
 
-void guest_settings_apply(const struct guest_settings *gs, unsigned host_cpus,
+void guest_settings_apply(struct guest_settings *gs, unsigned host_cpus,
                           struct guest_sample *out) {
   bool config = gs->config_error == 0;
   out->config_error = gs->config_error;
-  out->config_error_before = gs->config_error_before;
+  out->config_error_before = gs->config_error_reported;
+  gs->config_error_reported = gs->config_error;
   out->name = config ? gs->config.name : "";
   /* A config that exists but cannot be used: its values are unknown, not
    * replaced by limits that may say something else. */

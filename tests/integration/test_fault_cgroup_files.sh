@@ -83,11 +83,13 @@ check "103 logged once (O_NOFOLLOW: as if missing)" 1 \
 echo "# PVE config a FIFO"
 check "104 memhost" 968884224 "$(rrd_last "$VM/104" memhost)"
 check "104 pressurecpusome" 1.5 "$(rrd_last "$VM/104" pressurecpusome)"
-# A FIFO without a writer reads as an empty file at once: PVE's defaults
-# for a config that sets nothing (1 core, 512 MiB), nothing to log.
-check "104 maxcpu: PVE default" 1 "$(rrd_last "$VM/104" maxcpu)"
-check "104 maxmem: PVE default" 536870912 "$(rrd_last "$VM/104" maxmem)"
+# A FIFO is not a config: it would read as an empty one (PVE's defaults),
+# so maxcpu and maxmem are unknown, with one line.
+check "104 maxcpu unknown" U "$(rrd_last "$VM/104" maxcpu)"
+check "104 maxmem unknown" U "$(rrd_last "$VM/104" maxmem)"
+check "104 logged once" 1 \
+  "$(grep -c 'qemu-server/104.conf: not a regular file; maxcpu and maxmem are recorded as unknown' "$T/collectd.log" || true)"
 
 check "no other warnings or errors" "" \
-  "$(grep -iE 'warn|error|fail' "$T/collectd.log" | grep -vE 'qemu 10[123]: ' || true)"
+  "$(grep -iE 'warn|error|fail' "$T/collectd.log" | grep -vE 'qemu 10[123]: |104\.conf: not a regular file' || true)"
 finish

@@ -426,6 +426,12 @@ static void test_cpu_io_and_settings(void **state) {
   assert_int_equal(g.config_error_before, 0);
   assert_false(g.maxcpu_valid); /* a broken config: unknown */
   assert_false(g.maxmem_valid);
+  /* Until the next look the sample reports no change again (the plugin
+   * logs changes: once, not on every sample in between). */
+  g = run_one_at(s, 125);
+  assert_int_equal(g.config_error, -EBADMSG);
+  assert_int_equal(g.config_error_before, -EBADMSG);
+  assert_false(g.maxcpu_valid);
   shell("rm pve/qemu-server/100.conf");
   g = run_one_at(s, 133);
   assert_int_equal(g.config_error, -ENOENT);
