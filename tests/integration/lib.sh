@@ -45,6 +45,16 @@ CONF
   mkdir -p "$T/base"
 }
 
+# plugin_blocks CGROUP_ROOT DATA_DIR [LINE...]: the <Plugin> blocks
+# of both plugins for a test tree -- no v1 memory root, no /proc
+# counters -- with each LINE added to pve_cgroup's block.
+plugin_blocks() {
+  local line
+  printf '<Plugin pve_cgroup>\n  CgroupRoot "%s"\n  MemoryCgroupRoot ""\n  ProcRoot ""\n' "$1"
+  for line in "${@:3}"; do printf '  %s\n' "$line"; done
+  printf '</Plugin>\n<Plugin pve_rrd>\n  DataDir "%s"\n</Plugin>\n' "$2"
+}
+
 start_collectd() {
   "$COLLECTD" -f -C "$1" >"$T/collectd.stdout" 2>&1 &
   COLLECTD_PID=$!

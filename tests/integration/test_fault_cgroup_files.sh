@@ -33,15 +33,7 @@ rm "$PVE/qemu-server/104.conf"
 mkfifo "$PVE/qemu-server/104.conf"
 
 write_conf "$T/collectd.conf" "
-<Plugin pve_cgroup>
-  CgroupRoot \"$CG\"
-  MemoryCgroupRoot \"\"
-  PveConfigDir \"$PVE\"
-  ProcRoot \"\"
-</Plugin>
-<Plugin pve_rrd>
-  DataDir \"$DATA\"
-</Plugin>"
+$(plugin_blocks "$CG" "$DATA" "PveConfigDir \"$PVE\"")"
 start_collectd "$T/collectd.conf"
 for id in 100 101 102 103 104; do wait_for 20 has_update "$VM/$id"; done
 first=$(rrd_last_time "$VM/100")

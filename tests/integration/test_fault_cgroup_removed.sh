@@ -24,15 +24,7 @@ mkdir -p "$ROOT/qemu.slice/100.scope" "$ROOT/qemu.slice/101.scope"
 DATA=$T/data
 VM=$DATA/pve-vm-9.0
 write_conf "$T/collectd.conf" "
-<Plugin pve_cgroup>
-  CgroupRoot \"$ROOT\"
-  MemoryCgroupRoot \"\"
-  ProcRoot \"\"
-  Node false
-</Plugin>
-<Plugin pve_rrd>
-  DataDir \"$DATA\"
-</Plugin>"
+$(plugin_blocks "$ROOT" "$DATA" 'Node false')"
 start_collectd "$T/collectd.conf"
 wait_for 20 has_update "$VM/100"
 wait_for 20 has_update "$VM/101"

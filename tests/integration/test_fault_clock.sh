@@ -23,15 +23,7 @@ VM=$DATA/pve-vm-9.0
 qemu_guest "$CG" 100 1.50 0.75 2.25 1.00 0.50 0.25
 v2_memory "$CG/qemu.slice/100.scope" 1073741824 104857600
 write_conf "$T/collectd.conf" "
-<Plugin pve_cgroup>
-  CgroupRoot \"$CG\"
-  MemoryCgroupRoot \"\"
-  ProcRoot \"\"
-  NodeName \"node1\"
-</Plugin>
-<Plugin pve_rrd>
-  DataDir \"$DATA\"
-</Plugin>"
+$(plugin_blocks "$CG" "$DATA" 'NodeName "node1"')"
 
 # newer_than T: the guest's file has a row after T.
 newer_than() { [ "$(rrd_last_time "$VM/100")" -gt "$1" ]; }

@@ -23,15 +23,7 @@ at_exit "umount '$DATA'"
 qemu_guest "$CG" 100 1.50 0.75 2.25 1.00 0.50 0.25
 v2_memory "$CG/qemu.slice/100.scope" 1073741824 104857600
 write_conf "$T/collectd.conf" "
-<Plugin pve_cgroup>
-  CgroupRoot \"$CG\"
-  MemoryCgroupRoot \"\"
-  ProcRoot \"\"
-  Node false
-</Plugin>
-<Plugin pve_rrd>
-  DataDir \"$DATA\"
-</Plugin>"
+$(plugin_blocks "$CG" "$DATA" 'Node false')"
 start_collectd "$T/collectd.conf"
 wait_for 20 has_update "$VM/100"
 

@@ -26,15 +26,7 @@ for id in 100 101; do
   v2_memory "$CG/qemu.slice/$id.scope" 1073741824 104857600
 done
 write_conf "$T/collectd.conf" "
-<Plugin pve_cgroup>
-  CgroupRoot \"$CG\"
-  MemoryCgroupRoot \"\"
-  ProcRoot \"\"
-  NodeName \"node1\"
-</Plugin>
-<Plugin pve_rrd>
-  DataDir \"$DATA\"
-</Plugin>
+$(plugin_blocks "$CG" "$DATA" 'NodeName "node1"')
 $(csv_block "$T/csv")"
 start_collectd "$T/collectd.conf"
 wait_for 20 grep -q 'for node1: Read-only file system' "$T/collectd.log"

@@ -19,14 +19,7 @@ for id in 100 101 102 103 104; do
   v2_memory "$CG/qemu.slice/$id.scope" 1073741824 104857600
 done
 write_conf "$T/collectd.conf" "
-<Plugin pve_cgroup>
-  CgroupRoot \"$CG\"
-  MemoryCgroupRoot \"\"
-  ProcRoot \"\"
-</Plugin>
-<Plugin pve_rrd>
-  DataDir \"$DATA\"
-</Plugin>"
+$(plugin_blocks "$CG" "$DATA")"
 
 # First run: valid files for every guest.
 start_collectd "$T/collectd.conf"

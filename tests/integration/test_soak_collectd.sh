@@ -43,16 +43,7 @@ LoadPlugin csv
 <Plugin csv>
   DataDir \"$T/csv\"
 </Plugin>
-<Plugin pve_cgroup>
-  CgroupRoot \"$T/cgroup\"
-  MemoryCgroupRoot \"\"
-  ProcRoot \"\"
-  PveConfigDir \"\"
-  Node false
-</Plugin>
-<Plugin pve_rrd>
-  DataDir \"$T/data\"
-</Plugin>"
+$(plugin_blocks "$T/cgroup" "$T/data" 'PveConfigDir ""' 'Node false')"
 sed -i 's/^Interval 1$/Interval 0.02/' "$T/collectd.conf"
 start_collectd "$T/collectd.conf"
 wait_for 20 has_update "$T/data/pve-vm-9.0/$((100 + GUESTS - 1))"
