@@ -54,6 +54,16 @@ int rrd_file_parse_refusal(const char *err, time_t *ret);
 /* The store's access to local files through librrd (ctx unused). */
 extern const struct rrd_access rrd_access_librrd;
 
+/*
+ * Makes librrd safe to call from several threads at once.  librrd 1.7
+ * computes its NaN and infinity constants lazily, setting the "done" flag
+ * before the value: a second thread's first call in that window reads 0.0,
+ * which turns a "U" in an update into 0 and the "U" maximum of a data
+ * source into "min must be less than max".  Call once while only one thread
+ * uses librrd (rrd_store_new() does); later calls cost nothing.
+ */
+void rrd_file_prepare_librrd(void);
+
 /* The start time pmxcfs gives a new file: local midnight of now's day. */
 time_t rrd_file_start_time(time_t now);
 

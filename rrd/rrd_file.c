@@ -24,6 +24,11 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+void rrd_file_prepare_librrd(void) {
+  (void)rrd_set_to_DNAN();
+  (void)rrd_set_to_DINF();
+}
+
 time_t rrd_file_start_time(time_t now) {
   struct tm tm;
   if (localtime_r(&now, &tm) == NULL)

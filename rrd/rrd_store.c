@@ -70,6 +70,7 @@ int rrd_store_new(const struct rrd_store_options *options,
       options->access != NULL ? options->access : &rrd_access_librrd;
   if (!data_dir_valid(options->data_dir, access))
     return -EINVAL;
+  rrd_file_prepare_librrd(); /* before any writer thread calls librrd */
   struct rrd_store *store = calloc(1, sizeof(*store));
   if (store == NULL)
     return -ENOMEM;
