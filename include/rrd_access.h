@@ -31,7 +31,9 @@ struct rrd_access {
   int (*create)(void *ctx, const struct rrd_layout *layout, const char *path,
                 time_t start, char *err, size_t err_size);
   /* Applies one formatted row.  -ESTALE: refused because the row is not
-   * newer than the file's last update, which is stored in *file_last. */
+   * newer than the file's last update, which is stored in *file_last; when
+   * that is the row's own time, the row may be in already (a daemon applied
+   * it and the answer was lost, or the request was made twice). */
   int (*update)(void *ctx, const char *path, const char *row, time_t *file_last,
                 char *err, size_t err_size);
   /* The time of the file's last update, including rows a daemon has not

@@ -49,6 +49,22 @@ const char *rrdcached_client_address(const struct rrdcached_client *client);
 /* The store's access through this client; valid while the client is. */
 const struct rrd_access *rrdcached_client_access(struct rrdcached_client *c);
 
+/*
+ * Whether errno -- set to 0 just before an rrdc_* call -- shows that the
+ * call's socket failed, whatever the call returned.  librrd 1.7.2 keeps
+ * recv()'s -1 in a size_t and, instead of failing, reads on in its buffer:
+ * a daemon that resets the connection before reading a request (rrdcached
+ * does when it is stopped with the request in flight) makes the request
+ * look answered with the previous request's answer -- an update reported
+ * written that the daemon never saw.  recv() leaves its errno behind, and
+ * nothing else in a request sets one of these.  (EPIPE is not one: a send
+ * that fails so is made again by librrd on a new connection, whose answer
+ * is read properly.)  A false alarm -- a send that failed otherwise and was
+ * made again -- costs one request more, answered as a refusal naming the
+ * row's own time (see rrd_access.h).
+ */
+bool rrdcached_socket_failed(int error);
+
 /* Connects unless connected: 0, or -ENOTCONN with librrd's reason in err. */
 int rrdcached_client_connect(struct rrdcached_client *client, char *err,
                              size_t err_size);

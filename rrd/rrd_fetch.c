@@ -36,6 +36,22 @@ static void free_names(char **names, unsigned long count) {
   rrd_freemem(names);
 }
 
+/* The daemon's answer was never read (see rrdcached_socket_failed):
+ * whatever librrd returned is not the answer. */
+static int connection_broke(bool returned, char **names,
+                            unsigned long ds_count, rrd_value_t *data,
+                            char *err, size_t err_size) {
+  int broke = errno;
+  if (returned) {
+    free_names(names, ds_count);
+    rrd_freemem(data);
+  }
+  rrdc_disconnect();
+  rrd_text_set(err, err_size, "the connection to rrdcached broke: %s",
+               strerror(broke));
+  return -EIO;
+}
+
 static int daemon_connect(const char *address, char *err, size_t err_size) {
   rrd_clear_error();
   if (rrdc_connect(address) != 0 || !rrdc_is_connected(address)) {
@@ -56,8 +72,12 @@ static int fetch_remote(const struct rrd_fetch_request *req, const char *cf,
   char **names = NULL;
   rrd_value_t *data = NULL;
   rrd_clear_error();
-  if (rrdc_fetch(req->path, cf, &start, &end, &step, &ds_count, &names,
-                 &data) != 0) {
+  errno = 0;
+  int r = rrdc_fetch(req->path, cf, &start, &end, &step, &ds_count, &names,
+                     &data);
+  if (rrdcached_socket_failed(errno))
+    return connection_broke(r == 0, names, ds_count, data, err, err_size);
+  if (r != 0) {
     rrd_text_set(err, err_size, "%s", rrd_text_librrd_error("fetch failed"));
     return -EIO;
   }
@@ -103,9 +123,16 @@ int rrd_fetch_series(const struct rrd_fetch_request *req,
   } else if (r == 0) {
     /* A local file: have the daemon write out its pending rows, as PVE's
      * readers do, then read it at the wanted resolution. */
-    if (daemon && rrdc_flush(req->path) != 0) {
-      rrd_text_set(err, err_size, "%s", rrd_text_librrd_error("flush failed"));
-      r = -EIO;
+    if (daemon) {
+      errno = 0;
+      int flushed = rrdc_flush(req->path);
+      int broke = rrdcached_socket_failed(errno) ? errno : 0;
+      if (flushed != 0 || broke != 0) {
+        rrd_text_set(err, err_size, "%s",
+                     broke != 0 ? strerror(broke)
+                                : rrd_text_librrd_error("flush failed"));
+        r = -EIO;
+      }
     }
     if (r == 0)
       r = fetch_file(req, cf, &series, err, err_size);

@@ -69,6 +69,23 @@ struct request {
   void *arg;
 };
 
+bool rrdcached_socket_failed(int error) {
+  switch (error) {
+  case ECONNRESET:
+  case ECONNABORTED:
+  case ENOTCONN:
+  case ETIMEDOUT:
+  case EAGAIN:
+  case EINTR:
+  case ENETRESET:
+  case ENETUNREACH:
+  case EHOSTUNREACH:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /* A failed librrd call: the daemon's refusal, or a lost connection. */
 static int failed(const struct rrdcached_client *c) {
   return connected(c) ? -EIO : -ENOTCONN;
@@ -80,7 +97,16 @@ static int perform(struct rrdcached_client *c, const struct request *req,
     if (rrdcached_client_connect(c, err, err_size) != 0)
       return -ENOTCONN;
     rrd_clear_error();
+    errno = 0;
     int r = req->call(c, req->arg);
+    if (r != -ENOTCONN && rrdcached_socket_failed(errno)) {
+      /* whatever librrd made of it, the answer was not read: drop the
+       * connection (and librrd's buffer with it) and ask again */
+      int broke = errno;
+      rrdcached_client_disconnect(c);
+      rrd_set_error("%s", strerror(broke));
+      r = -ENOTCONN;
+    }
     if (r != -ENOTCONN) {
       if (r != 0)
         rrd_text_set(err, err_size, "%s",
