@@ -278,7 +278,9 @@ void store_write_entry(const struct rrd_store *store, struct entry *e, time_t t,
   if (opening && open_file(store, e, t, now, res, &created) != 0)
     return;
   if (t <= e->last_update) {
-    if (!e->wrote && t < e->last_update)
+    if (e->wrote && t == e->last_update)
+      store_same_second(e, t, res);
+    else if (!e->wrote && t < e->last_update)
       store_found_ahead(store, e, t, now, res);
     else
       store_stale(e, t, now, res);

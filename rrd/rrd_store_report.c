@@ -127,6 +127,19 @@ void store_stale(struct entry *e, time_t t, time_t now,
   note_trouble(e, report);
 }
 
+/* A second row for the second of our last one: collectd's reads can come
+ * less than a second apart (its first two, or two on a loaded host), and
+ * a row the daemon applied before its answer was lost comes again.  An RRD
+ * holds one row per second, the file has ours: nothing to report. */
+void store_same_second(struct entry *e, time_t t,
+                       struct rrd_store_result *res) {
+  store_set_outcome(res, RRD_STORE_STALE, false);
+  store_add_message(res,
+                    "Dropped the row for %lld for %s: the file has a row of "
+                    "ours for that second.",
+                    (long long)t, e->shown);
+}
+
 /* The file is not ours: remember why, log when the reason is new. */
 void store_foreign(const struct rrd_store *store, struct entry *e, int r,
                    const char *why, time_t now, struct rrd_store_result *res) {

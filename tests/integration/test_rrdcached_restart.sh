@@ -42,6 +42,8 @@ for g in 100:qemu 200:lxc; do
   accepted=$(journal_times "$EX_DAEMON" "$VM/$id")
   check_true "$id: every dispatched row accepted once, in order ($(echo "$accepted" | wc -l) rows)" \
     same_rows "$dispatched" "$accepted"
+  same_rows "$dispatched" "$accepted" ||
+    echo "  dispatched:" $dispatched "/ accepted:" $accepted
   check_true "$id: at least 2 rows were dispatched during the outage" \
     test "$(echo "$accepted" | awk -v a="$down" -v b="$up" '$1 > a && $1 <= b' | wc -l)" -ge 2
   check "$id: the file ends with the last row" "$(echo "$accepted" | tail -1)" "$(rrdtool last "$VM/$id")"

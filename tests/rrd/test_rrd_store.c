@@ -239,13 +239,15 @@ static void test_stale(void **state) {
   size_t len = 0;
   char *before = fixture_read(path, &len);
 
-  assert_int_equal(write_at(f, "103", NOW, NOW + 1, &res), RRD_STORE_STALE);
+  assert_int_equal(write_at(f, "103", NOW - 1, NOW + 1, &res),
+                   RRD_STORE_STALE);
   assert_true(res.report);
   assert_contains(res.message, path);
   assert_contains(res.message, "not newer");
   assert_outcome(f, "103", NOW - 5, NOW + 2, RRD_STORE_STALE, false);
-  assert_outcome(f, "103", NOW, NOW + 60, RRD_STORE_STALE, false);
-  assert_int_equal(write_at(f, "103", NOW, NOW + 61, &res), RRD_STORE_STALE);
+  assert_outcome(f, "103", NOW - 2, NOW + 60, RRD_STORE_STALE, false);
+  assert_int_equal(write_at(f, "103", NOW - 3, NOW + 61, &res),
+                   RRD_STORE_STALE);
   assert_true(res.report); /* 60 s after the first report */
   assert_contains(res.message, "2 further problems");
   assert_true(fixture_same(path, before, len));
@@ -539,14 +541,34 @@ static void test_failure_backoff(void **state) {
   assert_int_equal(seen, sizeof(want) / sizeof(want[0]));
 }
 
+/* A second row for the second of our own last row (two reads of collectd
+ * less than a second apart) is dropped without a word and is no problem:
+ * the next row is simply written. */
+static void test_same_second_quiet(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  char path[700];
+  vm_path(f, "104", path, sizeof(path));
+  assert_outcome(f, "104", NOW, NOW, RRD_STORE_CREATED, false);
+  size_t len = 0;
+  char *before = fixture_read(path, &len);
+  assert_int_equal(write_at(f, "104", NOW, NOW, &res), RRD_STORE_STALE);
+  assert_false(res.report);
+  assert_contains(res.message, "has a row of ours for that second");
+  assert_true(fixture_same(path, before, len));
+  free(before);
+  assert_outcome(f, "104", NOW + 1, NOW + 1, RRD_STORE_WRITTEN, false);
+  assert_int_equal(last_update(path), NOW + 1);
+}
+
 /* A problem that was not logged does not get its end logged either, so a
  * flapping file cannot fill the log. */
 static void test_unlogged_problem_recovers_quietly(void **state) {
   struct fixture *f = *state;
   assert_outcome(f, "302", NOW, NOW, RRD_STORE_CREATED, false);
-  assert_outcome(f, "302", NOW, NOW + 10, RRD_STORE_STALE, true);
+  assert_outcome(f, "302", NOW - 1, NOW + 10, RRD_STORE_STALE, true);
   assert_outcome(f, "302", NOW + 20, NOW + 20, RRD_STORE_RECOVERED, true);
-  assert_outcome(f, "302", NOW + 20, NOW + 30, RRD_STORE_STALE, false);
+  assert_outcome(f, "302", NOW + 15, NOW + 30, RRD_STORE_STALE, false);
   assert_outcome(f, "302", NOW + 40, NOW + 40, RRD_STORE_RECOVERED, false);
   assert_outcome(f, "302", NOW + 50, NOW + 50, RRD_STORE_WRITTEN, false);
 }
@@ -904,6 +926,7 @@ int main(void) {
       T(test_damaged_file),
       T(test_failed_and_recovered),
       T(test_failure_backoff),
+      T(test_same_second_quiet),
       T(test_unlogged_problem_recovers_quietly),
       T(test_path_too_long),
       T(test_invalid),
