@@ -20,7 +20,9 @@
  * does not answer.  So a client is used by one thread that may wait (the
  * sink's sender), never by collectd's write threads, and that thread must
  * block or ignore SIGPIPE (a daemon that goes away makes writes raise it).
- * librrd has one connection per process: make at most one client.
+ * librrd has one connection per process: make at most one client.  It
+ * makes its socket without close-on-exec; the client sets the flag after
+ * every connect (rrdcached_cloexec.h).
  */
 #ifndef PVECG_RRDCACHED_CLIENT_H
 #define PVECG_RRDCACHED_CLIENT_H

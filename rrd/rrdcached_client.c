@@ -11,6 +11,7 @@
 #include "rrdcached_client.h"
 
 #include "rrd_file.h"
+#include "rrdcached_cloexec.h"
 
 #include "rrd_text.h"
 
@@ -48,6 +49,7 @@ int rrdcached_client_connect(struct rrdcached_client *c, char *err,
     rrd_text_set(err, err_size, "%s", rrd_text_librrd_error("no reason given"));
     return -ENOTCONN;
   }
+  rrdcached_socket_set_cloexec(c->address);
   return 0;
 }
 
@@ -99,12 +101,15 @@ static int perform(struct rrdcached_client *c, const struct request *req,
     rrd_clear_error();
     errno = 0;
     int r = req->call(c, req->arg);
-    if (r != -ENOTCONN && rrdcached_socket_failed(errno)) {
+    int error = errno;
+    /* librrd made the request again on a connection of its own making */
+    if (error == EPIPE)
+      rrdcached_socket_set_cloexec(c->address);
+    if (r != -ENOTCONN && rrdcached_socket_failed(error)) {
       /* whatever librrd made of it, the answer was not read: drop the
        * connection (and librrd's buffer with it) and ask again */
-      int broke = errno;
       rrdcached_client_disconnect(c);
-      rrd_set_error("%s", strerror(broke));
+      rrd_set_error("%s", strerror(error));
       r = -ENOTCONN;
     }
     if (r != -ENOTCONN) {

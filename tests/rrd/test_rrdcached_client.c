@@ -22,7 +22,9 @@
 
 #include <rrd.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -181,9 +183,30 @@ static void assert_on_disk(const char *path, time_t last_update) {
   assert_int_equal(st.st_size, 1346072); /* as PVE's */
 }
 
+/* The connection to the daemon -- the only socket of this test -- is not
+ * inherited by programs collectd's exec plugin starts. */
+static void assert_sockets_cloexec(void) {
+  DIR *dir = opendir("/proc/self/fd");
+  assert_non_null(dir);
+  int sockets = 0;
+  const struct dirent *de;
+  while ((de = readdir(dir)) != NULL) {
+    int fd = atoi(de->d_name);
+    struct stat st;
+    if (de->d_name[0] == '.' || fd == dirfd(dir) || fstat(fd, &st) != 0 ||
+        !S_ISSOCK(st.st_mode))
+      continue;
+    sockets++;
+    assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+  }
+  closedir(dir);
+  assert_int_equal(sockets, 1);
+}
+
 static void test_unix_files(void **state) {
   struct fixture *f = *state;
   roundtrip(f);
+  assert_sockets_cloexec();
   char why[512] = "";
   /* rows reach the disk on FLUSH (the daemon's write timeout is 300 s) */
   assert_int_equal(update(f, START + 12, NULL), 0);
@@ -195,6 +218,7 @@ static void test_unix_files(void **state) {
 static void test_tcp_files(void **state) {
   struct fixture *f = *state;
   roundtrip(f); /* the daemon made pve/pve-vm-9.0/ itself (-R) */
+  assert_sockets_cloexec();
   char why[512] = "", disk[1000];
   assert_int_equal(rrdcached_client_flush(f->client, f->path, why, sizeof(why)),
                    0);
@@ -289,6 +313,7 @@ static void test_daemon_restart(void **state) {
   rrdcached_stop(&f->daemon);
   rrdcached_start(&f->daemon);
   assert_int_equal(update(f, START + 3, NULL), 0); /* reconnected inside */
+  assert_sockets_cloexec(); /* also librrd's own new connection */
   time_t last = 0;
   assert_int_equal(a->last_update(a->ctx, f->path, &last, why, sizeof(why)), 0);
   assert_int_equal(last, START + 3);
