@@ -47,6 +47,11 @@ struct rrd_store_options {
    * are left alone this long, and every file is asked this often whether
    * someone else wrote it. */
   unsigned long recheck_seconds;
+  /* A row more than this ahead of now is dropped (0: no limit): a sender
+   * whose clock runs ahead would otherwise move the file's last update
+   * into the future, and every row after its clock is fixed would be
+   * dropped as not newer until real time caught up. */
+  unsigned long max_ahead_seconds;
   const struct rrd_access *access; /* NULL: rrd_access_librrd */
 };
 

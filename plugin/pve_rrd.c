@@ -33,11 +33,14 @@
 
 #define PLUGIN_NAME "pve_rrd"
 #define DEFAULT_RECHECK_SECONDS 300
+#define DEFAULT_MAX_TIME_AHEAD 300
 #define QUEUE_SIZE_MAX 10000000
 
 static char data_dir[PATH_MAX];
 static char daemon_address[PATH_MAX];
 static cdtime_t recheck_interval;
+static cdtime_t max_time_ahead =
+    TIME_T_TO_CDTIME_T_STATIC(DEFAULT_MAX_TIME_AHEAD); /* 0: no limit */
 static cdtime_t daemon_timeout;
 static size_t queue_size;
 static struct rrd_sink *sink;
@@ -81,6 +84,8 @@ static int config_option(oconfig_item_t *child) {
     return config_string(child, daemon_address, sizeof(daemon_address));
   if (strcasecmp("RecheckInterval", child->key) == 0)
     return cf_util_get_cdtime(child, &recheck_interval);
+  if (strcasecmp("MaxTimeAhead", child->key) == 0)
+    return cf_util_get_cdtime(child, &max_time_ahead);
   if (strcasecmp("DaemonTimeout", child->key) == 0)
     return cf_util_get_cdtime(child, &daemon_timeout);
   if (strcasecmp("QueueSize", child->key) == 0)
@@ -135,6 +140,7 @@ static int open_sink(const char *dir) {
       .recheck_seconds =
           recheck_interval ? (unsigned long)CDTIME_T_TO_TIME_T(recheck_interval)
                            : DEFAULT_RECHECK_SECONDS,
+      .max_ahead_seconds = (unsigned long)CDTIME_T_TO_TIME_T(max_time_ahead),
       .queue_size = queue_size,
       .timeout = CDTIME_T_TO_DOUBLE(daemon_timeout),
       .log = sink_log,

@@ -122,6 +122,7 @@ static int make_store(struct rrd_sink *s, const struct rrd_sink_options *o,
   struct rrd_store_options so = {
       .data_dir = o->data_dir,
       .recheck_seconds = o->recheck_seconds,
+      .max_ahead_seconds = o->max_ahead_seconds,
       .access = s->client ? rrdcached_client_access(s->client) : NULL,
   };
   int r = rrd_store_new(&so, &s->store);

@@ -88,6 +88,7 @@ int rrd_store_new(const struct rrd_store_options *options,
     store->data_dir[--len] = '\0';
   store->bucket_count = INITIAL_BUCKETS;
   store->recheck_seconds = options->recheck_seconds;
+  store->max_ahead_seconds = options->max_ahead_seconds;
   store->access = access;
   *ret = store;
   return 0;

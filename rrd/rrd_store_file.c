@@ -259,6 +259,11 @@ void store_write_entry(const struct rrd_store *store, struct entry *e, time_t t,
                        const char *row, time_t now,
                        struct rrd_store_result *res) {
   snprintf(res->path, sizeof(res->path), "%s", e->path);
+  if (store->max_ahead_seconds > 0 &&
+      t - now > (time_t)store->max_ahead_seconds) {
+    store_ahead(store, e, t, now, res);
+    return;
+  }
   bool due = recheck_due(store, e, now);
   if (e->state == ENTRY_FOREIGN && !due) {
     store_still_foreign(e, res);

@@ -63,6 +63,7 @@ struct entry {
 struct rrd_store {
   char *data_dir; /* without trailing '/' ("" for the root) */
   unsigned long recheck_seconds;
+  unsigned long max_ahead_seconds;
   const struct rrd_access *access;
   atomic_ullong counts[RRD_STORE_OUTCOMES];
   pthread_mutex_t lock; /* the table only, never held during I/O */
@@ -85,6 +86,8 @@ void store_stale(struct entry *e, time_t t, time_t now,
                  struct rrd_store_result *res);
 void store_same_second(struct entry *e, time_t t,
                        struct rrd_store_result *res);
+void store_ahead(const struct rrd_store *store, struct entry *e, time_t t,
+                 time_t now, struct rrd_store_result *res);
 void store_foreign(const struct rrd_store *store, struct entry *e, int r,
                    const char *why, time_t now, struct rrd_store_result *res);
 void store_still_foreign(struct entry *e, struct rrd_store_result *res);

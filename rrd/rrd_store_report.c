@@ -140,6 +140,23 @@ void store_same_second(struct entry *e, time_t t,
                     (long long)t, e->shown);
 }
 
+/* A row from a clock ahead of ours by more than the store allows: logged
+ * like a stale row, with the back-off, and nothing is touched. */
+void store_ahead(const struct rrd_store *store, struct entry *e, time_t t,
+                 time_t now, struct rrd_store_result *res) {
+  unsigned long suppressed = 0;
+  bool report = problem_due(e, now, &suppressed);
+  store_set_outcome(res, RRD_STORE_STALE, report);
+  store_add_message(res,
+                    "Dropped the row for %lld for %s: it is %lld s ahead of "
+                    "this host's clock (at most %lu s are accepted); is the "
+                    "sender's clock right?",
+                    (long long)t, e->shown, (long long)(t - now),
+                    store->max_ahead_seconds);
+  add_suppressed(res, suppressed);
+  note_trouble(e, report);
+}
+
 /* The file is not ours: remember why, log when the reason is new. */
 void store_foreign(const struct rrd_store *store, struct entry *e, int r,
                    const char *why, time_t now, struct rrd_store_result *res) {

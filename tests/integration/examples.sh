@@ -131,6 +131,31 @@ LoadPlugin csv
 CONF
 }
 
+# start_central: the central collector of docs/deployment.md on loopback --
+# an rrdcached ($EX_DAEMON, files in $DB), the example's AuthFile, and the
+# central-receiver example as collectd instance "collector" with a unixsock
+# socket at $T/collector.sock -- plus the configs $T/nodeN.conf of the
+# central-sender example for each N given, each reading a fixture tree
+# $T/nodeN made by the caller.
+start_central() {
+  local n
+  [ -f "$TYPES_DB" ] || { echo "no pvecg-types.db (TYPES_DB)"; exit 1; }
+  EX_DAEMON=$T/rrdcached
+  EX_PORT=$(free_port)
+  start_rrdcached "$EX_DAEMON"
+  DB=$EX_DAEMON/db/pvecg
+  example_block central-passwd >"$T/passwd"
+  chmod 600 "$T/passwd"
+  # UDP: the collector listens before anyone sends.
+  { example_conf central-receiver collector; unixsock_block "$T/collector.sock"; } >"$T/collector.conf"
+  start_collectd_as collector "$T/collector.conf"
+  wait_for 10 test -S "$T/collector.sock"
+  for n in "$@"; do
+    { example_conf central-sender "node$n" | sed "s/node1/node$n/g"
+      fixture_cgroup_block "$T/node$n"; } >"$T/node$n.conf"
+  done
+}
+
 # csv_times FILE...: the times of the rows collectd dispatched, in order,
 # as pve_rrd turns them into whole seconds (rounded), "+" marking one that
 # is within 2 ms of half a second and so may have gone either way.

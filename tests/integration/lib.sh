@@ -187,6 +187,14 @@ free_port() {
   done
 }
 
+# need_faketime: sets FAKETIME_LIB to libfaketime's library for threaded
+# programs, or skips the test (77) without it.
+need_faketime() {
+  FAKETIME_LIB=${FAKETIME_LIB:-$(ls /usr/lib/*/faketime/libfaketimeMT.so.1 2>/dev/null | head -1 || true)}
+  [ -n "$FAKETIME_LIB" ] && [ -f "$FAKETIME_LIB" ] ||
+    { echo "SKIP: libfaketime is not installed (Debian: faketime)"; exit 77; }
+}
+
 # start_rrdcached DIR [LISTEN [OPTIONS...]]: rrdcached -B with base DIR/db,
 # journal DIR/journal, pid file DIR/pid, listening on LISTEN (default
 # unix:DIR/sock); waits until it accepts connections; stopped at exit.

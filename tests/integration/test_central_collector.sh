@@ -12,29 +12,11 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/fixture.sh"
 . "$HERE/examples.sh"
 
-[ -f "$TYPES_DB" ] || { echo "no pvecg-types.db (TYPES_DB)"; exit 1; }
-EX_DAEMON=$T/rrdcached
-EX_PORT=$(free_port)
-start_rrdcached "$EX_DAEMON"
-DB=$EX_DAEMON/db/pvecg
-example_block central-passwd >"$T/passwd"
-chmod 600 "$T/passwd"
 deploy_fixture "$T/node1" 100 1
 deploy_fixture "$T/node2" 300 2
 deploy_fixture "$T/node3" 500 1 # a node the AuthFile does not know
-
-# UDP: the collector listens before anyone sends.
-{ example_conf central-receiver collector; unixsock_block "$T/collector.sock"; } >"$T/collector.conf"
-start_collectd_as collector "$T/collector.conf"
-wait_for 10 test -S "$T/collector.sock"
-for n in 1 2; do
-  { example_conf central-sender "node$n" | sed "s/node1/node$n/g"
-    fixture_cgroup_block "$T/node$n"; } >"$T/node$n.conf"
-  start_collectd_as "node$n" "$T/node$n.conf"
-done
-{ example_conf central-sender node3 | sed 's/node1/node3/g'
-  fixture_cgroup_block "$T/node3"; } >"$T/node3.conf"
-start_collectd_as node3 "$T/node3.conf"
+start_central 1 2 3
+for n in 1 2 3; do start_collectd_as "node$n" "$T/node$n.conf"; done
 wait_for 20 test -f "$DB/pve-vm-9.0/200"
 wait_for 20 test -f "$DB/pve-vm-9.0/400"
 sleep 2

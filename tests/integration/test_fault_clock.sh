@@ -14,8 +14,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/fixture.sh"
 
-FAKETIME_LIB=${FAKETIME_LIB:-$(ls /usr/lib/*/faketime/libfaketimeMT.so.1 2>/dev/null | head -1 || true)}
-[ -n "$FAKETIME_LIB" ] && [ -f "$FAKETIME_LIB" ] || { echo "SKIP: libfaketime is not installed (Debian: faketime)"; exit 77; }
+need_faketime
 
 CG=$T/cgroup
 DATA=$T/data

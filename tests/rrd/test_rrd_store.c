@@ -561,6 +561,35 @@ static void test_same_second_quiet(void **state) {
   assert_int_equal(last_update(path), NOW + 1);
 }
 
+/* A row from a clock more than max_ahead_seconds ahead of ours is dropped
+ * without touching the file, logged with the back-off; one just within
+ * the limit is written. */
+static void test_row_ahead_of_clock(void **state) {
+  struct fixture *f = *state;
+  rrd_store_free(f->store);
+  struct rrd_store_options o = {.data_dir = f->data_dir,
+                                .recheck_seconds = RECHECK,
+                                .max_ahead_seconds = 300};
+  assert_int_equal(rrd_store_new(&o, &f->store), 0);
+  struct rrd_store_result res;
+  char path[700];
+  vm_path(f, "105", path, sizeof(path));
+  assert_outcome(f, "105", NOW, NOW, RRD_STORE_CREATED, false);
+  size_t len = 0;
+  char *before = fixture_read(path, &len);
+  assert_int_equal(write_at(f, "105", NOW + 3600, NOW + 10, &res),
+                   RRD_STORE_STALE);
+  assert_true(res.report);
+  assert_contains(res.message, path);
+  assert_contains(res.message, "it is 3590 s ahead of this host's clock "
+                               "(at most 300 s are accepted)");
+  assert_outcome(f, "105", NOW + 3610, NOW + 20, RRD_STORE_STALE, false);
+  assert_true(fixture_same(path, before, len));
+  free(before);
+  assert_outcome(f, "105", NOW + 320, NOW + 20, RRD_STORE_RECOVERED, true);
+  assert_int_equal(last_update(path), NOW + 320);
+}
+
 /* A problem that was not logged does not get its end logged either, so a
  * flapping file cannot fill the log. */
 static void test_unlogged_problem_recovers_quietly(void **state) {
@@ -927,6 +956,7 @@ int main(void) {
       T(test_failed_and_recovered),
       T(test_failure_backoff),
       T(test_same_second_quiet),
+      T(test_row_ahead_of_clock),
       T(test_unlogged_problem_recovers_quietly),
       T(test_path_too_long),
       T(test_invalid),
