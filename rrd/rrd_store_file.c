@@ -79,16 +79,25 @@ static int create_file(const struct rrd_store *store, struct entry *e, time_t t,
   return 0;
 }
 
+/* The file's last update through the access; a daemon out of reach is
+ * reported in res (-ENOTCONN), other errors are left to the caller. */
+static int file_last_update(const struct rrd_store *store,
+                            const struct entry *e, time_t *last, char *err,
+                            struct rrd_store_result *res) {
+  int r = store->access->last_update(store->access->ctx, e->path, last, err,
+                                     ERR_SIZE);
+  if (r == -ENOTCONN)
+    store_unavailable(err, res);
+  return r;
+}
+
 static int load_last_update(const struct rrd_store *store, struct entry *e,
                             time_t now, struct rrd_store_result *res) {
   char err[ERR_SIZE] = "";
   time_t last;
-  int r = store->access->last_update(store->access->ctx, e->path, &last, err,
-                                     sizeof(err));
-  if (r == -ENOTCONN) {
-    store_unavailable(err, res);
+  int r = file_last_update(store, e, &last, err, res);
+  if (r == -ENOTCONN)
     return r;
-  }
   if (r != 0) {
     store_fail(e, now, res, "Could not read the last update time of %s: %s.",
                e->shown, err);
@@ -156,12 +165,9 @@ static int conflict_over(const struct rrd_store *store, struct entry *e,
                          time_t t, time_t now, struct rrd_store_result *res) {
   char err[ERR_SIZE] = "";
   time_t last;
-  int r = store->access->last_update(store->access->ctx, e->path, &last, err,
-                                     sizeof(err));
-  if (r == -ENOTCONN) {
-    store_unavailable(err, res);
+  int r = file_last_update(store, e, &last, err, res);
+  if (r == -ENOTCONN)
     return r;
-  }
   e->next_check = now + (time_t)store->recheck_seconds;
   if (r == -ENOENT || r == -EIO) { /* gone or replaced: start afresh */
     e->state = ENTRY_UNCHECKED;
