@@ -83,7 +83,7 @@ static int export_fetch(struct export_run *run, const struct export_source *src,
     r = -EPROTO;
   }
   for (size_t i = 0; r == 0 && i < s.row_count; i++) {
-    time_t t = rrd_series_time(&s, i) + (time_t)s.step; /* the row's end */
+    time_t t = rrd_series_time(&s, i); /* the row's end */
     if (t > f->start && t <= f->end)
       r = write_row(run, src, t, rrd_series_row(&s, i), err, err_size);
   }

@@ -152,9 +152,10 @@ size_t rrddata_legacy_rows(const struct rrd_series *legacy,
                            const struct rrd_series *current) {
   if (current == NULL || current->row_count == 0)
     return legacy->row_count;
-  time_t first = rrd_series_time(current, 0);
+  /* by where rows begin: the two files' rows differ in length */
+  time_t first = rrd_series_row_start(current, 0);
   size_t n = 0;
-  while (n < legacy->row_count && rrd_series_time(legacy, n) < first)
+  while (n < legacy->row_count && rrd_series_row_start(legacy, n) < first)
     n++;
   return n;
 }

@@ -11,6 +11,8 @@
  *   that start, the legacy file is fetched with its own table's RESO/ROWS
  *   (-s CTIME' - RESO'*ROWS' -e L) and the 9.0 file from -s L instead.
  *   Legacy rows are kept only when they start before the first 9.0 row.
+ *   Every row's "time" is the end of its interval (rrd_series_time), the
+ *   label rrdtool fetch prints and Proxmox takes from RRDs::fetch.
  */
 #ifndef PVECG_RRDDATA_H
 #define PVECG_RRDDATA_H

@@ -5,8 +5,12 @@
  *
  * librrd's convention is kept: the series starts at `start`, and row i
  * holds the value consolidated over (start + i*step, start + (i+1)*step].
- * Proxmox's rrddata labels that row with the start of its interval,
- * start + i*step; rrd_series_time() gives exactly that.
+ * Every reader of RRD rows labels a row with the END of that interval:
+ * `rrdtool fetch` prints start + (i+1)*step, Perl's RRDs::fetch returns
+ * start + step as the first row's time, and Proxmox's rrddata API (which
+ * steps from RRDs::fetch's start) prints the same.  rrd_series_time()
+ * gives that label; rrd_series_row_start() the interval's start, for
+ * comparing where rows of different resolutions begin.
  *
  * Not thread-safe when a daemon is used (librrd has one process-wide
  * daemon connection); fine for the single-threaded command.
@@ -61,10 +65,17 @@ static inline const double *rrd_series_row(const struct rrd_series *series,
   return series->values + i * series->ds_count;
 }
 
-/* Start of row i's interval: the "time" Proxmox's rrddata gives it. */
+/* Start of row i's interval (not a row's label: see rrd_series_time). */
+static inline time_t rrd_series_row_start(const struct rrd_series *series,
+                                          size_t i) {
+  return series->start + (time_t)(i * series->step);
+}
+
+/* Row i's time: the end of its interval, as rrdtool fetch, RRDs::fetch
+ * and Proxmox's rrddata label it. */
 static inline time_t rrd_series_time(const struct rrd_series *series,
                                      size_t i) {
-  return series->start + (time_t)(i * series->step);
+  return rrd_series_row_start(series, i) + (time_t)series->step;
 }
 
 /* Index of the data source called name, or -ENOENT. */

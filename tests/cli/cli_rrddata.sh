@@ -1,15 +1,19 @@
 #!/bin/bash
 # pvecg rrddata against files this test fills with known rows through
-# rrdtool: every timeframe's rows compared with an independent reading by
-# `rrdtool fetch` with the same -r/-s/-e (AVERAGE and MAX), the empty
-# newest row dropped, the join with a legacy pve2-vm file (and its .old
-# name) at its exact boundary, a node file, and reading through a real
-# rrdcached that still holds rows not written to the file.
+# rrdtool: every timeframe's rows compared with two independent readings
+# with the same -r/-s/-e (AVERAGE and MAX): the labels and values `rrdtool
+# fetch` prints, and, byte for byte, what Proxmox's own reader makes of
+# Perl's RRDs::fetch (rrds_rows.pl).  Also: the empty newest row dropped,
+# the join with a legacy pve2-vm file (and its .old name) for every
+# timeframe and at its exact boundary, a node file, and reading through a
+# real rrdcached that still holds rows not written to the file.
 set -euo pipefail
 
-for tool in rrdtool jq; do
+for tool in rrdtool jq perl; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
 done
+perl -MRRDs -e 1 2>/dev/null || { echo "SKIP: librrds-perl is not installed"; exit 77; }
+HERE=$(cd "$(dirname "$0")" && pwd)
 : "${PVECG:?}" "${LAYOUT_DEFS:?}"
 
 T=$(mktemp -d)
@@ -60,7 +64,8 @@ awk -v t0="$T0" -v n="$N" 'BEGIN {
 }' | update_all "$VM"
 
 # ref_json PATH CF RESO START END: what `rrdtool fetch` gives, as rrddata
-# rows ("time" = the row's start, unknown values left out), one JSON array.
+# rows ("time" = the label rrdtool prints, the end of the row's interval;
+# unknown values left out), one JSON array.
 ref_json() {
   rrdtool fetch "$1" "$2" -r "$3" -s "$4" -e "$5" | awk '
     NR == 1 { for (i = 1; i <= NF; i++) name[i] = $i; n = NF; next }
@@ -70,12 +75,23 @@ ref_json() {
         if ($i !~ /nan/) line[r] = line[r] sprintf(",\"%s\":%s", name[i - 1], $i)
     }
     END {
-      step = r > 1 ? rows[2] - rows[1] : 0
       printf "["
       for (k = 1; k <= r; k++)
-        printf "%s{\"time\":%d%s}", (k > 1 ? "," : ""), rows[k] - step, line[k]
+        printf "%s{\"time\":%d%s}", (k > 1 ? "," : ""), rows[k], line[k]
       printf "]\n"
     }'
+}
+
+# rrds_ref PATH CF RESO START END [node] [--daemon ADDRESS]: the rows
+# Proxmox makes of RRDs::fetch, the newest left out when it holds no value
+# (rrdtool's and Perl's text alike: `{"time":N}` alone).
+rrds_ref() {
+  perl "$HERE/rrds_rows.pl" "$@" | sed 's/,{"time":[0-9]*}\]$/]/'
+}
+
+# data_text FILE: the rows of a `pvecg rrddata` output as it printed them.
+data_text() {
+  sed -e 's/^{"data"://' -e 's/}$//' "$1"
 }
 
 # same_rows A B: equal times and keys; values equal to rrdtool's 11 digits.
@@ -96,14 +112,15 @@ window() {
   echo "$((ctime - $1 * $2)) $((ctime - 1))"
 }
 
-NOW=$((T0 + 60 * N + 30))
+# check_timeframe VMID NOW TIMEFRAME RESO ROWS CF
 check_timeframe() {
-  local tf=$1 reso=$2 rows=$3 cf=$4 start end
-  read -r start end <<<"$(window "$reso" "$rows" "$NOW")"
-  "$PVECG" rrddata --timeframe "$tf" --cf "$cf" --vmid 100 \
-    --data-dir "$T/data" --now "$NOW" >"$T/out.json"
+  local vmid=$1 now=$2 tf=$3 reso=$4 rows=$5 cf=$6 start end
+  local file=$T/data/pve-vm-9.0/$vmid
+  read -r start end <<<"$(window "$reso" "$rows" "$now")"
+  "$PVECG" rrddata --timeframe "$tf" --cf "$cf" --vmid "$vmid" \
+    --data-dir "$T/data" --now "$now" >"$T/out.json"
   jq '.data' "$T/out.json" >"$T/got.json"
-  ref_json "$VM" "$cf" "$reso" "$start" "$end" >"$T/ref_all.json"
+  ref_json "$file" "$cf" "$reso" "$start" "$end" >"$T/ref_all.json"
   # the reference's newest row is empty: the API leaves it out
   if jq -e '.[-1] | keys == ["time"]' "$T/ref_all.json" >/dev/null; then
     jq '.[:-1]' "$T/ref_all.json" >"$T/ref.json"
@@ -111,23 +128,51 @@ check_timeframe() {
     cp "$T/ref_all.json" "$T/ref.json"
   fi
   same_rows "$T/got.json" "$T/ref.json" || fail "$tf $cf differs from rrdtool fetch"
-  [ "$(jq '.[0].time' "$T/got.json")" = "$start" ] || fail "$tf $cf: first row"
-  echo "ok $tf $cf: $(jq length "$T/got.json") rows"
+  # the first row is labelled with the end of its interval
+  [ "$(jq '.[0].time' "$T/got.json")" = "$((start + reso))" ] ||
+    fail "$tf $cf: first row $(jq '.[0].time' "$T/got.json")"
+  rrds_ref "$file" "$cf" "$reso" "$start" "$end" >"$T/rrds.json"
+  data_text "$T/out.json" | cmp - "$T/rrds.json" >&2 ||
+    fail "$tf $cf differs from RRDs::fetch"
+  echo "ok $vmid $tf $cf: $(jq length "$T/got.json") rows"
 }
+NOW=$((T0 + 60 * N + 30))
 for cf in AVERAGE MAX; do
-  check_timeframe hour 60 60 $cf
-  check_timeframe day 60 1440 $cf
-  check_timeframe week 1800 336 $cf
-  check_timeframe month 1800 1440 $cf
+  check_timeframe 100 "$NOW" hour 60 60 $cf
+  check_timeframe 100 "$NOW" day 60 1440 $cf
+  check_timeframe 100 "$NOW" week 1800 336 $cf
+  check_timeframe 100 "$NOW" month 1800 1440 $cf
+  check_timeframe 100 "$NOW" year 21600 1440 $cf
 done
 
+# VM 300: two weeks of minutes, so that a year row (6 hours) and a decade
+# row (one week, from a Thursday 00:00 UTC) are whole; T0 + 90000 begins
+# such a week.
+LONG=$T/data/pve-vm-9.0/300
+make_file pve-vm-9.0 "$LONG" "$T0"
+awk -v t0="$T0" 'BEGIN {
+  for (i = 1; i <= 20160; i++)
+    printf "%d:2:%s:4294967296:%d:U:U:%d:%d:U:U:%d:U:U:U:U:U:%s\n", t0 + 60 * i,
+      (i % 8) / 8, 1048576 * (2000 + i % 61), 120 * i, 240 * i,
+      1048576 * (1500 + i % 53), (i % 5) / 4
+}' | update_all "$LONG"
+NOWL=$((T0 + 60 * 20160 + 30))
+for cf in AVERAGE MAX; do
+  check_timeframe 300 "$NOWL" year 21600 1440 $cf
+  check_timeframe 300 "$NOWL" decade 604800 570 $cf
+done
+# the decade's newest row is the whole week (T0 + 90000, T0 + 694800]
+"$PVECG" rrddata --timeframe decade --vmid 300 --data-dir "$T/data" --now "$NOWL" |
+  jq -c '[(.data | length), .data[-1].time, .data[-1].cpu, .data[-1].netin]' |
+  grep -qxF "[570,$((T0 + 694800)),0.4375,2]" || fail "decade newest row"
+
 # hour: exact text of the newest rows (the all-unknown row at N is gone):
-# the row starting at T0 + 60*(i-1) holds update i; diskread is unknown
+# the row labelled T0 + 60*i (it ends there) holds update i; diskread is unknown
 # after its U at i = 4318 (17 * 254) and in the rate that follows it.
 "$PVECG" rrddata --timeframe hour --vmid 100 --data-dir "$T/data" --now "$NOW" \
   | jq -c '.data[-2:]' >"$T/tail.json"
 cat >"$T/tail.expected" <<EOF
-[{"time":$((T0 + 60 * 4317)),"maxcpu":4,"cpu":0.75,"maxmem":8589934592,"mem":1075838976,"maxdisk":34359738368,"disk":0,"netin":5,"netout":10,"diskwrite":136.533333333333,"memhost":970981376,"pressurecpusome":20,"pressurecpufull":3,"pressureiosome":0.25,"pressureiofull":2,"pressurememorysome":0,"pressurememoryfull":1.75},{"time":$((T0 + 60 * 4318)),"maxcpu":4,"cpu":0,"maxmem":8589934592,"mem":1076887552,"maxdisk":34359738368,"disk":0,"netin":5,"netout":10,"diskwrite":136.533333333333,"memhost":972029952,"pressurecpusome":22.5,"pressurecpufull":4,"pressureiosome":0.5,"pressureiofull":3,"pressurememorysome":0,"pressurememoryfull":2}]
+[{"time":$((T0 + 60 * 4318)),"maxcpu":4,"cpu":0.75,"maxmem":8589934592,"mem":1075838976,"maxdisk":34359738368,"disk":0,"netin":5,"netout":10,"diskwrite":136.533333333333,"memhost":970981376,"pressurecpusome":20,"pressurecpufull":3,"pressureiosome":0.25,"pressureiofull":2,"pressurememorysome":0,"pressurememoryfull":1.75},{"time":$((T0 + 60 * 4319)),"maxcpu":4,"cpu":0,"maxmem":8589934592,"mem":1076887552,"maxdisk":34359738368,"disk":0,"netin":5,"netout":10,"diskwrite":136.533333333333,"memhost":972029952,"pressurecpusome":22.5,"pressurecpufull":4,"pressureiosome":0.5,"pressureiofull":3,"pressurememorysome":0,"pressurememoryfull":2}]
 EOF
 diff -u "$T/tail.expected" "$T/tail.json" || fail "hour: newest rows"
 # the whole output is exactly one line of {"data":[...]}
@@ -160,35 +205,83 @@ awk -v t0=$((T0 - 86400)) 'BEGIN {
 }' | update_all "$OLD"
 [ "$(rrdtool last "$OLD")" = "$L" ] || fail "legacy file's last update"
 
-check_join() {
-  local cf=$1
-  "$PVECG" rrddata --timeframe day --cf "$cf" --vmid 200 --data-dir "$T/data" \
-    --now "$NOWJ" | jq '.data' >"$T/got.json"
-  ref_json "$OLD" "$cf" 1800 $((T0 + 21600 - 126000)) "$L" |
-    jq --argjson first "$L" 'map(select(.time < $first))' >"$T/ref_old.json"
-  ref_json "$NEW" "$cf" 60 "$L" $((T0 + 21599)) | jq '.[:-1]' >"$T/ref_new.json"
-  jq -s '.[0] + .[1]' "$T/ref_old.json" "$T/ref_new.json" >"$T/ref.json"
-  same_rows "$T/got.json" "$T/ref.json" || fail "join $cf differs from rrdtool fetch"
-  # 59 legacy rows from CTIME' - 1800*70 up to T0, then 9.0 rows from L on
-  # up to the last full row before T0 + 21540 (the empty newest row)
-  [ "$(jq -c '[length, .[0].time, .[58].time, .[59].time, .[-1].time]' \
-    "$T/got.json")" = "[403,$((T0 - 104400)),$T0,$L,$((T0 + 21480))]" ] ||
-    fail "join $cf: row times $(jq -c '[length, .[0].time, .[58].time, .[59].time, .[-1].time]' "$T/got.json")"
-  echo "ok join $cf"
+# The timeframe tables, "RESO ROWS": PVE 9's for 9.0 files, and pve2's
+# for legacy files, where decade reads as year (Proxmox's own code has no
+# pve2 decade and fails; see docs/pvecg.md).
+span_9_0() {
+  case $1 in
+  hour) echo 60 60 ;; day) echo 60 1440 ;; week) echo 1800 336 ;;
+  month) echo 1800 1440 ;; year) echo 21600 1440 ;; decade) echo 604800 570 ;;
+  esac
 }
-check_join AVERAGE
-check_join MAX
+span_pve2() {
+  case $1 in
+  hour) echo 60 60 ;; day) echo 1800 70 ;; week) echo 10800 70 ;;
+  month) echo 43200 70 ;; year | decade) echo 604800 70 ;;
+  esac
+}
+
+# joined REF OLD_ROWS NEW_ROWS OLD_RESO NEW_RESO: the legacy rows that begin
+# before the first 9.0 row begins, then the 9.0 rows, without an empty
+# newest row; in jq's compact text.
+joined() {
+  jq -c -n --slurpfile o "$2" --slurpfile c "$3" --argjson ro "$4" --argjson rn "$5" '
+    ($o[0]) as $o | ($c[0]) as $c |
+    (if ($c | length) > 0 then $c[0].time - $rn else null end) as $first |
+    ($o | map(select($first == null or .time - $ro < $first))) as $o |
+    if ($c | length) > 0 and ($c[-1] | keys) == ["time"] then $o + $c[:-1]
+    elif ($c | length) == 0 and ($o | length) > 0 and ($o[-1] | keys) == ["time"]
+    then $o[:-1] else $o + $c end' >"$1"
+}
+
+# check_join TIMEFRAME CF: VM 200 at NOWJ against rrdtool fetch and
+# RRDs::fetch of both files with the fetch arguments of the plan.
+check_join() {
+  local tf=$1 cf=$2 reso rows start end oreso orows ostart oend
+  read -r reso rows <<<"$(span_9_0 "$tf")"
+  read -r start end <<<"$(window "$reso" "$rows" "$NOWJ")"
+  read -r oreso orows <<<"$(span_pve2 "$tf")"
+  read -r ostart oend <<<"$(window "$oreso" "$orows" "$NOWJ")"
+  [ "$start" -lt "$L" ] || fail "$tf: the legacy file is not needed"
+  # the legacy part up to L, the 9.0 part from L (neither start after its end)
+  oend=$L start=$L
+  [ "$ostart" -le "$oend" ] || ostart=$oend
+  [ "$start" -le "$end" ] || start=$end
+  "$PVECG" rrddata --timeframe "$tf" --cf "$cf" --vmid 200 --data-dir "$T/data" \
+    --now "$NOWJ" | jq -c '.data' >"$T/got.json"
+  ref_json "$OLD" "$cf" "$oreso" "$ostart" "$oend" >"$T/ref_old.json"
+  ref_json "$NEW" "$cf" "$reso" "$start" "$end" >"$T/ref_new.json"
+  joined "$T/ref.json" "$T/ref_old.json" "$T/ref_new.json" "$oreso" "$reso"
+  same_rows "$T/got.json" "$T/ref.json" || fail "join $tf $cf differs from rrdtool fetch"
+  perl "$HERE/rrds_rows.pl" "$OLD" "$cf" "$oreso" "$ostart" "$oend" >"$T/rrds_old.json"
+  perl "$HERE/rrds_rows.pl" "$NEW" "$cf" "$reso" "$start" "$end" >"$T/rrds_new.json"
+  joined "$T/rrds.json" "$T/rrds_old.json" "$T/rrds_new.json" "$oreso" "$reso"
+  cmp "$T/got.json" "$T/rrds.json" >&2 || fail "join $tf $cf differs from RRDs::fetch"
+  echo "ok join $tf $cf: $(jq length "$T/got.json") rows"
+}
+for tf in day week month year decade; do
+  check_join $tf AVERAGE
+  check_join $tf MAX
+done
+# day: 59 legacy rows, labelled from CTIME' - 1800*69 to T0 + 1800 (the
+# row (T0, T0 + 1800] begins before the first 9.0 row (L, L + 60] and is
+# kept, as in Proxmox, though its label is later), then 9.0 rows from L + 60
+# up to the last full row, T0 + 21540 (before the empty newest row)
+"$PVECG" rrddata --timeframe day --vmid 200 --data-dir "$T/data" --now "$NOWJ" |
+  jq -c '.data | [length, .[0].time, .[58].time, .[59].time, .[-1].time]' |
+  grep -qxF "[403,$((T0 - 102600)),$((T0 + 1800)),$((L + 60)),$((T0 + 21540))]" ||
+  fail "join: row times"
 "$PVECG" rrddata --timeframe day --vmid 200 --data-dir "$T/data" --now "$NOWJ" |
   jq -c '.data[56,57,58,59,60]' >"$T/boundary.json"
-# the legacy rows before T0 average 0.125 and 0.375 alternately; the row
-# from T0 on is not consolidated in the legacy file yet; update 16 of the
-# 9.0 file (cpu 0) is the first 9.0 row.
+# the legacy rows up to T0 average 0.125 and 0.375 alternately; the row
+# (T0, T0 + 1800] is not consolidated in the legacy file yet; update 16 of
+# the 9.0 file (cpu 0) is the first 9.0 row.
 cat >"$T/boundary.expected" <<EOF
-{"time":$((T0 - 3600)),"maxcpu":2,"cpu":0.25,"maxmem":4294967296,"mem":1073741824,"netin":100}
 {"time":$((T0 - 1800)),"maxcpu":2,"cpu":0.25,"maxmem":4294967296,"mem":1073741824,"netin":100}
-{"time":$T0}
-{"time":$L,"maxcpu":2,"cpu":0,"maxmem":4294967296,"mem":2147483648,"memhost":1000000}
-{"time":$((L + 60)),"maxcpu":2,"cpu":0.25,"maxmem":4294967296,"mem":2147483648,"memhost":1000000}
+{"time":$T0,"maxcpu":2,"cpu":0.25,"maxmem":4294967296,"mem":1073741824,"netin":100}
+{"time":$((T0 + 1800))}
+{"time":$((L + 60)),"maxcpu":2,"cpu":0,"maxmem":4294967296,"mem":2147483648,"memhost":1000000}
+{"time":$((L + 120)),"maxcpu":2,"cpu":0.25,"maxmem":4294967296,"mem":2147483648,"memhost":1000000}
 EOF
 diff -u "$T/boundary.expected" "$T/boundary.json" || fail "join boundary"
 "$PVECG" rrddata --timeframe day --cf MAX --vmid 200 --data-dir "$T/data" \
@@ -201,7 +294,7 @@ mv "$OLD" "$OLD.old"
   cmp - "$T/join" || fail "join from 200.old"
 # an hour view starts after L: the legacy file is not read
 "$PVECG" rrddata --timeframe hour --vmid 200 --data-dir "$T/data" --now "$NOWJ" |
-  jq -c '[.data[0].time, (.data | length)]' | grep -qx "\[$((T0 + 18000)),59\]" ||
+  jq -c '[.data[0].time, (.data | length)]' | grep -qx "\[$((T0 + 18060)),59\]" ||
   fail "hour view with a legacy file"
 mv "$OLD.old" "$OLD"
 
@@ -217,13 +310,17 @@ awk -v t0="$T0" 'BEGIN {
   --now $((T0 + 5430)) | jq '.data' >"$T/got.json"
 ref_json "$NODE" AVERAGE 60 $((T0 + 5400 - 3600)) $((T0 + 5399)) >"$T/ref.json"
 same_rows "$T/got.json" "$T/ref.json" || fail "node hour"
-jq -c '.[-1]' "$T/got.json" | grep -qxF "{\"time\":$((T0 + 5340)),\"loadavg\":0.9,\"maxcpu\":8,\"cpu\":0.5,\"iowait\":0.125,\"memtotal\":68719476736,\"memused\":1074110464,\"roottotal\":1000000,\"rootused\":500000,\"netin\":10,\"netout\":20,\"memavailable\":17179869184,\"arcsize\":0,\"pressurecpusome\":1,\"pressureiosome\":2,\"pressureiofull\":3,\"pressurememorysome\":4,\"pressurememoryfull\":5}" ||
+"$PVECG" rrddata --timeframe hour --node n1 --data-dir "$T/data" \
+  --now $((T0 + 5430)) >"$T/out.json"
+rrds_ref "$NODE" AVERAGE 60 $((T0 + 5400 - 3600)) $((T0 + 5399)) node |
+  cmp - <(data_text "$T/out.json") >&2 || fail "node hour differs from RRDs::fetch"
+jq -c '.[-1]' "$T/got.json" | grep -qxF "{\"time\":$((T0 + 5400)),\"loadavg\":0.9,\"maxcpu\":8,\"cpu\":0.5,\"iowait\":0.125,\"memtotal\":68719476736,\"memused\":1074110464,\"roottotal\":1000000,\"rootused\":500000,\"netin\":10,\"netout\":20,\"memavailable\":17179869184,\"arcsize\":0,\"pressurecpusome\":1,\"pressureiosome\":2,\"pressureiofull\":3,\"pressurememorysome\":4,\"pressurememoryfull\":5}" ||
   fail "node newest row: $(jq -c '.[-1]' "$T/got.json")"
 echo "ok node"
 
 # ---- through rrdcached ----------------------------------------------------
 # One daemon on a unix socket and on TCP.  Rows sent to the daemon stay in its cache (-w 3600); read through it they
-# are there (the newest row, update 365, starts at T0 + 60*364), read from
+# are there (the newest row, update 365, is labelled T0 + 60*365), read from
 # the file they are not yet (only empty rows, the newest of them dropped).
 if command -v rrdcached >/dev/null; then
   # a TCP port of 127.0.0.1 that nothing listens on now
@@ -246,13 +343,19 @@ if command -v rrdcached >/dev/null; then
   done
   NOWD=$((T0 + 60 * 365 + 30))
   "$PVECG" rrddata --timeframe hour --vmid 200 --data-dir "$T/data" --now "$NOWD" |
-    jq -c '.data[-1]' | grep -qxF "{\"time\":$((T0 + 60 * 363))}" ||
+    jq -c '.data[-1]' | grep -qxF "{\"time\":$((T0 + 60 * 364))}" ||
     fail "rows not flushed are already in the file"
   "$PVECG" rrddata --timeframe hour --vmid 200 --data-dir "$T/data" \
     --daemon "unix:$T/sock" --now "$NOWD" | jq '.data' >"$T/got.json"
   ref_json "$NEW" AVERAGE 60 $((T0 + 60 * 365 - 3600)) $((T0 + 60 * 365 - 1)) >"$T/ref.json"
   same_rows "$T/got.json" "$T/ref.json" || fail "through rrdcached"
-  jq -c '.[-2:]' "$T/got.json" | grep -qxF "[{\"time\":$((T0 + 60 * 363)),\"maxcpu\":2,\"cpu\":0.5,\"maxmem\":4294967296,\"mem\":2147483648,\"memhost\":364},{\"time\":$((T0 + 60 * 364)),\"maxcpu\":2,\"cpu\":0.5,\"maxmem\":4294967296,\"mem\":2147483648,\"memhost\":365}]" ||
+  # Proxmox reads through the daemon too (--daemon unix:...)
+  "$PVECG" rrddata --timeframe hour --vmid 200 --data-dir "$T/data" \
+    --daemon "unix:$T/sock" --now "$NOWD" >"$T/out.json"
+  rrds_ref "$NEW" AVERAGE 60 $((T0 + 60 * 365 - 3600)) $((T0 + 60 * 365 - 1)) \
+    --daemon "unix:$T/sock" | cmp - <(data_text "$T/out.json") >&2 ||
+    fail "through rrdcached differs from RRDs::fetch"
+  jq -c '.[-2:]' "$T/got.json" | grep -qxF "[{\"time\":$((T0 + 60 * 364)),\"maxcpu\":2,\"cpu\":0.5,\"maxmem\":4294967296,\"mem\":2147483648,\"memhost\":364},{\"time\":$((T0 + 60 * 365)),\"maxcpu\":2,\"cpu\":0.5,\"maxmem\":4294967296,\"mem\":2147483648,\"memhost\":365}]" ||
     fail "rows through rrdcached: $(jq -c '.[-2:]' "$T/got.json")"
   # over TCP the daemon reads the file (its path relative to the daemon's
   # base directory) and picks the archive: the finest that covers the

@@ -178,11 +178,13 @@ static void test_rows(void **state) {
   assert_false(rrddata_row_empty(&s, 0));
   assert_true(rrddata_row_empty(&s, 2));
   char *text = written(NULL, &s, false);
-  /* the empty row in the middle stays (as "time" only); the newest goes */
+  /* each row is labelled with its interval's end (the series starts at
+   * 600, so the first row covers (600, 660]); the empty row in the middle
+   * stays (as "time" only); the newest goes */
   assert_string_equal(text,
-                      "{\"data\":[{\"time\":600,\"cpu\":0.25,\"mem\":1024},"
-                      "{\"time\":660,\"mem\":2048},{\"time\":720},"
-                      "{\"time\":780,\"cpu\":0.5}]}");
+                      "{\"data\":[{\"time\":660,\"cpu\":0.25,\"mem\":1024},"
+                      "{\"time\":720,\"mem\":2048},{\"time\":780},"
+                      "{\"time\":840,\"cpu\":0.5}]}");
   free(text);
 
   struct rrd_series none = series(600, 60, 0, v, names_vm);
@@ -195,27 +197,35 @@ static void test_join(void **state) {
   (void)state;
   double old[] = {1, NAN, 2, NAN, 3, 30, NAN, NAN};
   double cur[] = {NAN, 5, 0.1, NAN, NAN, NAN};
-  /* legacy rows at 0, 1800, 3600, 5400; 9.0 rows from 3600 */
+  /* legacy rows over (0, 1800], ... (5400, 7200]; 9.0 rows from 3600:
+   * the legacy rows that begin before 3600 are kept, each row labelled
+   * with its end */
   struct rrd_series l = series(0, 1800, 4, old, names_vm);
   struct rrd_series c = series(3600, 60, 3, cur, names_vm);
   assert_int_equal(rrddata_legacy_rows(&l, &c), 2);
   char *text = written(&l, &c, false);
-  assert_string_equal(text, "{\"data\":[{\"time\":0,\"cpu\":1},"
-                            "{\"time\":1800,\"cpu\":2},"
-                            "{\"time\":3600,\"mem\":5},"
-                            "{\"time\":3660,\"cpu\":0.1}]}");
+  assert_string_equal(text, "{\"data\":[{\"time\":1800,\"cpu\":1},"
+                            "{\"time\":3600,\"cpu\":2},"
+                            "{\"time\":3660,\"mem\":5},"
+                            "{\"time\":3720,\"cpu\":0.1}]}");
   free(text);
 
-  /* 9.0 rows starting inside a legacy row: that legacy row stays */
+  /* 9.0 rows beginning inside a legacy row: that legacy row stays, though
+   * its label (5400) is after the first 9.0 row's (3661), as in Proxmox */
   c.start = 3601;
   assert_int_equal(rrddata_legacy_rows(&l, &c), 3);
+  /* the same minute in both files (hour view): the legacy row goes, so no
+   * time is given twice */
+  struct rrd_series lm = series(3540, 60, 4, old, names_vm);
+  c.start = 3600;
+  assert_int_equal(rrddata_legacy_rows(&lm, &c), 1);
   /* no 9.0 rows: every legacy row, the newest dropped when empty */
   c.row_count = 0;
   assert_int_equal(rrddata_legacy_rows(&l, &c), 4);
   text = written(&l, &c, false);
-  assert_string_equal(text, "{\"data\":[{\"time\":0,\"cpu\":1},"
-                            "{\"time\":1800,\"cpu\":2},"
-                            "{\"time\":3600,\"cpu\":3,\"mem\":30}]}");
+  assert_string_equal(text, "{\"data\":[{\"time\":1800,\"cpu\":1},"
+                            "{\"time\":3600,\"cpu\":2},"
+                            "{\"time\":5400,\"cpu\":3,\"mem\":30}]}");
   free(text);
 }
 
@@ -224,14 +234,14 @@ static void test_node_memfree(void **state) {
   double v[] = {4096, 0.5, NAN, 0.75};
   struct rrd_series s = series(60, 60, 2, v, names_node);
   char *text = written(NULL, &s, true);
-  assert_string_equal(text, "{\"data\":[{\"time\":60,\"memfree\":4096,"
+  assert_string_equal(text, "{\"data\":[{\"time\":120,\"memfree\":4096,"
                             "\"memavailable\":4096,\"loadavg\":0.5},"
-                            "{\"time\":120,\"loadavg\":0.75}]}");
+                            "{\"time\":180,\"loadavg\":0.75}]}");
   free(text);
   text = written(NULL, &s, false);
-  assert_string_equal(text, "{\"data\":[{\"time\":60,\"memfree\":4096,"
+  assert_string_equal(text, "{\"data\":[{\"time\":120,\"memfree\":4096,"
                             "\"loadavg\":0.5},"
-                            "{\"time\":120,\"loadavg\":0.75}]}");
+                            "{\"time\":180,\"loadavg\":0.75}]}");
   free(text);
 }
 

@@ -152,12 +152,14 @@ static void test_fetch_minutes(void **state) {
   assert_int_equal(s.ds_count, layout_pve_vm_9_0.ds_count);
   assert_string_equal(s.ds_names[10], "memhost");
   assert_int_equal(rrd_series_ds_index(&s, "nosuch"), -ENOENT);
-  /* Rows start at T0 + 60 and hold the update that closes them. */
+  /* Rows begin at T0 + 60; each is labelled with its end, the time of the
+   * update that closes it (as rrdtool fetch prints it). */
   assert_int_equal(s.start, T0 + 60);
   assert_int_equal(s.row_count, 10);
   for (size_t r = 0; r < s.row_count; r++) {
     int i = (int)r + 2;
-    assert_int_equal(rrd_series_time(&s, r), T0 + 60 * (i - 1));
+    assert_int_equal(rrd_series_row_start(&s, r), T0 + 60 * (i - 1));
+    assert_int_equal(rrd_series_time(&s, r), T0 + 60 * i);
     if (i == 7)
       assert_true(isnan(value_of(&s, r, "memhost")));
     else
@@ -186,7 +188,8 @@ static void test_fetch_coarse(void **state) {
   assert_int_equal(s.start, T0);
   assert_int_equal(s.row_count, 2);
   assert_int_equal((int64_t)value_of(&s, 0, "memhost"), 30000);
-  assert_int_equal(rrd_series_time(&s, 1), T0 + 1800);
+  assert_int_equal(rrd_series_row_start(&s, 1), T0 + 1800);
+  assert_int_equal(rrd_series_time(&s, 1), T0 + 3600);
   assert_true(isnan(value_of(&s, 1, "memhost")));
   rrd_series_free(&s);
 }
