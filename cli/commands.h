@@ -11,6 +11,7 @@ int cmd_rrddata(int argc, char **argv);
 int cmd_graph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Where the files are unless --data-dir says otherwise: the DataDir of
  * the deployments in docs/deployment.md. */

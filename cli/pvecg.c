@@ -24,6 +24,8 @@ static const struct subcommand subcommands[] = {
     {"export", cmd_export,
      "history as Graphite, InfluxDB line protocol, CSV or JSON"},
     {"check", cmd_check, "which layout a file has, or how it differs"},
+    {"serve", cmd_serve,
+     "the files over HTTP: Proxmox's rrddata API and a page of graphs"},
 };
 
 static void usage(FILE *out) {

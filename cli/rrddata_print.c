@@ -63,11 +63,11 @@ static int read_rows(const struct view_args *args,
                 err_size) != 0)
     return -EIO;
   *has_legacy = plan.use_legacy;
-  if (plan.use_legacy && fetch(src, legacy_path, &plan.legacy, args->cf,
-                               legacy, err, err_size) != 0)
+  if (plan.use_legacy && fetch(src, legacy_path, &plan.legacy, args->cf, legacy,
+                               err, err_size) != 0)
     return -EIO;
-  int r = fetch(src, src->path, &plan.current, args->cf, current, err,
-                err_size);
+  int r =
+      fetch(src, src->path, &plan.current, args->cf, current, err, err_size);
   if (r != 0 && plan.use_legacy)
     rrd_series_free(legacy);
   return r;

@@ -5,7 +5,7 @@ PVECG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
   rrdtool rrdcached libcmocka-dev clang libclang-rt-14-dev valgrind
   gnuplot-nox faketime perl librrds-perl dpkg-dev file fonts-dejavu-core jq
-  libmicrohttpd-dev curl chromium)
+  libmicrohttpd-dev curl chromium chromium-driver strace procps)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

@@ -34,6 +34,9 @@ expected_contents() {
   echo "$d ./usr/lib/collectd/"
   echo "$f ./usr/lib/collectd/pve_cgroup.so"
   echo "$f ./usr/lib/collectd/pve_rrd.so"
+  echo "$d ./usr/lib/systemd/"
+  echo "$d ./usr/lib/systemd/system/"
+  echo "$f ./usr/lib/systemd/system/pvecg-serve.service"
   echo "$d ./usr/share/"
   echo "$d ./usr/share/collectd/"
   echo "$f ./usr/share/collectd/pvecg-types.db"
@@ -47,7 +50,7 @@ expected_contents() {
   done
   echo "$d ./usr/share/man/"
   echo "$d ./usr/share/man/man1/"
-  for page in pvecg pvecg-check pvecg-export pvecg-graph pvecg-rrddata pvecg-sample; do
+  for page in pvecg pvecg-check pvecg-export pvecg-graph pvecg-rrddata pvecg-sample pvecg-serve; do
     echo "$f ./usr/share/man/man1/$page.1.gz"
   done
   echo "$d ./usr/share/man/man5/"
@@ -62,7 +65,7 @@ check "control: Package Version Architecture Section" \
   "pvecg $VERSION-1 $ARCH utils" \
   "$(dpkg-deb -f "$DEB" Package Version Architecture Section | cut -d' ' -f2 | xargs)"
 check "control: Depends" \
-  "collectd-core (>= 5.12.0), libc6 (>= 2.34), librrd8 (>= 1.6.0)" \
+  "collectd-core (>= 5.12.0), libc6 (>= 2.34), libmicrohttpd12 (>= 0.9.50), librrd8 (>= 1.6.0)" \
   "$(dpkg-deb -f "$DEB" Depends)"
 check "control: no conffiles" 0 "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -t | grep -c conffiles || true)"
 

@@ -1,0 +1,147 @@
+/*
+ * pvecg serve: the files over HTTP, as Proxmox's API paths for any client
+ * and as a page of graphs for a person.  The server is its own process, so
+ * no request can slow collectd.  This file takes the options; serve/ does
+ * the rest.
+ */
+#include "commands.h"
+#include "decimal.h"
+#include "rrdcached_client.h"
+#include "serve_http.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#define CMD "pvecg serve"
+#define DEFAULT_LISTEN "127.0.0.1:8016"
+#define DEFAULT_CONFIG_DIR "/etc/pve"
+
+static const char usage_text[] =
+    "usage: pvecg serve [--listen HOST:PORT] [--data-dir DIR]\n"
+    "                   [--daemon ADDRESS] [--pve-config-dir DIR]\n"
+    "                   [--threads N] [--now EPOCH]\n"
+    "\n"
+    "Serves the files as Proxmox's API does (/api2/json/nodes/NODE/qemu/VMID/\n"
+    "rrddata, .../lxc/..., /api2/json/nodes/NODE/rrddata, /api2/json/nodes,\n"
+    "/api2/json/cluster/resources) and a page of graphs at /.\n"
+    "  --listen HOST:PORT   where to listen (" DEFAULT_LISTEN
+    "; [V6]:PORT for IPv6)\n"
+    "  --data-dir DIR       where the files are (" PVECG_DEFAULT_DATA_DIR ")\n"
+    "  --daemon ADDRESS     read through rrdcached (unix:/path or "
+    "host[:port])\n"
+    "  --pve-config-dir DIR guests' names, types and nodes (" DEFAULT_CONFIG_DIR
+    "; \"\" for none)\n"
+    "  --threads N          answering threads (4)\n"
+    "  --now EPOCH          take this time as now (to reproduce a view)\n"
+    "See pvecg-serve(1).\n";
+
+enum {
+  OPT_LISTEN = 0x100,
+  OPT_DATA_DIR,
+  OPT_DAEMON,
+  OPT_CONFIG_DIR,
+  OPT_THREADS,
+  OPT_NOW,
+};
+
+struct serve_args {
+  struct serve_config config;
+  struct serve_http_options http;
+};
+
+static int parse_number(const char *text, uint64_t max, uint64_t *ret) {
+  const char *pos = text, *end = text + strlen(text);
+  uint64_t v;
+  if (decimal_parse_u64(&pos, end, &v) != 0 || pos != end || v > max)
+    return -1;
+  *ret = v;
+  return 0;
+}
+
+static int set_option(struct serve_args *a, int opt, const char *value) {
+  uint64_t v;
+  switch (opt) {
+  case OPT_LISTEN:
+    a->http.listen = value;
+    return 0;
+  case OPT_DATA_DIR:
+    a->config.data_dir = value;
+    return 0;
+  case OPT_DAEMON:
+    a->config.daemon = value[0] != '\0' ? value : NULL;
+    return 0;
+  case OPT_CONFIG_DIR:
+    a->config.config_dir = value;
+    return 0;
+  case OPT_THREADS:
+    if (parse_number(value, 64, &v) != 0 || v == 0)
+      return -1;
+    a->http.threads = (unsigned)v;
+    return 0;
+  case OPT_NOW:
+    if (parse_number(value, INT64_MAX / 2, &v) != 0 || v == 0)
+      return -1;
+    a->config.now = (time_t)v;
+    return 0;
+  }
+  return -1;
+}
+
+static int parse_args(int argc, char **argv, struct serve_args *a) {
+  static const struct option options[] = {
+      {"listen", required_argument, NULL, OPT_LISTEN},
+      {"data-dir", required_argument, NULL, OPT_DATA_DIR},
+      {"daemon", required_argument, NULL, OPT_DAEMON},
+      {"pve-config-dir", required_argument, NULL, OPT_CONFIG_DIR},
+      {"threads", required_argument, NULL, OPT_THREADS},
+      {"now", required_argument, NULL, OPT_NOW},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  int opt;
+  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    if (opt == 'h') {
+      fputs(usage_text, stdout);
+      return 1;
+    }
+    if (opt == '?' || set_option(a, opt, optarg) != 0) {
+      if (opt != '?')
+        fprintf(stderr, CMD ": bad value '%s'\n", optarg);
+      fputs(usage_text, stderr);
+      return -1;
+    }
+  }
+  if (optind != argc) {
+    fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
+    return -1;
+  }
+  return 0;
+}
+
+int cmd_serve(int argc, char **argv) {
+  struct serve_args a = {
+      .config = {.config_dir = DEFAULT_CONFIG_DIR},
+      .http = {.listen = DEFAULT_LISTEN, .threads = 4, .connections = 512},
+  };
+  int r = parse_args(argc, argv, &a);
+  if (r != 0)
+    return r > 0 ? PVECG_EXIT_OK : PVECG_EXIT_USAGE;
+  /* over TCP without --data-dir the daemon's base directory holds the
+   * files (as for rrddata); the listings can only look at a local one */
+  bool remote =
+      a.config.daemon != NULL && !rrdcached_address_is_unix(a.config.daemon);
+  a.config.list_dir =
+      a.config.data_dir != NULL ? a.config.data_dir : PVECG_DEFAULT_DATA_DIR;
+  if (a.config.data_dir == NULL && !remote)
+    a.config.data_dir = PVECG_DEFAULT_DATA_DIR;
+  char err[512];
+  r = serve_http_run(&a.config, &a.http, err, sizeof(err));
+  if (r != 0) {
+    fprintf(stderr, CMD ": %s\n", err);
+    return r == -EINVAL ? PVECG_EXIT_USAGE : PVECG_EXIT_FAILURE;
+  }
+  return PVECG_EXIT_OK;
+}

@@ -1,0 +1,218 @@
+/*
+ * Answers (see serve_answer.h).  The rows come from rrddata_print(), so the
+ * API's bodies are byte for byte what `pvecg rrddata` prints (without its
+ * final newline, as Proxmox's API sends them).  librrd's error state and
+ * its rrdcached client are process-wide, so reading is one request at a
+ * time; a fetch takes milliseconds and the page asks once a minute.
+ */
+#include "serve_answer.h"
+
+#include "json_writer.h"
+#include "rrddata_print.h"
+#include "serve_assets.h"
+#include "serve_list.h"
+#include "view_source.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static pthread_mutex_t read_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static const char json_type[] = "application/json;charset=UTF-8";
+static const unsigned char out_of_memory[] =
+    "{\"data\":null,\"message\":\"out of memory\"}";
+
+/* A JSON body written by fill(), or a 500 when no memory is left. */
+static void json_reply(struct serve_reply *r, int status,
+                       void (*fill)(struct json_writer *, const void *),
+                       const void *arg) {
+  char *body = NULL;
+  size_t size = 0;
+  FILE *out = open_memstream(&body, &size);
+  r->content_type = json_type;
+  r->cache_control = "no-store";
+  if (out != NULL) {
+    struct json_writer w;
+    json_writer_init(&w, out);
+    fill(&w, arg);
+    if (fclose(out) == 0) {
+      r->status = status;
+      r->body = body;
+      r->size = size;
+      return;
+    }
+  }
+  free(body);
+  r->status = 500;
+  r->data = out_of_memory;
+  r->size = sizeof(out_of_memory) - 1;
+  snprintf(r->message, sizeof(r->message), "out of memory");
+}
+
+static void fill_error(struct json_writer *w, const void *arg) {
+  const struct serve_error *e = arg;
+  json_begin_object(w);
+  json_key(w, "data");
+  json_null(w);
+  json_key(w, "message");
+  json_string(w, e->message);
+  if (e->param[0] != '\0') {
+    json_key(w, "errors");
+    json_begin_object(w);
+    json_key(w, e->param);
+    json_string(w, e->param_problem);
+    json_end_object(w);
+  }
+  json_end_object(w);
+}
+
+static void error_reply(struct serve_reply *r, const struct serve_error *e) {
+  json_reply(r, e->status, fill_error, e);
+  if (r->status == e->status && e->param[0] != '\0')
+    snprintf(r->message, sizeof(r->message), "%s (%s: %s)", e->message,
+             e->param, e->param_problem);
+  else if (r->status == e->status)
+    snprintf(r->message, sizeof(r->message), "%s", e->message);
+}
+
+static void fail_reply(struct serve_reply *r, int status, const char *what) {
+  struct serve_error e = {.status = status};
+  snprintf(e.message, sizeof(e.message), "%s", what);
+  error_reply(r, &e);
+}
+
+/* ---- the page ------------------------------------------------------------ */
+
+static void asset_reply(const struct serve_request *req,
+                        struct serve_reply *r) {
+  const struct serve_asset *a = serve_asset_find(req->asset);
+  if (a == NULL) {
+    fail_reply(r, 404, "no such path");
+    return;
+  }
+  r->status = 200;
+  r->content_type = a->content_type;
+  r->cache_control = "no-cache";
+  r->page = true;
+  r->data = a->data;
+  r->size = a->size;
+}
+
+/* ---- listings ------------------------------------------------------------ */
+
+struct list_arg {
+  const struct serve_config *config;
+  bool guests;
+};
+
+static void fill_list(struct json_writer *w, const void *arg) {
+  const struct list_arg *a = arg;
+  serve_list_write(w, a->config->list_dir, a->config->config_dir, a->guests);
+}
+
+/* ---- rows ---------------------------------------------------------------- */
+
+static void view_args_of(const struct serve_config *c,
+                         const struct serve_request *req,
+                         struct view_args *args) {
+  view_args_init(args);
+  args->has_timeframe = true;
+  args->timeframe = req->timeframe;
+  args->cf = req->cf;
+  if (c->now != 0)
+    args->now = c->now;
+  args->data_dir = c->data_dir;
+  args->daemon = c->daemon;
+  if (req->route == SERVE_ROUTE_GUEST_RRDDATA)
+    args->vmid = req->vmid;
+  else
+    args->node = req->node;
+}
+
+/* The rows into a body; -EIO with err filled when they cannot be read. */
+static int read_body(const struct view_args *args,
+                     const struct view_source *src, char **body, size_t *size,
+                     char *err, size_t err_size) {
+  FILE *out = open_memstream(body, size);
+  if (out == NULL) {
+    snprintf(err, err_size, "out of memory");
+    return -EIO;
+  }
+  pthread_mutex_lock(&read_lock);
+  int r = rrddata_print(args, src, out, err, err_size);
+  pthread_mutex_unlock(&read_lock);
+  if (fclose(out) != 0 && r == 0) {
+    snprintf(err, err_size, "out of memory");
+    r = -EIO;
+  }
+  if (r != 0) {
+    free(*body);
+    *body = NULL;
+  }
+  return r;
+}
+
+static void rrddata_reply(const struct serve_config *c,
+                          const struct serve_request *req,
+                          struct serve_reply *r) {
+  struct view_args args;
+  struct view_source src;
+  struct stat st;
+  char err[sizeof(r->message)];
+  view_args_of(c, req, &args);
+  /* the names were checked by the request rules: this cannot fail */
+  if (view_source_resolve(&args, "pvecg serve", &src) != 0) {
+    fail_reply(r, 400, "bad name");
+    return;
+  }
+  if (!src.remote && stat(src.path, &st) != 0) {
+    fail_reply(r, 404,
+               args.vmid != NULL ? "no RRD file for this guest"
+                                 : "no RRD file for this node");
+    return;
+  }
+  if (read_body(&args, &src, &r->body, &r->size, err, sizeof(err)) != 0) {
+    fail_reply(r, 500, "the RRD file could not be read");
+    snprintf(r->message, sizeof(r->message), "%s", err);
+    return;
+  }
+  r->status = 200;
+  r->content_type = json_type;
+  r->cache_control = "no-store";
+}
+
+void serve_answer(const struct serve_config *config, const char *method,
+                  const char *path, const struct serve_param *params,
+                  size_t count, struct serve_reply *ret) {
+  struct serve_request req;
+  struct serve_error err;
+  *ret = (struct serve_reply){0};
+  if (serve_request_parse(method, path, params, count, &req, &err) != 0) {
+    error_reply(ret, &err);
+    return;
+  }
+  switch (req.route) {
+  case SERVE_ROUTE_ASSET:
+    asset_reply(&req, ret);
+    return;
+  case SERVE_ROUTE_NODES:
+  case SERVE_ROUTE_RESOURCES: {
+    struct list_arg a = {config, req.route == SERVE_ROUTE_RESOURCES};
+    json_reply(ret, 200, fill_list, &a);
+    return;
+  }
+  case SERVE_ROUTE_NODE_RRDDATA:
+  case SERVE_ROUTE_GUEST_RRDDATA:
+    rrddata_reply(config, &req, ret);
+    return;
+  }
+}
+
+void serve_reply_free(struct serve_reply *reply) {
+  free(reply->body);
+  *reply = (struct serve_reply){0};
+}

@@ -1,0 +1,48 @@
+/*
+ * The answer to one request of `pvecg serve`, without HTTP: status,
+ * headers and body, from the request rules (serve_request.h), the page's
+ * files, the listings and the very function `pvecg rrddata` prints with.
+ * serve_http.c only moves these answers over the wire.
+ */
+#ifndef PVECG_SERVE_ANSWER_H
+#define PVECG_SERVE_ANSWER_H
+
+#include "serve_request.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+struct serve_config {
+  const char *data_dir;   /* the files; NULL: the daemon's base directory */
+  const char *list_dir;   /* where the listings look (a local directory) */
+  const char *daemon;     /* rrdcached's address, or NULL */
+  const char *config_dir; /* the PVE configuration, "" for none */
+  time_t now;             /* 0: the current time */
+};
+
+struct serve_reply {
+  int status;
+  const char *content_type;
+  const char *cache_control;
+  bool page;  /* the page itself: send the Content-Security-Policy */
+  char *body; /* malloc'd, or NULL when data is static */
+  const unsigned char *data;
+  size_t size;
+  char message[400]; /* for a 4xx or 5xx: what went wrong, for the log */
+};
+
+/* The page's policy: its own script, style and API, nothing else. */
+#define SERVE_PAGE_POLICY                                                      \
+  "default-src 'none'; script-src 'self'; style-src 'self'; "                  \
+  "connect-src 'self'; img-src 'self' data:; base-uri 'none'; "                \
+  "form-action 'none'; frame-ancestors 'none'"
+
+/* Answers a request (never fails: a problem is a 4xx or 5xx answer). */
+void serve_answer(const struct serve_config *config, const char *method,
+                  const char *path, const struct serve_param *params,
+                  size_t count, struct serve_reply *ret);
+
+void serve_reply_free(struct serve_reply *reply);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * What the data directory holds, as Proxmox's listings: the nodes with a
+ * pve-node-9.0 file and the guests with a pve-vm-9.0 file, with each
+ * guest's type, name and node where the PVE configuration (a local
+ * /etc/pve, which on a cluster node shows every node's guests) tells them.
+ * The RRD files themselves do not: a VMID is unique in a cluster, so
+ * pmxcfs and our writer keep one file per VMID whatever its node or type.
+ */
+#ifndef PVECG_SERVE_LIST_H
+#define PVECG_SERVE_LIST_H
+
+#include "json_writer.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define SERVE_LIST_MAX 100000 /* entries per directory; more are left out */
+
+/*
+ * Writes {"data":[...]}: every node as {"id":"node/N","type":"node",
+ * "node":"N"}, sorted by name; with guests also every guest, sorted by
+ * VMID, as {"id":"qemu/100","type":"qemu","vmid":100,"name":"web",
+ * "node":"pve1"}, its type "guest" (and id "guest/100") and name and node
+ * left out where the configuration does not say.  A directory that is
+ * not there lists nothing.  config_dir "" or NULL reads no configuration.
+ */
+void serve_list_write(struct json_writer *w, const char *data_dir,
+                      const char *config_dir, bool guests);
+
+#endif

@@ -1,0 +1,875 @@
+/*
+ * pvecg serve: the graphs page.  Reads the Proxmox-compatible JSON that
+ * `pvecg serve` answers (cluster/resources, rrddata) and draws each graph of
+ * a guest's or node's Summary as SVG, without libraries: the server's
+ * Content-Security-Policy allows only this script and app.css, so nothing
+ * here uses inline styles, eval or outside resources.
+ *
+ * DOM hooks, kept stable because tests/serve/page_check.sh relies on them:
+ *   document.body.dataset.state   "loading" while a load is under way, then
+ *                                 "ready" (graphs drawn) or "error" (the
+ *                                 message is in #status; a refresh that
+ *                                 fails keeps the last good graphs)
+ *   a.target[data-id="qemu/100"]  one sidebar entry per node and guest, the
+ *                                 id of cluster/resources ("node/pve1",
+ *                                 "qemu/100", "lxc/101", "guest/102")
+ *   section.graph[data-graph=ID]  one per graph; guest: cpu memory network
+ *                                 disk pressure; node: cpu load memory swap
+ *                                 network root pressure
+ *   path.series[data-series=KEY][data-points=N]
+ *                                 one per series drawn in a graph, KEY the
+ *                                 rrddata column, N the number of rows that
+ *                                 have a value for it (0: drawn empty)
+ *   li[data-series=KEY]           the series' legend entry, in the graph's
+ *                                 ul.legend
+ *   #status                       the status line
+ * A series marked optional (the node's arcsize) is left out of its graph,
+ * path and legend entry both, when no row has it.
+ *
+ * Location: #TARGET_ID?timeframe=T&cf=C; timeframe and cf are written only
+ * when they are not the defaults (hour, AVERAGE).  Without a known target
+ * the first guest is shown, else the first node.  The data is reloaded at
+ * once on a change, then every 60 s for hour and day (one new row a
+ * minute) and every 5 minutes for the longer timeframes.
+ */
+'use strict';
+
+(function () {
+  var SVGNS = 'http://www.w3.org/2000/svg';
+  var TIMEFRAMES = ['hour', 'day', 'week', 'month', 'year', 'decade'];
+  var CFS = ['AVERAGE', 'MAX'];
+  var DEFAULT_TIMEFRAME = 'hour';
+  var DEFAULT_CF = 'AVERAGE';
+  var PLOT_HEIGHT = 210;
+
+  /*
+   * Graphs.  unit: bytes, rate (bytes/s), percent or number.  scale
+   * multiplies the stored value (cpu and iowait are fractions, shown as %).
+   * color: the c0..c6 class of app.css.  total: drawn dashed, as a limit.
+   * area: filled below the line.
+   */
+  var PRESSURE_LABELS = {
+    pressurecpusome: 'CPU some', pressurecpufull: 'CPU full',
+    pressureiosome: 'IO some', pressureiofull: 'IO full',
+    pressurememorysome: 'Memory some', pressurememoryfull: 'Memory full'
+  };
+
+  function pressure(keys) {
+    return {
+      id: 'pressure', title: 'Pressure stall', unit: 'percent',
+      series: keys.map(function (key, i) {
+        return { key: key, label: PRESSURE_LABELS[key], color: i };
+      })
+    };
+  }
+
+  var GUEST_GRAPHS = [
+    { id: 'cpu', title: 'CPU usage', unit: 'percent', cpus: true,
+      series: [{ key: 'cpu', label: 'CPU usage', scale: 100, color: 0,
+                 area: true }] },
+    { id: 'memory', title: 'Memory usage', unit: 'bytes',
+      series: [{ key: 'memhost', label: 'Host memory usage', color: 1 },
+               { key: 'mem', label: 'RAM usage', color: 0, area: true },
+               { key: 'maxmem', label: 'Total', color: 3, total: true }] },
+    { id: 'network', title: 'Network traffic', unit: 'rate',
+      series: [{ key: 'netin', label: 'Net in', color: 0, area: true },
+               { key: 'netout', label: 'Net out', color: 2, area: true }] },
+    { id: 'disk', title: 'Disk IO', unit: 'rate',
+      series: [{ key: 'diskread', label: 'Disk read', color: 0, area: true },
+               { key: 'diskwrite', label: 'Disk write', color: 1,
+                 area: true }] },
+    pressure(['pressurecpusome', 'pressurecpufull', 'pressureiosome',
+              'pressureiofull', 'pressurememorysome', 'pressurememoryfull'])
+  ];
+
+  var NODE_GRAPHS = [
+    { id: 'cpu', title: 'CPU usage', unit: 'percent', cpus: true,
+      series: [{ key: 'cpu', label: 'CPU usage', scale: 100, color: 0,
+                 area: true },
+               { key: 'iowait', label: 'IO delay', scale: 100, color: 3,
+                 area: true }] },
+    { id: 'load', title: 'Server load', unit: 'number',
+      series: [{ key: 'loadavg', label: 'Load average', color: 0,
+                 area: true }] },
+    { id: 'memory', title: 'Memory usage', unit: 'bytes',
+      series: [{ key: 'memtotal', label: 'Total', color: 3, total: true },
+               { key: 'memused', label: 'RAM usage', color: 0, area: true },
+               { key: 'memavailable', label: 'Available', color: 2 },
+               { key: 'arcsize', label: 'ZFS ARC', color: 4,
+                 optional: true }] },
+    { id: 'swap', title: 'Swap', unit: 'bytes',
+      series: [{ key: 'swaptotal', label: 'Total', color: 3, total: true },
+               { key: 'swapused', label: 'Swap usage', color: 0,
+                 area: true }] },
+    { id: 'network', title: 'Network traffic', unit: 'rate',
+      series: [{ key: 'netin', label: 'Net in', color: 0, area: true },
+               { key: 'netout', label: 'Net out', color: 2, area: true }] },
+    { id: 'root', title: 'Root disk', unit: 'bytes',
+      series: [{ key: 'roottotal', label: 'Total', color: 3, total: true },
+               { key: 'rootused', label: 'Root disk usage', color: 0,
+                 area: true }] },
+    pressure(['pressurecpusome', 'pressureiosome', 'pressureiofull',
+              'pressurememorysome', 'pressurememoryfull'])
+  ];
+
+  var app = {
+    resources: null,      // cluster/resources data, once loaded
+    resourcesError: null, // its last error message
+    target: null,         // {id, type, node, vmid, name}
+    timeframe: DEFAULT_TIMEFRAME,
+    cf: DEFAULT_CF,
+    shown: null,          // the drawn data: {key, target, rows, at}
+    seq: 0,               // the number of the latest load; older answers drop
+    controller: null,
+    timer: null,
+    width: 0
+  };
+
+  var el = {};
+
+  /* ---------- small helpers ---------- */
+
+  function $(id) { return document.getElementById(id); }
+
+  function h(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+
+  function s(tag, attrs) {
+    var e = document.createElementNS(SVGNS, tag);
+    for (var k in attrs) {
+      if (Object.prototype.hasOwnProperty.call(attrs, k)) {
+        e.setAttribute(k, attrs[k]);
+      }
+    }
+    return e;
+  }
+
+  function pad2(n) { return (n < 10 ? '0' : '') + n; }
+
+  var MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug',
+                'Sep', 'Oct', 'Nov', 'Dec'];
+
+  function hhmm(d) { return pad2(d.getHours()) + ':' + pad2(d.getMinutes()); }
+
+  function fullTime(t) {
+    var d = new Date(t * 1000);
+    return d.getFullYear() + '-' + pad2(d.getMonth() + 1) + '-' +
+      pad2(d.getDate()) + ' ' + hhmm(d);
+  }
+
+  /* A row's value for key as a number, or null when unknown. */
+  function num(row, key) {
+    var v = row[key];
+    if (typeof v === 'string' && v !== '') v = Number(v);
+    return typeof v === 'number' && isFinite(v) ? v : null;
+  }
+
+  /* ---------- units and ticks ---------- */
+
+  var BINARY = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
+
+  /* The power of 1024 to label byte values up to max with: a range up to
+     half a unit is still shown in the smaller one. */
+  function binaryPower(max) {
+    var k = 0;
+    while (k < BINARY.length - 1 && max >= 512 * Math.pow(1024, k)) k++;
+    return k;
+  }
+
+  function decimalsOf(step) {
+    for (var d = 0; d < 4; d++) {
+      var x = step * Math.pow(10, d);
+      if (Math.abs(Math.round(x) - x) < 1e-6 * Math.max(1, x)) return d;
+    }
+    return 4;
+  }
+
+  function niceStep(raw) {
+    var mag = Math.pow(10, Math.floor(Math.log(raw) / Math.LN10));
+    var r = raw / mag;
+    var m = r <= 1 ? 1 : r <= 2 ? 2 : r <= 2.5 ? 2.5 : r <= 5 ? 5 : 10;
+    return m * mag;
+  }
+
+  function unitSuffix(unit, k) {
+    if (unit === 'bytes') return ' ' + BINARY[k];
+    if (unit === 'rate') return ' ' + BINARY[k] + '/s';
+    if (unit === 'percent') return '%';
+    return '';
+  }
+
+  /* Ticks from 0 to a round top above max: {ticks, top, labels}. */
+  function yScale(max, unit, count) {
+    var byteLike = unit === 'bytes' || unit === 'rate';
+    // Without data: an empty frame of a plausible height.
+    if (!(max > 0)) max = byteLike ? 1024 : unit === 'percent' ? 100 : 1;
+    var k = byteLike ? binaryPower(max) : 0;
+    var base = Math.pow(1024, k);
+    var step = niceStep(max / base / count);
+    var top = Math.ceil(max / base / step - 1e-9) * step;
+    var dec = decimalsOf(step);
+    var ticks = [], labels = [];
+    for (var v = 0; v <= top + step / 2; v += step) {
+      ticks.push(v * base);
+      labels.push((v === 0 ? '0' : v.toFixed(dec)) + unitSuffix(unit, k));
+    }
+    return { ticks: ticks, labels: labels, top: top * base };
+  }
+
+  /* A value as the hover readout shows it. */
+  function formatValue(v, unit) {
+    if (unit === 'bytes' || unit === 'rate') {
+      var k = 0;
+      while (k < BINARY.length - 1 &&
+             Math.abs(v) >= Math.pow(1024, k + 1)) k++;
+      var x = v / Math.pow(1024, k);
+      var text = k === 0 ? String(Math.round(x))
+        : x.toFixed(x < 10 ? 2 : x < 100 ? 1 : 0);
+      return text + ' ' + BINARY[k] + (unit === 'rate' ? '/s' : '');
+    }
+    if (unit === 'percent') return v.toFixed(Math.abs(v) < 10 ? 2 : 1) + '%';
+    return v.toFixed(2);
+  }
+
+  /*
+   * Time ticks between t0 and t1 (epoch seconds), at most max of them, on
+   * local round times: minutes and hours (HH:MM), days (Mon DD), months
+   * (Mon YYYY) or years (YYYY).
+   */
+  var SUBDAY = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600,
+                43200];
+  var DAYS = [1, 2, 7, 14];
+  var MONTH_STEPS = [1, 2, 3, 6, 12, 24, 60, 120];
+
+  function timeTicks(t0, t1, max) {
+    var span = t1 - t0, out = [], i, d;
+    max = Math.max(2, max);
+    for (i = 0; i < SUBDAY.length; i++) {
+      var st = SUBDAY[i];
+      if (span / st > max) continue;
+      var off = -new Date(t0 * 1000).getTimezoneOffset() * 60;
+      for (var t = Math.ceil((t0 + off) / st) * st - off; t <= t1; t += st) {
+        out.push({ t: t, label: hhmm(new Date(t * 1000)) });
+      }
+      return out;
+    }
+    for (i = 0; i < DAYS.length; i++) {
+      var n = DAYS[i];
+      if (span / (86400 * n) > max) continue;
+      d = new Date(t0 * 1000);
+      d.setHours(0, 0, 0, 0);
+      if (d.getTime() < t0 * 1000) d.setDate(d.getDate() + 1);
+      if (n === 7 || n === 14) {
+        while (d.getDay() !== 1) d.setDate(d.getDate() + 1);
+      }
+      for (; d.getTime() <= t1 * 1000; d.setDate(d.getDate() + n)) {
+        out.push({ t: d.getTime() / 1000,
+                   label: MONTHS[d.getMonth()] + ' ' + d.getDate() });
+      }
+      return out;
+    }
+    for (i = 0; i < MONTH_STEPS.length; i++) {
+      var m = MONTH_STEPS[i];
+      if (i < MONTH_STEPS.length - 1 && span / (86400 * 30.4 * m) > max) {
+        continue;
+      }
+      var start = new Date(t0 * 1000);
+      var month = start.getFullYear() * 12 + start.getMonth();
+      if (new Date(start.getFullYear(), start.getMonth(), 1).getTime() <
+          t0 * 1000) month++;
+      month = Math.ceil(month / m) * m;
+      for (;; month += m) {
+        d = new Date(Math.floor(month / 12), month % 12, 1);
+        if (d.getTime() > t1 * 1000) break;
+        out.push({ t: d.getTime() / 1000,
+                   label: m >= 12 ? String(d.getFullYear())
+                     : MONTHS[d.getMonth()] + ' ' + d.getFullYear() });
+      }
+      return out;
+    }
+    return out;
+  }
+
+  /* ---------- targets and the location ---------- */
+
+  var NODE_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
+
+  function parseId(id) {
+    var m = /^node\/(.+)$/.exec(id);
+    if (m && NODE_NAME.test(m[1])) {
+      return { id: id, type: 'node', node: m[1] };
+    }
+    m = /^(qemu|lxc|guest)\/([1-9][0-9]{0,9})$/.exec(id);
+    if (m) return { id: id, type: m[1], vmid: Number(m[2]) };
+    return null;
+  }
+
+  function findResource(id) {
+    if (!app.resources) return null;
+    for (var i = 0; i < app.resources.length; i++) {
+      if (app.resources[i].id === id) return app.resources[i];
+    }
+    return null;
+  }
+
+  function isGuest(r) { return r.type !== 'node'; }
+
+  function targetLabel(t) {
+    if (t.type === 'node') return t.node;
+    return String(t.vmid) + (t.name ? ' (' + t.name + ')' : '');
+  }
+
+  function defaultTarget() {
+    if (!app.resources) return null;
+    var i;
+    for (i = 0; i < app.resources.length; i++) {
+      if (isGuest(app.resources[i])) return app.resources[i];
+    }
+    for (i = 0; i < app.resources.length; i++) {
+      if (app.resources[i].type === 'node') return app.resources[i];
+    }
+    return null;
+  }
+
+  function parseHash() {
+    var raw = location.hash.replace(/^#/, '');
+    var q = raw.indexOf('?');
+    var id = q < 0 ? raw : raw.slice(0, q);
+    try { id = decodeURIComponent(id); } catch (e) { id = ''; }
+    var params = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));
+    var tf = params.get('timeframe'), cf = params.get('cf');
+    return {
+      id: id,
+      timeframe: TIMEFRAMES.indexOf(tf) >= 0 ? tf : DEFAULT_TIMEFRAME,
+      cf: CFS.indexOf(cf) >= 0 ? cf : DEFAULT_CF
+    };
+  }
+
+  function hashFor(id, timeframe, cf) {
+    var q = [];
+    if (timeframe !== DEFAULT_TIMEFRAME) q.push('timeframe=' + timeframe);
+    if (cf !== DEFAULT_CF) q.push('cf=' + cf);
+    return '#' + id + (q.length ? '?' + q.join('&') : '');
+  }
+
+  /* rrddata's path, relative so that the page also works below a prefix. */
+  function rrddataUrl(t, timeframe, cf) {
+    var path;
+    if (t.type === 'node') {
+      path = 'api2/json/nodes/' + encodeURIComponent(t.node) + '/rrddata';
+    } else {
+      // The server finds a guest by vmid alone but wants a valid node name;
+      // a guest of unknown type is read as qemu, as the server expects.
+      path = 'api2/json/nodes/' + encodeURIComponent(t.node || 'localhost') +
+        '/' + (t.type === 'lxc' ? 'lxc' : 'qemu') + '/' + t.vmid + '/rrddata';
+    }
+    return path + '?timeframe=' + encodeURIComponent(timeframe) +
+      '&cf=' + encodeURIComponent(cf);
+  }
+
+  /* ---------- fetching ---------- */
+
+  function ApiError(message) { this.message = message; }
+
+  /* GET url: its data, or an ApiError with the server's message. */
+  function getData(url, signal) {
+    return fetch(url, { signal: signal, cache: 'no-store',
+                        headers: { Accept: 'application/json' } })
+      .then(function (r) {
+        return r.text().then(function (text) {
+          var body = null;
+          try { body = JSON.parse(text); } catch (e) { body = null; }
+          if (!r.ok || !body || body.data == null) {
+            var msg = body && typeof body.message === 'string' && body.message
+              ? body.message.trim()
+              : 'HTTP ' + r.status + (r.statusText ? ' ' + r.statusText : '');
+            throw new ApiError(msg);
+          }
+          return body.data;
+        });
+      }, function (e) {
+        if (e && e.name === 'AbortError') throw e;
+        throw new ApiError('cannot reach the server (' +
+          (e && e.message ? e.message : String(e)) + ')');
+      });
+  }
+
+  function loadResources() {
+    return getData('api2/json/cluster/resources').then(function (data) {
+      if (!Array.isArray(data)) {
+        throw new ApiError('cluster/resources: not a list');
+      }
+      // Entries with an id of the known forms, completed from the id where
+      // a key is missing.
+      app.resources = [];
+      data.forEach(function (r) {
+        var t = r && typeof r.id === 'string' ? parseId(r.id) : null;
+        if (!t) return;
+        ['name', 'node'].forEach(function (k) {
+          if (typeof r[k] === 'string' && r[k] !== '') t[k] = r[k];
+        });
+        if (t.type !== 'node' && (r.type === 'qemu' || r.type === 'lxc')) {
+          t.type = r.type;
+        }
+        app.resources.push(t);
+      });
+      app.resourcesError = null;
+      renderSidebar();
+    }, function (e) {
+      app.resourcesError = 'cluster/resources: ' + e.message;
+    });
+  }
+
+  /* ---------- sidebar ---------- */
+
+  function renderSidebar() {
+    var lists = { node: el.nodes, guest: el.guests };
+    el.nodes.textContent = '';
+    el.guests.textContent = '';
+    (app.resources || []).forEach(function (r) {
+      var a = h('a', 'target');
+      a.dataset.id = r.id;
+      a.href = hashFor(r.id, app.timeframe, app.cf);
+      a.appendChild(h('span', 'label', targetLabel(r)));
+      if (isGuest(r)) {
+        a.appendChild(h('span', 'kind', r.type));
+        a.title = r.node ? 'on ' + r.node : 'node unknown';
+      }
+      var li = h('li');
+      li.appendChild(a);
+      lists[isGuest(r) ? 'guest' : 'node'].appendChild(li);
+    });
+    [el.nodes, el.guests].forEach(function (ul) {
+      if (!ul.firstChild) ul.appendChild(h('li', 'empty', 'none'));
+    });
+    markActive();
+  }
+
+  function markActive() {
+    var links = document.querySelectorAll('a.target');
+    for (var i = 0; i < links.length; i++) {
+      var a = links[i];
+      var on = app.target && a.dataset.id === app.target.id;
+      a.classList.toggle('active', !!on);
+      if (on) a.setAttribute('aria-current', 'page');
+      else a.removeAttribute('aria-current');
+      a.href = hashFor(a.dataset.id, app.timeframe, app.cf);
+    }
+  }
+
+  /* ---------- status ---------- */
+
+  function setStatus(text, isError) {
+    el.status.textContent = text;
+    el.status.classList.toggle('error', !!isError);
+  }
+
+  function setState(state) { document.body.dataset.state = state; }
+
+  function clockTime(d) { return hhmm(d) + ':' + pad2(d.getSeconds()); }
+
+  /* ---------- drawing ---------- */
+
+  function graphsFor(t) {
+    return t.type === 'node' ? NODE_GRAPHS : GUEST_GRAPHS;
+  }
+
+  function lastValue(rows, key) {
+    for (var i = rows.length - 1; i >= 0; i--) {
+      var v = num(rows[i], key);
+      if (v !== null) return v;
+    }
+    return null;
+  }
+
+  function drawAll() {
+    var shown = app.shown;
+    el.graphs.textContent = '';
+    if (!shown) return;
+    graphsFor(shown.target).forEach(function (spec) {
+      drawGraph(spec, shown.rows);
+    });
+    app.width = el.graphs.clientWidth;
+  }
+
+  function drawGraph(spec, rows) {
+    var section = h('section', 'graph');
+    section.dataset.graph = spec.id;
+    var title = h('h3', null, spec.title);
+    if (spec.cpus) {
+      var n = lastValue(rows, 'maxcpu');
+      if (n !== null) {
+        title.appendChild(h('span', 'sub',
+          'of ' + n + ' CPU' + (n === 1 ? '' : 's')));
+      }
+    }
+    section.appendChild(title);
+    var plot = h('div', 'plot');
+    section.appendChild(plot);
+    var legend = h('ul', 'legend');
+    section.appendChild(legend);
+
+    // Each series' values (scaled) and how many rows have one.
+    var series = [];
+    spec.series.forEach(function (def) {
+      var values = rows.map(function (r) {
+        var v = num(r, def.key);
+        return v === null ? null : v * (def.scale || 1);
+      });
+      var count = values.filter(function (v) { return v !== null; }).length;
+      if (def.optional && count === 0) return;
+      series.push({ def: def, values: values, count: count });
+    });
+
+    // In the page before drawing, so that the plot's width is known.
+    el.graphs.appendChild(section);
+    var width = Math.max(280, Math.floor(plot.clientWidth || 600));
+    drawPlot(plot, spec, series, rows, width);
+
+    series.forEach(function (sr) {
+      var li = h('li', sr.count ? null : 'nodata');
+      li.dataset.series = sr.def.key;
+      li.appendChild(h('span', 'swatch c' + sr.def.color +
+        (sr.def.total ? ' total' : '')));
+      li.appendChild(h('span', 'name', sr.def.label));
+      legend.appendChild(li);
+    });
+  }
+
+  function drawPlot(plot, spec, series, rows, width) {
+    var height = PLOT_HEIGHT;
+    var max = 0;
+    series.forEach(function (sr) {
+      sr.values.forEach(function (v) { if (v !== null && v > max) max = v; });
+    });
+    var ys = yScale(max, spec.unit, 4);
+    var longest = ys.labels.reduce(function (a, l) {
+      return Math.max(a, l.length);
+    }, 1);
+    // Room on the left for the longest tick label (11px text).
+    var m = { top: 8, right: 14, bottom: 24,
+              left: Math.ceil(longest * 6.6) + 12 };
+    var pw = width - m.left - m.right, ph = height - m.top - m.bottom;
+
+    var svg = s('svg', { width: width, height: height,
+                         viewBox: '0 0 ' + width + ' ' + height,
+                         role: 'img', 'aria-label': spec.title });
+    plot.appendChild(svg);
+
+    var t0, t1;
+    if (rows.length) {
+      t0 = rows[0].time;
+      t1 = rows[rows.length - 1].time;
+    } else {
+      t1 = Math.floor(Date.now() / 1000);
+      t0 = t1 - 3600;
+    }
+    if (t1 <= t0) t0 = t1 - 60;
+    var x = function (t) { return m.left + (t - t0) / (t1 - t0) * pw; };
+    var y = function (v) { return m.top + ph - v / ys.top * ph; };
+
+    // Grid and axes.
+    var grid = s('g', { 'class': 'grid' });
+    var yAxis = s('g', { 'class': 'axis y' });
+    ys.ticks.forEach(function (v, i) {
+      var yy = Math.round(y(v)) + 0.5;
+      grid.appendChild(s('line', { x1: m.left, x2: m.left + pw,
+                                   y1: yy, y2: yy }));
+      var label = s('text', { x: m.left - 6, y: yy });
+      label.textContent = ys.labels[i];
+      yAxis.appendChild(label);
+    });
+    var xAxis = s('g', { 'class': 'axis x' });
+    timeTicks(t0, t1, Math.floor(pw / 70)).forEach(function (tk) {
+      var xx = Math.round(x(tk.t)) + 0.5;
+      grid.appendChild(s('line', { x1: xx, x2: xx,
+                                   y1: m.top, y2: m.top + ph }));
+      xAxis.appendChild(s('line', { x1: xx, x2: xx, y1: m.top + ph,
+                                    y2: m.top + ph + 4 }));
+      var label = s('text', { x: xx, y: m.top + ph + 16 });
+      label.textContent = tk.label;
+      xAxis.appendChild(label);
+    });
+    xAxis.appendChild(s('path', {
+      d: 'M' + m.left + ' ' + (m.top + ph + 0.5) + 'H' + (m.left + pw)
+    }));
+    svg.appendChild(grid);
+    svg.appendChild(yAxis);
+    svg.appendChild(xAxis);
+
+    // Series: areas under the lines first, then the lines; limits (totals)
+    // below the others.
+    var lines = s('g', { 'class': 'lines' });
+    var areas = s('g', { 'class': 'areas' });
+    var order = series.slice().sort(function (a, b) {
+      return (b.def.total ? 1 : 0) - (a.def.total ? 1 : 0);
+    });
+    order.forEach(function (sr) {
+      var d = [], area = [], seg = [];
+      var flush = function () {
+        if (!seg.length) return;
+        if (seg.length === 1) {
+          d.push('M' + seg[0] + 'h0');   // a lone value: a dot (round cap)
+        } else {
+          d.push('M' + seg.join('L'));
+        }
+        if (sr.def.area && seg.length > 1) {
+          var base = (m.top + ph).toFixed(1);
+          area.push('M' + seg[0].split(' ')[0] + ' ' + base + 'L' +
+            seg.join('L') + 'L' + seg[seg.length - 1].split(' ')[0] + ' ' +
+            base + 'Z');
+        }
+        seg = [];
+      };
+      sr.values.forEach(function (v, i) {
+        if (v === null) { flush(); return; }
+        seg.push(x(rows[i].time).toFixed(1) + ' ' + y(v).toFixed(1));
+      });
+      flush();
+      if (area.length) {
+        areas.appendChild(s('path', { 'class': 'area c' + sr.def.color,
+                                      d: area.join('') }));
+      }
+      var p = s('path', {
+        'class': 'series c' + sr.def.color + (sr.def.total ? ' total' : ''),
+        d: d.join('') || 'M0 0'
+      });
+      if (!d.length) p.setAttribute('visibility', 'hidden');
+      p.setAttribute('data-series', sr.def.key);
+      p.setAttribute('data-points', String(sr.count));
+      lines.appendChild(p);
+    });
+    svg.appendChild(areas);
+    svg.appendChild(lines);
+
+    var empty = series.every(function (sr) { return sr.count === 0; });
+    if (!rows.length || empty) {
+      var none = s('text', { 'class': 'nodata', x: m.left + pw / 2,
+                             y: m.top + ph / 2 });
+      none.textContent = 'No data';
+      svg.appendChild(none);
+      return;
+    }
+    addHover(plot, svg, spec, series, rows, x, y, m, pw, ph, width);
+  }
+
+  /* The hover readout: a line at the nearest row, and its values. */
+  function addHover(plot, svg, spec, series, rows, x, y, m, pw, ph, width) {
+    var hover = s('g', { 'class': 'hover', visibility: 'hidden' });
+    var line = s('line', { y1: m.top, y2: m.top + ph });
+    hover.appendChild(line);
+    var dots = series.map(function (sr) {
+      var c = s('circle', { r: 3, 'class': 'c' + sr.def.color });
+      hover.appendChild(c);
+      return c;
+    });
+    svg.appendChild(hover);
+    var overlay = s('rect', { 'class': 'overlay', x: m.left, y: m.top,
+                              width: pw, height: ph });
+    svg.appendChild(overlay);
+    var tip = h('div', 'tip');
+    tip.hidden = true;
+    plot.appendChild(tip);
+
+    function nearest(px) {
+      var t = rows[0].time + (px - m.left) / pw *
+        (rows[rows.length - 1].time - rows[0].time);
+      var lo = 0, hi = rows.length - 1;
+      while (hi - lo > 1) {
+        var mid = (lo + hi) >> 1;
+        if (rows[mid].time < t) lo = mid; else hi = mid;
+      }
+      return t - rows[lo].time <= rows[hi].time - t ? lo : hi;
+    }
+
+    overlay.addEventListener('mousemove', function (ev) {
+      var box = svg.getBoundingClientRect();
+      var px = (ev.clientX - box.left) * width / box.width;
+      var i = nearest(px);
+      var xx = x(rows[i].time);
+      line.setAttribute('x1', xx);
+      line.setAttribute('x2', xx);
+      tip.textContent = '';
+      tip.appendChild(h('div', 'when', fullTime(rows[i].time)));
+      series.forEach(function (sr, k) {
+        var v = sr.values[i];
+        dots[k].setAttribute('visibility', v === null ? 'hidden' : 'visible');
+        if (v !== null) {
+          dots[k].setAttribute('cx', xx);
+          dots[k].setAttribute('cy', y(v));
+        }
+        var row = h('div', 'row');
+        row.appendChild(h('span', 'swatch c' + sr.def.color +
+          (sr.def.total ? ' total' : '')));
+        row.appendChild(h('span', 'name', sr.def.label));
+        row.appendChild(h('span', 'val',
+          v === null ? '–' : formatValue(v, spec.unit)));
+        tip.appendChild(row);
+      });
+      hover.setAttribute('visibility', 'visible');
+      tip.hidden = false;
+      // Beside the cursor, on the side with room.
+      var scale = box.width / width;
+      var left = xx * scale + 14;
+      if (left + tip.offsetWidth > box.width) {
+        left = xx * scale - 14 - tip.offsetWidth;
+      }
+      tip.style.left = Math.max(0, left) + 'px';
+    });
+    overlay.addEventListener('mouseleave', function () {
+      hover.setAttribute('visibility', 'hidden');
+      tip.hidden = true;
+    });
+  }
+
+  /* ---------- loading ---------- */
+
+  function refreshDelay() {
+    return app.timeframe === 'hour' || app.timeframe === 'day'
+      ? 60000 : 300000;
+  }
+
+  function schedule() {
+    clearTimeout(app.timer);
+    app.timer = setTimeout(function () {
+      // A refresh also picks up guests added since, and finds a target
+      // when the first list could not be had.
+      loadResources().then(function () {
+        if (app.target) load(); else route();
+      });
+    }, refreshDelay());
+  }
+
+  function load() {
+    clearTimeout(app.timer);
+    if (app.controller) app.controller.abort();
+    var t = app.target, tf = app.timeframe, cf = app.cf;
+    if (!t) {
+      setStatus(app.resourcesError || 'No node or guest to show.',
+                !!app.resourcesError);
+      setState(app.resourcesError ? 'error' : 'ready');
+      schedule();
+      return;
+    }
+    var key = t.id + '|' + tf + '|' + cf;
+    if (app.shown && app.shown.key !== key) {
+      // Never leave another target's or timeframe's graphs under this one.
+      app.shown = null;
+      drawAll();
+    }
+    var seq = ++app.seq;
+    var controller = typeof AbortController === 'function'
+      ? new AbortController() : null;
+    app.controller = controller;
+    setState('loading');
+    if (!app.shown) setStatus('Loading ' + targetLabel(t) + '…', false);
+
+    getData(rrddataUrl(t, tf, cf), controller && controller.signal)
+      .then(function (data) {
+        if (seq !== app.seq) return;
+        if (!Array.isArray(data)) throw new ApiError('rrddata: not a list');
+        var rows = data.filter(function (r) {
+          return r && typeof r.time === 'number' && isFinite(r.time);
+        });
+        rows.sort(function (a, b) { return a.time - b.time; });
+        app.shown = { key: key, target: t, rows: rows, at: new Date() };
+        drawAll();
+        var note = rows.length ? rows.length + ' rows' : 'no rows yet';
+        setStatus(targetLabel(t) + ' · ' + tf + ', ' +
+          (cf === 'MAX' ? 'maximum' : 'average') + ' · ' + note +
+          ' · updated ' + clockTime(app.shown.at) +
+          (app.resourcesError ? ' · ' + app.resourcesError : ''), false);
+        setState('ready');
+      })
+      .catch(function (e) {
+        if (seq !== app.seq || (e && e.name === 'AbortError')) return;
+        var msg = e instanceof ApiError ? e.message
+          : (e && e.message ? e.message : String(e));
+        var text = 'Could not load ' + targetLabel(t) + ': ' + msg;
+        if (app.shown && app.shown.key === key) {
+          text += ' (showing the data of ' + clockTime(app.shown.at) + ')';
+        }
+        setStatus(text, true);
+        setState('error');
+      })
+      .then(function () {
+        if (seq === app.seq) schedule();
+      });
+  }
+
+  /* Take the location's target, timeframe and cf, and load them. */
+  function route() {
+    var want = parseHash();
+    var res = findResource(want.id);
+    var t = res || parseId(want.id);
+    if (!t) t = defaultTarget();
+    app.timeframe = want.timeframe;
+    app.cf = want.cf;
+    app.target = t;
+    el.timeframe.value = app.timeframe;
+    el.cf.value = app.cf;
+    if (t) {
+      var canonical = hashFor(t.id, app.timeframe, app.cf);
+      if (location.hash !== canonical) {
+        history.replaceState(null, '', canonical);
+      }
+      var title = (t.type === 'node' ? 'Node ' : 'Guest ') + targetLabel(t);
+      if (isGuest(t) && t.type !== 'guest') title += ' · ' + t.type;
+      if (isGuest(t) && t.node) title += ' on ' + t.node;
+      el.title.textContent = title;
+      document.title = targetLabel(t) + ' – pvecg';
+    } else {
+      el.title.textContent = '';
+      document.title = 'pvecg';
+    }
+    markActive();
+    load();
+  }
+
+  function onControlChange() {
+    var id = app.target ? app.target.id : '';
+    location.hash = hashFor(id, el.timeframe.value, el.cf.value);
+  }
+
+  function onResize() {
+    clearTimeout(onResize.timer);
+    onResize.timer = setTimeout(function () {
+      if (app.shown && el.graphs.clientWidth !== app.width) drawAll();
+    }, 150);
+  }
+
+  function start() {
+    el.nodes = $('nodes');
+    el.guests = $('guests');
+    el.graphs = $('graphs');
+    el.status = $('status');
+    el.title = $('target-title');
+    el.timeframe = $('timeframe');
+    el.cf = $('cf');
+    el.timeframe.addEventListener('change', onControlChange);
+    el.cf.addEventListener('change', onControlChange);
+    $('controls').addEventListener('submit', function (e) {
+      e.preventDefault();
+    });
+    window.addEventListener('hashchange', route);
+    // Redraw when the graphs' width changes: a window resize, or the
+    // scroll bar coming or going.
+    if (typeof ResizeObserver === 'function') {
+      new ResizeObserver(onResize).observe(el.graphs);
+    } else {
+      window.addEventListener('resize', onResize);
+    }
+    setState('loading');
+    loadResources().then(route);
+  }
+
+  if (document.readyState === 'loading') {
+    document.addEventListener('DOMContentLoaded', start);
+  } else {
+    start();
+  }
+})();

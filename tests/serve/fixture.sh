@@ -1,0 +1,34 @@
+# Files for the serve tests, made by rrdtool from the layout tables
+# (LAYOUT_DEFS) and filled with rows that vary in every archive, with
+# unknown values here and there.  Sourced by the test scripts.
+
+# make_file LAYOUT PATH START
+make_file() {
+  # shellcheck disable=SC2046 # one definition per line
+  rrdtool create "$2" --start "$3" --step 60 $("$LAYOUT_DEFS" "$1")
+}
+
+# vm_rows START COUNT: pve-vm-9.0 rows a minute apart after START; memhost
+# unknown every 13th row.
+vm_rows() {
+  awk -v t0="$1" -v n="$2" 'BEGIN {
+    for (i = 1; i <= n; i++) {
+      row = t0 + 60 * i ":2:" (i % 7) / 8 ":4294967296:" 1048576 * (1000 + i % 37)
+      row = row ":34359738368:0:" 300 * i ":" 600 * i ":" 4096 * i ":" 8192 * i
+      row = row ":" (i % 13 == 0 ? "U" : 1048576 * (900 + i % 29))
+      print row ":" (i % 10) * 2.5 ":" i % 5 ":" (i % 3) / 4 ":" i % 4 ":0:" (i % 9) * 0.25
+    }
+  }'
+}
+
+# node_rows START COUNT: pve-node-9.0 rows a minute apart after START.
+node_rows() {
+  awk -v t0="$1" -v n="$2" 'BEGIN {
+    g = 1073741824
+    for (i = 1; i <= n; i++)
+      printf "%d:%s:8:%s:0.01:%.0f:%.0f:%.0f:%.0f:%.0f:%.0f:%d:%d:%.0f:%.0f:%s:0:0.5:0:%s\n",
+        t0 + 60 * i, (i % 20) / 10, (i % 5) / 10, 64 * g, g * (8 + i % 5),
+        8 * g, g / 4, 100 * g, 20 * g, 1000 * i, 2000 * i, g * (40 + i % 3),
+        4 * g, (i % 7) * 1.5, (i % 4) / 8
+  }'
+}

@@ -1,0 +1,185 @@
+/*
+ * Tests of serve/serve_answer.c and serve_list.c without HTTP: the
+ * listings of a data directory and a PVE configuration (names, types and
+ * nodes where known, everything else left out, foreign files ignored), the
+ * page's files with their policy, and the JSON error answers.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "fixture_tree.h"
+#include "serve_answer.h"
+#include "serve_assets.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static char root[256], data_dir[300], config_dir[300];
+
+static int setup(void **state) {
+  (void)state;
+  fixture_create(root, sizeof(root), "pvecg-serve");
+  snprintf(data_dir, sizeof(data_dir), "%s/data", root);
+  snprintf(config_dir, sizeof(config_dir), "%s/pve", root);
+  fixture_mkdir(root, "data/pve-vm-9.0");
+  fixture_mkdir(root, "data/pve-node-9.0");
+  fixture_mkdir(root, "pve/nodes/pve1/qemu-server");
+  fixture_mkdir(root, "pve/nodes/pve2/lxc");
+  fixture_mkdir(root, "pve/qemu-server");
+  fixture_write(root, "data/pve-vm-9.0/100", "");
+  fixture_write(root, "data/pve-vm-9.0/1000", "");
+  fixture_write(root, "data/pve-vm-9.0/101", "");
+  fixture_write(root, "data/pve-vm-9.0/102", "");
+  fixture_write(root, "data/pve-vm-9.0/099", "");     /* not a VMID */
+  fixture_write(root, "data/pve-vm-9.0/100.tmp", ""); /* nor this */
+  fixture_write(root, "data/pve-node-9.0/pve2", "");
+  fixture_write(root, "data/pve-node-9.0/pve1", "");
+  fixture_write(root, "data/pve-node-9.0/.hidden", "");
+  fixture_write(root, "pve/nodes/pve1/qemu-server/100.conf",
+                "name: web\nmemory: 2048\n[snap]\nname: old\n");
+  fixture_write(root, "pve/nodes/pve2/lxc/101.conf",
+                "hostname: ct-\"1\"\ncores: 2\n");
+  /* the local node's link repeats pve1's guest without the node */
+  fixture_write(root, "pve/qemu-server/100.conf", "name: web\n");
+  fixture_write(root, "pve/qemu-server/1000.conf", "memory: 512\n");
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  fixture_remove(root);
+  return 0;
+}
+
+static void answer(const char *method, const char *path,
+                   const struct serve_param *params, size_t count,
+                   struct serve_reply *r) {
+  struct serve_config c = {.data_dir = data_dir,
+                           .list_dir = data_dir,
+                           .config_dir = config_dir,
+                           .now = 1700000000};
+  serve_answer(&c, method, path, params, count, r);
+}
+
+static void check_json(const struct serve_reply *r, int status,
+                       const char *body) {
+  assert_int_equal(r->status, status);
+  assert_string_equal(r->content_type, "application/json;charset=UTF-8");
+  assert_string_equal(r->cache_control, "no-store");
+  assert_false(r->page);
+  assert_non_null(r->body);
+  assert_int_equal(r->size, strlen(body));
+  assert_memory_equal(r->body, body, r->size);
+}
+
+static void test_resources(void **state) {
+  struct serve_reply r;
+  (void)state;
+  answer("GET", "/api2/json/cluster/resources", NULL, 0, &r);
+  check_json(&r, 200,
+             "{\"data\":["
+             "{\"id\":\"node/pve1\",\"type\":\"node\",\"node\":\"pve1\"},"
+             "{\"id\":\"node/pve2\",\"type\":\"node\",\"node\":\"pve2\"},"
+             "{\"id\":\"qemu/100\",\"type\":\"qemu\",\"vmid\":100,"
+             "\"name\":\"web\",\"node\":\"pve1\"},"
+             "{\"id\":\"lxc/101\",\"type\":\"lxc\",\"vmid\":101,"
+             "\"name\":\"ct-\\\"1\\\"\",\"node\":\"pve2\"},"
+             "{\"id\":\"guest/102\",\"type\":\"guest\",\"vmid\":102},"
+             "{\"id\":\"qemu/1000\",\"type\":\"qemu\",\"vmid\":1000}"
+             "]}");
+  assert_string_equal(r.message, "");
+  serve_reply_free(&r);
+}
+
+static void test_nodes_and_empty(void **state) {
+  struct serve_reply r;
+  (void)state;
+  answer("GET", "/api2/json/nodes", NULL, 0, &r);
+  check_json(&r, 200,
+             "{\"data\":["
+             "{\"id\":\"node/pve1\",\"type\":\"node\",\"node\":\"pve1\"},"
+             "{\"id\":\"node/pve2\",\"type\":\"node\",\"node\":\"pve2\"}]}");
+  serve_reply_free(&r);
+  struct serve_config none = {
+      .data_dir = "/nonexistent", .list_dir = "/nonexistent", .config_dir = ""};
+  serve_answer(&none, "GET", "/api2/json/cluster/resources", NULL, 0, &r);
+  check_json(&r, 200, "{\"data\":[]}");
+  serve_reply_free(&r);
+}
+
+static void test_page(void **state) {
+  struct serve_reply r;
+  const struct serve_asset *index = serve_asset_find("/");
+  (void)state;
+  assert_non_null(index);
+  answer("GET", "/", NULL, 0, &r);
+  assert_int_equal(r.status, 200);
+  assert_string_equal(r.content_type, "text/html; charset=utf-8");
+  assert_true(r.page);
+  assert_null(r.body);
+  assert_ptr_equal(r.data, index->data);
+  assert_int_equal(r.size, index->size);
+  assert_non_null(memmem(r.data, r.size, "app.js", 6));
+  serve_reply_free(&r);
+  answer("GET", "/app.js", NULL, 0, &r);
+  assert_string_equal(r.content_type, "text/javascript; charset=utf-8");
+  serve_reply_free(&r);
+  answer("GET", "/app.css", NULL, 0, &r);
+  assert_string_equal(r.content_type, "text/css; charset=utf-8");
+  serve_reply_free(&r);
+}
+
+static void test_errors(void **state) {
+  struct serve_reply r;
+  struct serve_param day[] = {{"timeframe", "day"}};
+  struct serve_param bad[] = {{"timeframe", "days"}};
+  (void)state;
+  answer("GET", "/../etc/passwd", NULL, 0, &r);
+  check_json(&r, 404, "{\"data\":null,\"message\":\"no such path\"}");
+  assert_string_equal(r.message, "no such path");
+  serve_reply_free(&r);
+  answer("DELETE", "/api2/json/nodes", NULL, 0, &r);
+  check_json(&r, 405,
+             "{\"data\":null,\"message\":\"only GET and HEAD are served\"}");
+  serve_reply_free(&r);
+  answer("GET", "/api2/json/nodes/pve1/qemu/100/rrddata", bad, 1, &r);
+  check_json(&r, 400,
+             "{\"data\":null,\"message\":\"Parameter verification failed.\","
+             "\"errors\":{\"timeframe\":\"value does not have a value in the "
+             "enumeration 'hour, day, week, month, year, decade'\"}}");
+  assert_string_equal(r.message,
+                      "Parameter verification failed. (timeframe: value does "
+                      "not have a value in the enumeration 'hour, day, week, "
+                      "month, year, decade')");
+  serve_reply_free(&r);
+  answer("GET", "/api2/json/nodes/pve1/qemu/200/rrddata", day, 1, &r);
+  check_json(&r, 404,
+             "{\"data\":null,\"message\":\"no RRD file for this guest\"}");
+  serve_reply_free(&r);
+  answer("GET", "/api2/json/nodes/pve9/rrddata", day, 1, &r);
+  check_json(&r, 404,
+             "{\"data\":null,\"message\":\"no RRD file for this node\"}");
+  serve_reply_free(&r);
+  /* a file that is not an RRD: librrd's reason goes to the log only */
+  answer("GET", "/api2/json/nodes/pve1/qemu/100/rrddata", day, 1, &r);
+  check_json(&r, 500,
+             "{\"data\":null,\"message\":\"the RRD file could not be "
+             "read\"}");
+  assert_non_null(strstr(r.message, "/data/pve-vm-9.0/100: "));
+  serve_reply_free(&r);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_resources),
+      cmocka_unit_test(test_nodes_and_empty),
+      cmocka_unit_test(test_page),
+      cmocka_unit_test(test_errors),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
