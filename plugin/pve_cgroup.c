@@ -2,7 +2,7 @@
  * collectd read plugin "pve_cgroup": memory and pressure of every Proxmox VE
  * guest, read straight from its cgroup.
  *
- * Each interval the sampler (src/sampler.c) reads every guest's kept-open
+ * Each interval the sampler (sample/sampler.c) reads every guest's kept-open
  * cgroup files; this file turns each sample into ONE value list of type
  * pve_vm_9_0 carrying the whole pve-vm-9.0 row (plugin_instance = VMID,
  * type_instance = "qemu"/"lxc"), so pve_rrd writes one RRD update per list

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/guest_extra.c and src/memory_detail.c: the input is
+ * Fuzz target for parse/guest_extra.c and parse/memory_detail.c: the input is
  * split at NUL bytes into memory.stat, memory.events and
  * memory.swap.current, fed for both hierarchy versions.  Invariants: only
  * documented results, nothing filled when memory.stat is refused, and

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for rrd/rrd_file_name.c: the names of RRD files, which arrive
+ * Fuzz target for layout/rrd_file_name.c: the names of RRD files, which arrive
  * from directories, the network plugin and the command line.  The first
  * byte picks the data directory and the layout, the rest is the name.
  * Checks, beyond memory safety: a name is accepted exactly when it is

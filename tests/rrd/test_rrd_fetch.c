@@ -1,5 +1,5 @@
 /*
- * Tests of rrd/rrd_fetch.c and rrd/rrd_file_name.c: file names from
+ * Tests of rrd/rrd_fetch.c and layout/rrd_file_name.c: file names from
  * outside are refused before they become paths; rows written with librrd
  * (or sent to a real rrdcached and not yet on disk) come back with their
  * exact values and Proxmox's row times, from the archive the resolution
