@@ -14,6 +14,8 @@ const char *rrd_file_name_problem(const char *name) {
   for (const unsigned char *p = (const unsigned char *)name; *p; p++, len++) {
     if (*p == '/')
       return "the file name contains '/'";
+    if (*p == '\\')
+      return "the file name contains '\\'";
     if (*p < 0x20 || *p == 0x7f)
       return "the file name contains a control character";
   }

@@ -3,7 +3,8 @@
  * the file name a VMID or a node name.  Those names come from outside (a
  * directory name, a host name over the network plugin, a command line), so
  * every path is built here, after the name has been checked, by the writer
- * (rrd_store.c) and the pvecg command alike.
+ * (rrd_store.c), the read plugin for its node name (pve_cgroup.c) and the
+ * pvecg command alike: one rule for every name.
  */
 #ifndef PVECG_RRD_FILE_NAME_H
 #define PVECG_RRD_FILE_NAME_H
@@ -15,8 +16,11 @@
 /* Longest file name (a node name; VMIDs are at most 9 digits). */
 #define RRD_FILE_NAME_MAX 64
 
-/* Why name cannot be a file name: empty, "." or "..", a '/', a control
- * character, longer than RRD_FILE_NAME_MAX.  NULL when it can. */
+/* Why name cannot be a file name: empty, "." or "..", a '/' or a '\\', a
+ * control character, longer than RRD_FILE_NAME_MAX.  NULL when it can.
+ * Proxmox VE names a node by a host name label, which meets none of these;
+ * the backslash, rrdcached's escape character, was already refused by
+ * pve_cgroup for its node name and now is for every name. */
 const char *rrd_file_name_problem(const char *name);
 
 /*

@@ -26,6 +26,7 @@
 #include "node_dispatch.h"
 #include "guest_row.h"
 #include "row_type.h"
+#include "rrd_file_name.h"
 #include "rrd_layout.h"
 #include "sampler.h"
 #include "vmid_select.h"
@@ -240,11 +241,8 @@ static int init_node(void) {
     sstrncpy(node_name, hostname_g, sizeof(node_name));
     node_name[strcspn(node_name, ".")] = '\0';
   }
-  bool bad = node_name[0] == '\0' || strcmp(node_name, "..") == 0 ||
-             strpbrk(node_name, "/\\") != NULL;
-  for (const char *p = node_name; *p && !bad; p++)
-    bad = (unsigned char)*p < 0x20 || *p == 0x7f;
-  if (bad) {
+  /* pve_rrd checks the name of the file it writes by the same rule. */
+  if (rrd_file_name_problem(node_name) != NULL) {
     ERROR(PLUGIN_NAME " plugin: \"%s\" cannot be a node name (it names a "
                       "file); set NodeName.",
           node_name);

@@ -274,6 +274,35 @@ static void test_file_problem_logged_once(void **state) {
   assert_non_null(stub_log_find("qemu 101: io.pressure is readable again"));
 }
 
+/* The node name is checked by rrd_file_name_problem, as pve_rrd checks the
+ * name of the file it writes: a name one refuses the other does too. */
+static void test_node_names(void **state) {
+  (void)state;
+  char longer[66];
+  memset(longer, 'n', sizeof(longer) - 1);
+  longer[sizeof(longer) - 1] = '\0';
+  const char *refused[] = {"..", ".", "a/b", "node\\1", "a\tb", longer};
+  for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+    oconfig_item_t *c = base_config();
+    stub_config_add_boolean(c, "Node", true);
+    stub_config_add_strings(c, "NodeName", 1, refused[i]);
+    assert_int_equal(configure(c), 0);
+    assert_int_not_equal(stub.init(), 0);
+    char line[128];
+    snprintf(line, sizeof(line), "\"%s\" cannot be a node name", refused[i]);
+    assert_non_null(stub_log_find(line));
+    stub.shutdown();
+    stub_reset_records();
+  }
+  longer[64] = '\0'; /* 64 bytes is a name */
+  oconfig_item_t *c = base_config();
+  stub_config_add_boolean(c, "Node", true);
+  stub_config_add_strings(c, "NodeName", 1, longer);
+  assert_int_equal(configure(c), 0);
+  stub.init();
+  assert_null(stub_log_find("cannot be a node name"));
+}
+
 int main(void) {
   module_register();
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -286,6 +315,7 @@ int main(void) {
       T(test_pressure_details),
       T(test_extra_stats),
       T(test_file_problem_logged_once),
+      T(test_node_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

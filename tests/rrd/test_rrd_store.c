@@ -652,8 +652,9 @@ static void test_invalid(void **state) {
   char long_name[RRD_STORE_NAME_MAX + 2];
   memset(long_name, 'a', sizeof(long_name));
   long_name[RRD_STORE_NAME_MAX + 1] = '\0';
-  const char *names[] = {"",      ".",    "..",   "a/b",     "/", "\n",
-                         "100\n", "1\t0", "\x7f", long_name, NULL};
+  const char *names[] = {"",   ".",    "..",     "a/b",     "/",
+                         "\n", "100\n", "1\t0", "\x7f",  long_name,
+                         "a\\b", "\\", NULL};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
     assert_invalid(f, names[i], NOW, 17);
   assert_invalid(f, "100", NOW, 16);
