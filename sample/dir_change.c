@@ -4,6 +4,8 @@
  */
 #include "dir_change.h"
 
+#include "file_read.h"
+
 #include "flat_keyed.h"
 
 #include <errno.h>
@@ -40,12 +42,13 @@ static int open_stat(struct dir_change *dc, const char *dir) {
 
 static int read_count(const struct dir_change *dc, uint64_t *ret) {
   char buf[512];
-  ssize_t n = pread(dc->fd, buf, sizeof(buf), 0);
-  if (n < 0 || (size_t)n >= sizeof(buf))
-    return n < 0 ? -errno : -EFBIG;
+  size_t n = 0;
+  int err = file_pread_all(dc->fd, buf, sizeof(buf), &n);
+  if (err < 0)
+    return err;
   static const char *const keys[] = {"nr_descendants"};
   uint64_t found = 0;
-  int err = flat_keyed_parse(buf, (size_t)n, keys, 1, ret, &found);
+  err = flat_keyed_parse(buf, n, keys, 1, ret, &found);
   if (err < 0)
     return err;
   return found == 1 ? 0 : -ENOMSG;

@@ -4,6 +4,7 @@
 #include "guest_settings.h"
 
 #include "cgroup_stats.h"
+#include "file_read.h"
 #include "ksm_stat.h"
 
 #include <errno.h>
@@ -12,30 +13,13 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-/* Reads a small file whole.  Returns its length or a negative errno;
- * -ESPIPE for something that is not a regular file (a FIFO reads as an
- * empty file, which would pass for a config that sets nothing). */
+/* Reads a small file whole (file_read_regular).  Returns its length or a
+ * negative errno. */
 static ssize_t read_small(const char *path, char *buf, size_t size) {
-  /* O_NONBLOCK: a FIFO must not make open() or read() wait. */
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0)
-    return -errno;
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return -ESPIPE;
-  }
-  ssize_t n;
-  do
-    n = read(fd, buf, size);
-  while (n < 0 && errno == EINTR);
-  int err = n < 0 ? -errno : 0;
-  close(fd);
-  if (err)
-    return err;
-  return (size_t)n >= size ? -EFBIG : n;
+  size_t len = 0;
+  int r = file_read_regular(AT_FDCWD, path, buf, size, &len);
+  return r < 0 ? r : (ssize_t)len;
 }
 
 void guest_settings_init(struct guest_settings *gs) {

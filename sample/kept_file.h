@@ -12,14 +12,11 @@
 #ifndef PVECG_KEPT_FILE_H
 #define PVECG_KEPT_FILE_H
 
+#include "file_read.h"
+
 #include <stddef.h>
 
 #define READ_BUFFER_MAX (4u << 20)
-
-struct read_buffer {
-  char *data;
-  size_t size; /* bytes allocated */
-};
 
 struct kept_file {
   int fd; /* -1 while not open */
@@ -27,8 +24,6 @@ struct kept_file {
 
 #define KEPT_FILE_INIT                                                         \
   { .fd = -1 }
-
-void read_buffer_free(struct read_buffer *buf);
 
 /*
  * Opens path (relative to dirfd, or AT_FDCWD) read-only, O_CLOEXEC and

@@ -11,6 +11,7 @@
 #include "nic_counters.h"
 
 #include "decimal.h"
+#include "file_read.h"
 #include "kept_file.h"
 
 #include <dirent.h>
@@ -98,19 +99,10 @@ static int list_push(struct nic_list *list, const struct nic *nic) {
 /* Reads a small sysfs file holding one decimal, relative to dirfd. */
 static int read_small_decimal(int dirfd, const char *path, uint64_t *ret) {
   char text[SMALL_FILE_MAX];
-  int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  ssize_t n;
+  size_t n = 0;
+  int r = file_read_regular(dirfd, path, text, sizeof(text), &n);
 
-  if (fd < 0)
-    return -errno;
-  n = pread(fd, text, sizeof(text), 0);
-  n = n < 0 ? -errno : n;
-  close(fd);
-  if (n < 0)
-    return (int)n;
-  if ((size_t)n >= sizeof(text))
-    return -EFBIG;
-  return decimal_parse_u64_file(text, (size_t)n, ret);
+  return r < 0 ? r : decimal_parse_u64_file(text, n, ret);
 }
 
 /* The first half of the rule, checked before anything is opened: most

@@ -14,19 +14,14 @@
  */
 #include "sampler_internal.h"
 
+#include "monotonic.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define ALL_FILES ((1u << GUEST_FILE_COUNT) - 1)
-
-static double monotonic_clock(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 /* Samples every guest not yet sampled in this run.  Returns true when one
  * turned out to be gone, so the caller lists the directories again. */
@@ -50,7 +45,7 @@ static bool sample_all(struct sampler *s, double now, sampler_visit_fn visit,
 }
 
 int sampler_run(struct sampler *s, sampler_visit_fn visit, void *ctx) {
-  double now = s->config.clock ? s->config.clock() : monotonic_clock();
+  double now = s->config.clock ? s->config.clock() : monotonic_seconds();
   s->run_gen++;
   guest_net_refresh(&s->net);
   int err = sampler_scan(s, now);

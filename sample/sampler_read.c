@@ -8,6 +8,7 @@
 #include "sampler_internal.h"
 
 #include "decimal.h"
+#include "file_read.h"
 #include "flat_keyed.h"
 #include "guest_extra.h"
 
@@ -21,18 +22,7 @@
 /* Reads a kept-open file from offset 0.  A file that fills the buffer would
  * be parsed truncated, so that is an error too. */
 static int read_kept(int fd, char *buf, size_t size, size_t *len) {
-  if (fd < 0)
-    return -ENOENT;
-  ssize_t n;
-  do
-    n = pread(fd, buf, size, 0);
-  while (n < 0 && errno == EINTR);
-  if (n < 0)
-    return -errno;
-  if ((size_t)n >= size)
-    return -EFBIG;
-  *len = (size_t)n;
-  return 0;
+  return fd < 0 ? -ENOENT : file_pread_all(fd, buf, size, len);
 }
 
 static bool is_gone_error(int err) { return err == -ENODEV || err == -ENOENT; }
