@@ -45,8 +45,7 @@ const char *guest_file_name(enum guest_file file,
   case GUEST_FILE_IO_STAT:
     return "io.stat";
   case GUEST_FILE_MEMORY_EVENTS:
-    return version == CGROUP_MEMORY_V1 ? "memory.oom_control"
-                                       : "memory.events";
+    return version == CGROUP_MEMORY_V1 ? "memory.oom_control" : "memory.events";
   case GUEST_FILE_MEMORY_SWAP:
     return "memory.swap.current";
   case GUEST_FILE_COUNT:

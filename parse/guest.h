@@ -33,7 +33,7 @@ enum psi_resource {
 
 /* The cgroup files read for a guest; also bit positions in failure masks. */
 enum guest_file {
-  GUEST_FILE_MEMORY_USAGE, /* memory.current (v2) or memory.usage_in_bytes (v1) */
+  GUEST_FILE_MEMORY_USAGE, /* memory.current, v1 memory.usage_in_bytes */
   GUEST_FILE_MEMORY_STAT,
   GUEST_FILE_CPU_PRESSURE,
   GUEST_FILE_IO_PRESSURE,
@@ -93,7 +93,7 @@ struct guest_sample {
   bool maxcpu_valid;
   unsigned maxcpu;
   bool maxmem_valid;
-  uint64_t maxmem; /* bytes */
+  uint64_t maxmem;  /* bytes */
   const char *name; /* from the config; "" when unknown */
   /* 0, or why the guest's config file could not be used (-ENOENT: none),
    * now and at the previous look (callers log changes). */

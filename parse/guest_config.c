@@ -104,8 +104,8 @@ static void copy_name(const struct raw_config *c, struct guest_config *out) {
 
 int guest_config_parse(enum guest_type type, const char *buf, size_t len,
                        struct guest_config *ret) {
-  struct raw_config c = {.sockets = 1, .cores = 1,
-                         .memory_mib = DEFAULT_MEMORY_MIB};
+  struct raw_config c = {
+      .sockets = 1, .cores = 1, .memory_mib = DEFAULT_MEMORY_MIB};
   const char *p = buf, *end = buf + len;
   while (p < end) {
     const char *eol = memchr(p, '\n', (size_t)(end - p));

@@ -22,9 +22,9 @@
 #define GUEST_CONFIG_NAME_SIZE 64
 
 struct guest_config {
-  bool has_cpus;     /* false: LXC without `cores` (all host CPUs) */
+  bool has_cpus; /* false: LXC without `cores` (all host CPUs) */
   unsigned cpus;
-  uint64_t memory;   /* bytes */
+  uint64_t memory;                   /* bytes */
   char name[GUEST_CONFIG_NAME_SIZE]; /* "" when not set */
 };
 

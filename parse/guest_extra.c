@@ -40,14 +40,13 @@ static int fill_swap(const struct guest_extra_input *in,
 }
 
 int guest_extra_fill(const struct guest_extra_input *in,
-                     struct guest_sample *out, int *events_err,
-                     int *swap_err) {
+                     struct guest_sample *out, int *events_err, int *swap_err) {
   struct memory_detail d;
   int err = memory_detail_parse(in->version, in->stat, in->stat_len, &d);
   if (err < 0)
     return err;
-  *swap_err = in->swap && in->version == CGROUP_MEMORY_V2 ? fill_swap(in, &d)
-                                                          : 0;
+  *swap_err =
+      in->swap && in->version == CGROUP_MEMORY_V2 ? fill_swap(in, &d) : 0;
   *events_err = in->events ? fill_events(in, out) : 0;
   unsigned need = 1u << MEMORY_FILE | 1u << MEMORY_SHMEM;
   if ((d.valid & need) == need) {

@@ -31,7 +31,6 @@ struct guest_extra_input {
  * or swap file only leaves its own fields unknown and is returned through
  * *events_err / *swap_err. */
 int guest_extra_fill(const struct guest_extra_input *in,
-                     struct guest_sample *out, int *events_err,
-                     int *swap_err);
+                     struct guest_sample *out, int *events_err, int *swap_err);
 
 #endif

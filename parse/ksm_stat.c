@@ -58,8 +58,7 @@ int ksm_stat_parse(const char *buf, size_t len, struct ksm_stat *ret) {
 
 int pid_file_parse(const char *buf, size_t len, int *ret) {
   uint64_t pid;
-  if (decimal_parse_u64_file(buf, len, &pid) < 0 || pid == 0 ||
-      pid > INT32_MAX)
+  if (decimal_parse_u64_file(buf, len, &pid) < 0 || pid == 0 || pid > INT32_MAX)
     return -EBADMSG;
   *ret = (int)pid;
   return 0;

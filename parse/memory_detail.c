@@ -17,13 +17,16 @@ static const char *const names[MEMORY_DETAIL_COUNT] = {
     [MEMORY_SWAP] = "swap",
 };
 
-/* memory.stat keys per field; NULL where the hierarchy has none. */
+/* memory.stat keys per field; NULL where the hierarchy has none.  In the
+ * order of enum memory_detail_field, which the packed lines keep visible. */
+/* clang-format off */
 static const char *const v2_keys[MEMORY_DETAIL_COUNT] = {
     "anon", "file", "shmem", "kernel", "sock", "file_mapped", "file_dirty",
     "sec_pagetables", NULL /* memory.swap.current */};
 static const char *const v1_keys[MEMORY_DETAIL_COUNT] = {
     "total_rss", "total_cache", "total_shmem", NULL, NULL,
     "total_mapped_file", "total_dirty", NULL, "total_swap"};
+/* clang-format on */
 
 const char *memory_detail_name(enum memory_detail_field field) {
   return (unsigned)field < MEMORY_DETAIL_COUNT ? names[field] : "unknown";

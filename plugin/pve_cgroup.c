@@ -159,9 +159,11 @@ static int config_root(const oconfig_item_t *ci, char *root, bool *set,
 
 static int config_item(const oconfig_item_t *ci) {
   if (strcasecmp("CgroupRoot", ci->key) == 0)
-    return config_root(ci, state.config.cgroup_root, &state.cgroup_root_set, false);
+    return config_root(ci, state.config.cgroup_root, &state.cgroup_root_set,
+                       false);
   if (strcasecmp("MemoryCgroupRoot", ci->key) == 0)
-    return config_root(ci, state.config.memory_root, &state.memory_root_set, true);
+    return config_root(ci, state.config.memory_root, &state.memory_root_set,
+                       true);
   if (strcasecmp("ProcRoot", ci->key) == 0)
     return config_root(ci, state.config.proc_root, &(bool){false}, true);
   if (strcasecmp("PveConfigDir", ci->key) == 0)
@@ -177,7 +179,8 @@ static int config_item(const oconfig_item_t *ci) {
   if (strcasecmp("Node", ci->key) == 0)
     return cf_util_get_boolean(ci, &state.node_enabled);
   if (strcasecmp("NodeName", ci->key) == 0)
-    return cf_util_get_string_buffer(ci, state.node_name, sizeof(state.node_name));
+    return cf_util_get_string_buffer(ci, state.node_name,
+                                     sizeof(state.node_name));
   if (strcasecmp("SysRoot", ci->key) == 0)
     return config_root(ci, state.node_config.sys_root, &(bool){false}, false);
   if (strcasecmp("RootPath", ci->key) == 0)
@@ -233,10 +236,12 @@ static int detect_roots(void) {
                         "CgroupRoot.");
       return -1;
     }
-    sstrncpy(state.config.cgroup_root, mounts.unified, sizeof(state.config.cgroup_root));
+    sstrncpy(state.config.cgroup_root, mounts.unified,
+             sizeof(state.config.cgroup_root));
   }
   if (!state.memory_root_set)
-    sstrncpy(state.config.memory_root, mounts.memory_v1, sizeof(state.config.memory_root));
+    sstrncpy(state.config.memory_root, mounts.memory_v1,
+             sizeof(state.config.memory_root));
   return 0;
 }
 
@@ -345,7 +350,8 @@ static void log_file_changes(const struct guest_sample *s,
 static void log_config_change(const struct guest_sample *s,
                               struct read_run *run) {
   bool bad = s->config_error != 0 && s->config_error != -ENOENT;
-  bool was_bad = s->config_error_before != 0 && s->config_error_before != -ENOENT;
+  bool was_bad =
+      s->config_error_before != 0 && s->config_error_before != -ENOENT;
   if (bad == was_bad || run->log_lines >= LOG_LINES_PER_RUN) {
     run->log_suppressed += bad != was_bad;
     return;
@@ -516,9 +522,10 @@ static int pve_cgroup_read(void) {
   struct sampler_stats stats;
   sampler_get_stats(state.sampler, &stats);
   if (stats.unkept_guests > 0 && !state.unkept_logged) {
-    WARNING(PLUGIN_NAME " plugin: %zu of %zu guests are read by open/read/close "
-                        "each interval (slower): keeping their files open "
-                        "would exceed the budget of %zu descriptors.",
+    WARNING(PLUGIN_NAME
+            " plugin: %zu of %zu guests are read by open/read/close "
+            "each interval (slower): keeping their files open "
+            "would exceed the budget of %zu descriptors.",
             stats.unkept_guests, stats.guests, state.config.fd_budget);
     state.unkept_logged = true;
   }

@@ -6,16 +6,16 @@
  * VM without balloon statistics, and its LXC formula); pressure columns are
  * the avg10 of the some/full lines; cpu is the busy fraction of maxcpu
  * (0..1, not percent); diskread/diskwrite are the raw byte counters of
- * io.stat, which the RRD's DERIVE columns turn into rates.  Where PVE writes 0 for a missing QEMU
- * pressure file we write unknown: a made-up 0 would read as "no stall".
+ * io.stat, which the RRD's DERIVE columns turn into rates.  Where PVE writes 0
+ * for a missing QEMU pressure file we write unknown: a made-up 0 would read as
+ * "no stall".
  */
 #include "guest_row.h"
 
 #include <math.h>
 #include <stdio.h>
 
-static int column(const struct rrd_layout *layout, const char *name,
-                  int *ret) {
+static int column(const struct rrd_layout *layout, const char *name, int *ret) {
   int i = rrd_layout_ds_index(layout, name);
   if (i < 0)
     return i;

@@ -43,7 +43,7 @@ struct rrd_sink_options {
   const char *daemon_address; /* NULL or "": direct librrd */
   unsigned long recheck_seconds;
   unsigned long max_ahead_seconds; /* see rrd_store_options */
-  size_t queue_size; /* rows kept for the daemon (0: 100000) */
+  size_t queue_size;               /* rows kept for the daemon (0: 100000) */
   /* Seconds (0: 5): the longest a flush or the shutdown waits for the
    * daemon, and how long an unanswered request takes to count as the
    * daemon being lost. */

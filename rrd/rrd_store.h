@@ -84,9 +84,9 @@ void rrd_store_free(struct rrd_store *store);
  * Writes the row (t, values[0..n)) to the file of (layout, name), creating
  * it (and its directory) when missing.  name must be a plain file name: not
  * empty, at most RRD_STORE_NAME_MAX bytes, no '/' or '\\', no control
- * characters, not "." or ".." (rrd_file_name_problem).  now is the wall clock, for re-check and back-off timing.
- * Returns 0 with the outcome in *res, or -EINVAL for a bad name, value count
- * or time (res->message says which).
+ * characters, not "." or ".." (rrd_file_name_problem).  now is the wall clock,
+ * for re-check and back-off timing. Returns 0 with the outcome in *res, or
+ * -EINVAL for a bad name, value count or time (res->message says which).
  */
 int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
                     const char *name, time_t t, const double *values, size_t n,

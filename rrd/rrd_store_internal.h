@@ -91,8 +91,7 @@ store_fail(struct entry *e, time_t now, struct rrd_store_result *res,
            const char *fmt, ...);
 void store_stale(struct entry *e, time_t t, time_t now,
                  struct rrd_store_result *res);
-void store_same_second(struct entry *e, time_t t,
-                       struct rrd_store_result *res);
+void store_same_second(struct entry *e, time_t t, struct rrd_store_result *res);
 void store_ahead(const struct rrd_store *store, struct entry *e, time_t t,
                  time_t now, struct rrd_store_result *res);
 void store_foreign(const struct rrd_store *store, struct entry *e, int r,

@@ -18,9 +18,9 @@
 #include <stdint.h>
 
 struct dir_change {
-  int fd;          /* kept-open cgroup.stat, or -1 */
-  bool known;      /* count holds the value at the last listing */
-  uint64_t count;  /* nr_descendants at the last listing */
+  int fd;         /* kept-open cgroup.stat, or -1 */
+  bool known;     /* count holds the value at the last listing */
+  uint64_t count; /* nr_descendants at the last listing */
 };
 
 void dir_change_init(struct dir_change *dc);
@@ -32,8 +32,7 @@ void dir_change_close(struct dir_change *dc);
  * count differs.  *token is to be passed to dir_change_listed once the
  * listing succeeded.
  */
-bool dir_change_check(struct dir_change *dc, const char *dir,
-                      uint64_t *token);
+bool dir_change_check(struct dir_change *dc, const char *dir, uint64_t *token);
 
 /* Records that dir was listed completely while the count was token. */
 void dir_change_listed(struct dir_change *dc, uint64_t token);

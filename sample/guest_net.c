@@ -103,8 +103,8 @@ int guest_net_refresh(struct guest_net *net) {
   size_t len = 0;
   net->count = 0;
   /* kept_file_read closes the file on a read error: reopened next time. */
-  int err = net->path[0] ? kept_file_open(&net->file, AT_FDCWD, net->path)
-                         : -ENOENT;
+  int err =
+      net->path[0] ? kept_file_open(&net->file, AT_FDCWD, net->path) : -ENOENT;
   if (err == 0)
     err = kept_file_read(&net->file, &net->buf, &len);
   if (err == 0)
@@ -115,8 +115,8 @@ int guest_net_refresh(struct guest_net *net) {
   return err;
 }
 
-int guest_net_lookup(const struct guest_net *net, uint64_t key,
-                     uint64_t *in, uint64_t *out) {
+int guest_net_lookup(const struct guest_net *net, uint64_t key, uint64_t *in,
+                     uint64_t *out) {
   if (net->error != 0)
     return net->error;
   struct guest_net_entry probe = {.key = key};

@@ -45,7 +45,7 @@ int guest_net_refresh(struct guest_net *net);
 
 /* The guest's totals (0 and 0 for a guest without interfaces).  Returns 0,
  * or the refresh error when the table is unusable. */
-int guest_net_lookup(const struct guest_net *net, uint64_t key,
-                     uint64_t *in, uint64_t *out);
+int guest_net_lookup(const struct guest_net *net, uint64_t key, uint64_t *in,
+                     uint64_t *out);
 
 #endif

@@ -59,10 +59,10 @@ struct sampler_config {
 };
 
 struct sampler_stats {
-  size_t guests;           /* tracked now */
-  size_t unkept_guests;    /* of those, read by open/read/close */
-  size_t fds;              /* descriptors held now */
-  unsigned long listings;  /* type directories listed so far */
+  size_t guests;                  /* tracked now */
+  size_t unkept_guests;           /* of those, read by open/read/close */
+  size_t fds;                     /* descriptors held now */
+  unsigned long listings;         /* type directories listed so far */
   unsigned long listings_skipped; /* ...and not listed: unchanged */
 };
 
@@ -72,8 +72,7 @@ struct sampler;
 int sampler_new(const struct sampler_config *config, struct sampler **ret);
 void sampler_free(struct sampler *sampler);
 
-typedef void (*sampler_visit_fn)(const struct guest_sample *sample,
-                                 void *ctx);
+typedef void (*sampler_visit_fn)(const struct guest_sample *sample, void *ctx);
 
 /*
  * Discovers guests and samples each once, calling visit for every guest in

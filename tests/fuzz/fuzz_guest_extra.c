@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(eerr == 0 || eerr == -EBADMSG || eerr == -ERANGE);
     FUZZ_CHECK(werr == 0 || werr == -EINVAL || werr == -ERANGE);
     FUZZ_CHECK(out.memory_detail.valid < (1u << MEMORY_DETAIL_COUNT));
-    FUZZ_CHECK(!out.memory_with_shmem_valid || out.memory_with_shmem <= in.usage);
+    FUZZ_CHECK(!out.memory_with_shmem_valid ||
+               out.memory_with_shmem <= in.usage);
   }
   return 0;
 }

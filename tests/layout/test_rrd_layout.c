@@ -1,8 +1,8 @@
 /*
  * Checks the layout tables of layout/rrd_layout.c against the PVE layouts as
- * Proxmox defines them (pve-cluster status.c).  The expected names, types and archives
- * are typed out here a second time on purpose: a slip in the table must
- * not be able to hide behind the test reading the same table.
+ * Proxmox defines them (pve-cluster status.c).  The expected names, types and
+ * archives are typed out here a second time on purpose: a slip in the table
+ * must not be able to hide behind the test reading the same table.
  */
 #include <setjmp.h>
 #include <stdarg.h>

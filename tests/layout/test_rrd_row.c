@@ -102,7 +102,7 @@ static void test_row_derive_unknown(void **state) {
   assert_row(60, w, "60:1:1:1:1:1:1:U:U:U:U");
 }
 
-/* A stopped guest's row, as pvestatd writes it: maxcpu, maxmem, maxdisk, disk. */
+/* A stopped guest's row as pvestatd writes it: maxcpu, maxmem, maxdisk, disk */
 static void test_row_stopped_guest(void **state) {
   (void)state;
   double v[17];

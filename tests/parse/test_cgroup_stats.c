@@ -39,10 +39,14 @@ static void test_io_stat(void **state) {
 static void test_io_stat_malformed(void **state) {
   (void)state;
   struct io_totals t = {11, 22};
-  const char *bad[] = {"8:0 rbytes=1\n",          "8:0 rbytes=1 wbytes=x\n",
-                       "8 rbytes=1 wbytes=2\n",   "x:0 rbytes=1 wbytes=2\n",
-                       "8:0  rbytes=1 wbytes=2\n", "8:0 rbytes=1 rbytes=1 wbytes=2\n",
-                       "8:0 rbytes=1 wbytes=2 =3\n", "\n"};
+  const char *bad[] = {"8:0 rbytes=1\n",
+                       "8:0 rbytes=1 wbytes=x\n",
+                       "8 rbytes=1 wbytes=2\n",
+                       "x:0 rbytes=1 wbytes=2\n",
+                       "8:0  rbytes=1 wbytes=2\n",
+                       "8:0 rbytes=1 rbytes=1 wbytes=2\n",
+                       "8:0 rbytes=1 wbytes=2 =3\n",
+                       "\n"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
     assert_int_equal(io(bad[i], &t), -EBADMSG);
   assert_int_equal(io("8:0 rbytes=18446744073709551616 wbytes=0\n", &t),

@@ -96,8 +96,8 @@ static void test_lxc(void **state) {
 static void test_malformed(void **state) {
   (void)state;
   struct guest_config c = {.cpus = 77};
-  const char *bad[] = {"cores: abc\n", "cores: 0\n", "sockets: -1\n",
-                       "memory: 1e3\n", "memory: 12 MiB\n", "vcpus:\n",
+  const char *bad[] = {"cores: abc\n",   "cores: 0\n",        "sockets: -1\n",
+                       "memory: 1e3\n",  "memory: 12 MiB\n",  "vcpus:\n",
                        "cores: 99999\n", "memory: current=\n"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
     assert_int_equal(parse(GUEST_QEMU, bad[i], &c), -EBADMSG);

@@ -20,27 +20,29 @@ static const char v1_stat[] =
 static void test_v1_mapping(void **state) {
   (void)state;
   struct memory_detail d;
-  assert_int_equal(memory_detail_parse(CGROUP_MEMORY_V1, v1_stat,
-                                       strlen(v1_stat), &d),
-                   0);
+  assert_int_equal(
+      memory_detail_parse(CGROUP_MEMORY_V1, v1_stat, strlen(v1_stat), &d), 0);
   assert_int_equal(d.bytes[MEMORY_ANON], 12804096);
   assert_int_equal(d.bytes[MEMORY_FILE], 440217600);
   assert_int_equal(d.bytes[MEMORY_SHMEM], 9580544);
   assert_int_equal(d.bytes[MEMORY_FILE_MAPPED], 18558976);
   assert_int_equal(d.bytes[MEMORY_FILE_DIRTY], 6025216);
   assert_int_equal(d.bytes[MEMORY_SWAP], 4096);
-  unsigned none = 1u << MEMORY_KERNEL | 1u << MEMORY_SOCK |
-                  1u << MEMORY_SEC_PAGETABLES;
+  unsigned none =
+      1u << MEMORY_KERNEL | 1u << MEMORY_SOCK | 1u << MEMORY_SEC_PAGETABLES;
   assert_int_equal(d.valid, ((1u << MEMORY_DETAIL_COUNT) - 1) & ~none);
 }
 
 static void test_v1_extra(void **state) {
   (void)state;
-  static const char oom_control[] = "oom_kill_disable 0\nunder_oom 0\noom_kill 7\n";
-  struct guest_extra_input in = {
-      .version = CGROUP_MEMORY_V1, .usage = 500000000,
-      .stat = v1_stat, .stat_len = strlen(v1_stat),
-      .events = oom_control, .events_len = strlen(oom_control)};
+  static const char oom_control[] =
+      "oom_kill_disable 0\nunder_oom 0\noom_kill 7\n";
+  struct guest_extra_input in = {.version = CGROUP_MEMORY_V1,
+                                 .usage = 500000000,
+                                 .stat = v1_stat,
+                                 .stat_len = strlen(v1_stat),
+                                 .events = oom_control,
+                                 .events_len = strlen(oom_control)};
   struct guest_sample out;
   memset(&out, 0, sizeof(out));
   int eerr = 1, werr = 1;
@@ -57,11 +59,14 @@ static void test_v1_extra(void **state) {
 static void test_v2_swap_and_errors(void **state) {
   (void)state;
   static const char stat[] = "anon 10\nfile 100\nshmem 300\n";
-  struct guest_extra_input in = {
-      .version = CGROUP_MEMORY_V2, .usage = 1000,
-      .stat = stat, .stat_len = strlen(stat),
-      .events = "oom 1\noom_kill x\n", .events_len = 17,
-      .swap = "12 \n", .swap_len = 4};
+  struct guest_extra_input in = {.version = CGROUP_MEMORY_V2,
+                                 .usage = 1000,
+                                 .stat = stat,
+                                 .stat_len = strlen(stat),
+                                 .events = "oom 1\noom_kill x\n",
+                                 .events_len = 17,
+                                 .swap = "12 \n",
+                                 .swap_len = 4};
   struct guest_sample out;
   memset(&out, 0, sizeof(out));
   int eerr = 0, werr = 0;

@@ -44,8 +44,8 @@ static void test_ksm_stat_malformed(void **state) {
   (void)state;
   struct ksm_stat k = {7, 7};
   const char *bad[] = {
-      "ksm_merging_pages 1\n",                             /* no profit */
-      "ksm_process_profit 1\n",                            /* no pages */
+      "ksm_merging_pages 1\n",  /* no profit */
+      "ksm_process_profit 1\n", /* no pages */
       "ksm_merging_pages 1\nksm_process_profit --1\n",
       "ksm_merging_pages 1\nksm_process_profit 1x\n",
       "ksm_merging_pages 1\nksm_process_profit 1\nksm_process_profit 2\n",

@@ -67,9 +67,8 @@ static int configure(oconfig_item_t *c) {
   return rc;
 }
 
-static const struct stub_value_list *find(const char *instance,
-                                          const char *type,
-                                          const char *type_instance) {
+static const struct stub_value_list *
+find(const char *instance, const char *type, const char *type_instance) {
   for (int i = 0; i < stub.dispatched_count; i++) {
     const value_list_t *vl = &stub.dispatched[i].vl;
     if (strcmp(vl->plugin_instance, instance) == 0 &&
@@ -161,13 +160,13 @@ static void test_one_row_per_guest(void **state) {
   assert_true(r->values[6].gauge == 43000.0);      /* netin: tap tx */
   assert_true(r->values[7].gauge == 21000.0);      /* netout: tap rx */
   assert_true(isnan(r->values[4].gauge));          /* maxdisk */
-  assert_string_equal(r->meta_pve_name, "web"); /* name: from the config */
+  assert_string_equal(r->meta_pve_name, "web");    /* name: from the config */
   r = find("101", "pve_vm_9_0", "qemu");
   assert_non_null(r);
   assert_string_equal(r->meta_pve_name, "");
   assert_true(r->values[0].gauge == (double)sysconf(_SC_NPROCESSORS_ONLN));
   assert_true(isnan(r->values[2].gauge)); /* no config, no memory.max */
-  assert_true(r->values[6].gauge == 0.0);  /* no interfaces */
+  assert_true(r->values[6].gauge == 0.0); /* no interfaces */
   r = find("200", "pve_vm_9_0", "lxc");
   assert_non_null(r);
   assert_true(r->values[6].gauge == 600.0); /* veth200i0 */

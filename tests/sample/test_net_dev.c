@@ -54,10 +54,10 @@ static void test_malformed(void **state) {
   struct seen s;
   const char *header = "Inter-|x\n face |y\n";
   const char *lines[] = {
-      "eth0: 1 2 3\n",                                   /* too few */
+      "eth0: 1 2 3\n",                                     /* too few */
       "eth0: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17\n", /* too many */
-      "eth0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",   /* no colon */
-      ": 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",      /* no name */
+      "eth0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",     /* no colon */
+      ": 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",        /* no name */
       "eth0: 1 2 3 4 5 6 7 8 x 10 11 12 13 14 15 16\n",
       "averyveryverylongname: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n",
       "et\th0: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n", /* control char */
@@ -97,9 +97,9 @@ static void test_names(void **state) {
   assert_int_equal(guest_net_parse_name("veth999999999i31", &type, &vmid), 0);
   assert_int_equal(type, GUEST_LXC);
   assert_int_equal(vmid, 999999999);
-  const char *bad[] = {"tap100",  "tap100i", "tap99i0",  "tap0100i0",
+  const char *bad[] = {"tap100",   "tap100i",   "tap99i0",      "tap0100i0",
                        "tap100ix", "fwln100i0", "veth100i1000", "vethi0",
-                       "eth0",    "tap100i0.5"};
+                       "eth0",     "tap100i0.5"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
     assert_int_equal(guest_net_parse_name(bad[i], &type, &vmid), -EINVAL);
 }
@@ -116,20 +116,23 @@ static void test_guest_table(void **state) {
   guest_net_init(&net, proc);
   assert_int_equal(guest_net_refresh(&net), 0);
   uint64_t in, out;
-  assert_int_equal(guest_net_lookup(&net, guest_key(GUEST_QEMU, 100), &in, &out), 0);
+  assert_int_equal(
+      guest_net_lookup(&net, guest_key(GUEST_QEMU, 100), &in, &out), 0);
   assert_int_equal(in, 43000);
   assert_int_equal(out, 21000);
-  assert_int_equal(guest_net_lookup(&net, guest_key(GUEST_LXC, 200), &in, &out), 0);
+  assert_int_equal(guest_net_lookup(&net, guest_key(GUEST_LXC, 200), &in, &out),
+                   0);
   assert_int_equal(in, 600);
   assert_int_equal(out, 500);
   /* A guest without interfaces has sent and received nothing. */
-  assert_int_equal(guest_net_lookup(&net, guest_key(GUEST_LXC, 100), &in, &out), 0);
+  assert_int_equal(guest_net_lookup(&net, guest_key(GUEST_LXC, 100), &in, &out),
+                   0);
   assert_int_equal(in, 0);
   /* A malformed file makes every guest's counters unknown. */
   fixture_write(root, "proc/net/dev", "Inter-|\n face |\nbroken\n");
   assert_int_equal(guest_net_refresh(&net), -EBADMSG);
-  assert_int_equal(guest_net_lookup(&net, guest_key(GUEST_QEMU, 100), &in, &out),
-                   -EBADMSG);
+  assert_int_equal(
+      guest_net_lookup(&net, guest_key(GUEST_QEMU, 100), &in, &out), -EBADMSG);
   guest_net_free(&net);
   guest_net_init(&net, "");
   assert_int_equal(guest_net_refresh(&net), -ENOENT);

@@ -228,9 +228,13 @@ static void test_v1_memory(void **state) {
 static void test_not_guests(void **state) {
   (void)state;
   char path[PATH_MAX], target[PATH_MAX];
-  const char *dirs[] = {"cg/qemu.slice/99.scope", "cg/qemu.slice/0100.scope",
-                        "cg/qemu.slice/abc.scope", "cg/qemu.slice/100",
-                        "cg/lxc/100.scope", "cg/lxc/init.scope", "outside"};
+  const char *dirs[] = {"cg/qemu.slice/99.scope",
+                        "cg/qemu.slice/0100.scope",
+                        "cg/qemu.slice/abc.scope",
+                        "cg/qemu.slice/100",
+                        "cg/lxc/100.scope",
+                        "cg/lxc/init.scope",
+                        "outside"};
   for (size_t i = 0; i < sizeof(dirs) / sizeof(*dirs); i++)
     make_guest(dirs[i], "1\n", "0");
   path_of(target, "outside");
@@ -255,9 +259,8 @@ static void test_accept_and_types(void **state) {
   make_guest("cg/qemu.slice/101.scope", "1\n", "0");
   make_guest("cg/lxc/200", "1\n", "0");
   int asked = 0;
-  struct sampler_config c = {.types = {true, false},
-                             .accept = only_even,
-                             .accept_ctx = &asked};
+  struct sampler_config c = {
+      .types = {true, false}, .accept = only_even, .accept_ctx = &asked};
   path_of(c.cgroup_root, "cg");
   struct sampler *s;
   assert_int_equal(sampler_new(&c, &s), 0);
@@ -350,9 +353,7 @@ static void test_listing_skipped_while_unchanged(void **state) {
 }
 
 static double fake_now;
-static double fake_clock(void) {
-  return fake_now;
-}
+static double fake_clock(void) { return fake_now; }
 
 static struct guest_sample run_one_at(struct sampler *s, double t) {
   fake_now = t;
@@ -451,8 +452,7 @@ static void test_extra_stats(void **state) {
                 "sec_pagetables 12288\n");
   fixture_write(root, "cg/qemu.slice/100.scope/memory.events",
                 "low 0\nhigh 0\nmax 3\noom 2\noom_kill 1\noom_group_kill 0\n");
-  fixture_write(root, "cg/qemu.slice/100.scope/memory.swap.current",
-                "65536\n");
+  fixture_write(root, "cg/qemu.slice/100.scope/memory.swap.current", "65536\n");
   struct sampler_config c = {.types = {true, true}, .extra_stats = true};
   path_of(c.cgroup_root, "cg");
   struct sampler *s;

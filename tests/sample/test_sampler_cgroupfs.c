@@ -63,8 +63,8 @@ static int setup(void **state) {
     return -1;
   if (strlen(m.unified) > sizeof(base) - 32)
     return -1;
-  snprintf(base, sizeof(base), "%.*s/pvecg-unit-%d",
-           (int)(sizeof(base) - 32), m.unified, (int)getpid());
+  snprintf(base, sizeof(base), "%.*s/pvecg-unit-%d", (int)(sizeof(base) - 32),
+           m.unified, (int)getpid());
   if (mkdir(base, 0755) < 0)
     return -1;
   cg_mkdir("qemu.slice");

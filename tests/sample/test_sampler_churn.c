@@ -22,9 +22,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#define SLOTS 24     /* VMIDs 100..123 */
+#define SLOTS 24 /* VMIDs 100..123 */
 #define RUNS 3000
-#define CHANGES 3    /* per run */
+#define CHANGES 3 /* per run */
 
 static char root[256];
 
@@ -117,9 +117,9 @@ static void test_churn(void **state) {
       samples += slots[i].seen;
     }
     assert_int_equal(sampler_guest_count(s), existing);
-    assert_int_equal(sampler_fd_count(s),
-                     existing * (GUEST_FILE_COUNT -
-                                 __builtin_popcount(GUEST_FILES_EXTRA)));
+    assert_int_equal(
+        sampler_fd_count(s),
+        existing * (GUEST_FILE_COUNT - __builtin_popcount(GUEST_FILES_EXTRA)));
   }
   printf("# %d runs, %lu samples checked\n", RUNS, samples);
   sampler_free(s);
