@@ -117,14 +117,14 @@ static int measure_cpu(struct collectd_bench *b, pid_t pid, unsigned round,
   int err = collectd_proc_quiet_cpu(pid, &c0);
   if (err < 0)
     return err;
-  uint64_t t0 = timing_now_ns();
+  uint64_t t0 = monotonic_ns();
   uint64_t end = t0 + (uint64_t)b->intervals * 1000000000u;
-  for (uint64_t now = t0; now < end; now = timing_now_ns())
+  for (uint64_t now = t0; now < end; now = monotonic_ns())
     if (!interruptible_sleep((double)(end - now) / 1e9))
       return -EINTR;
   if ((err = proc_cpu_read(pid, &c1)) < 0)
     return err;
-  double seconds = (double)(timing_now_ns() - t0) / 1e9;
+  double seconds = (double)(monotonic_ns() - t0) / 1e9;
   long hz = sysconf(_SC_CLK_TCK);
   b->cpu_us[kind][round] =
       (double)(c1.runtime_ns - c0.runtime_ns) / 1e3 / seconds;
@@ -191,17 +191,17 @@ static int prime_rrd_files(struct collectd_bench *b) {
   int err = start_run(b, RUN_CALIBRATION, &pid);
   if (err < 0)
     return err;
-  uint64_t start = timing_now_ns();
+  uint64_t start = monotonic_ns();
   while (err == 0 && count_rrd_files(b) < b->guests) {
     if (!interruptible_sleep(0.5))
       err = -EINTR;
     else if ((err = check_alive(b, RUN_CALIBRATION, pid)) == 0 &&
-             timing_now_ns() - start > PRIME_TIMEOUT_S * 1000000000ull)
+             monotonic_ns() - start > PRIME_TIMEOUT_S * 1000000000ull)
       err = -ETIMEDOUT;
   }
   collectd_proc_stop(pid);
   printf("# pve_rrd: %zu RRD files created in %.0f s before the rounds\n",
-         count_rrd_files(b), (double)(timing_now_ns() - start) / 1e9);
+         count_rrd_files(b), (double)(monotonic_ns() - start) / 1e9);
   return err;
 }
 

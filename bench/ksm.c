@@ -61,10 +61,10 @@ static void keep_sample(const struct guest_sample *s, void *ctx) {
 static int time_pss(struct ksm_run *run, struct ksm_phase *p) {
   double us[PSS_REPEATS];
   for (int i = 0; i < PSS_REPEATS; i++) {
-    uint64_t pss, start = timing_now_ns();
+    uint64_t pss, start = monotonic_ns();
     size_t procs;
     int err = pss_path_cgroup(run->guest_dir, &pss, &procs);
-    us[i] = (double)(timing_now_ns() - start) / 1e3;
+    us[i] = (double)(monotonic_ns() - start) / 1e3;
     if (err < 0)
       return err;
   }
@@ -75,9 +75,9 @@ static int time_pss(struct ksm_run *run, struct ksm_phase *p) {
 static int time_sampler(struct ksm_run *run, struct ksm_phase *p) {
   static double us[SAMPLER_REPEATS];
   for (int i = 0; i < SAMPLER_REPEATS; i++) {
-    uint64_t start = timing_now_ns();
+    uint64_t start = monotonic_ns();
     int err = sampler_run(run->sampler, keep_sample, p);
-    us[i] = (double)(timing_now_ns() - start) / 1e3;
+    us[i] = (double)(monotonic_ns() - start) / 1e3;
     if (err < 0)
       return err;
   }
@@ -110,14 +110,14 @@ static int wait_for_merge(void) {
   unsigned long scans0, scans, sharing, last = 0, stable_since = 0;
   if (ksm_read("full_scans", &scans0) < 0)
     return -EIO;
-  uint64_t start = timing_now_ns();
+  uint64_t start = monotonic_ns();
   for (;;) {
     if (!interruptible_sleep(1.0))
       return -EINTR;
     if (ksm_read("full_scans", &scans) < 0 ||
         ksm_read("pages_sharing", &sharing) < 0)
       return -EIO;
-    double elapsed = (double)(timing_now_ns() - start) / 1e9;
+    double elapsed = (double)(monotonic_ns() - start) / 1e9;
     if (sharing != last || stable_since == 0) {
       last = sharing;
       stable_since = scans;

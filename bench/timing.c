@@ -1,17 +1,10 @@
 /*
- * Monotonic time and medians for the benchmark (see timing.h).
+ * Medians for the benchmark (see timing.h).
  */
 #include "timing.h"
 
 #include <math.h>
 #include <stdlib.h>
-#include <time.h>
-
-uint64_t timing_now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int compare_double(const void *a, const void *b) {
   double x = *(const double *)a, y = *(const double *)b;

@@ -1,15 +1,15 @@
 /*
  * Clocks and the summary of repeated rounds: every figure the benchmark
  * reports is the median over rounds, with the minimum and maximum beside it.
+ * The clock is monotonic_ns() (util/monotonic.h).
  */
 #ifndef PVECG_BENCH_TIMING_H
 #define PVECG_BENCH_TIMING_H
 
+#include "monotonic.h"
+
 #include <stddef.h>
 #include <stdint.h>
-
-/* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t timing_now_ns(void);
 
 struct summary {
   double median, min, max;

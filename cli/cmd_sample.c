@@ -9,6 +9,7 @@
 #include "cgroup_roots.h"
 #include "commands.h"
 #include "fd_budget.h"
+#include "monotonic.h"
 #include "sample_view.h"
 #include "sampler.h"
 
@@ -159,12 +160,6 @@ static int detect_roots(struct sample_args *a) {
   if (!a->memory_root_set)
     memcpy(a->config.memory_root, mounts.memory_v1, sizeof(mounts.memory_v1));
   return 0;
-}
-
-static double monotonic_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void visit(const struct guest_sample *s, void *ctx) {

@@ -1,8 +1,8 @@
 /*
  * pvecg: look at what the pve_cgroup/pve_rrd plugins record and move it
  * elsewhere, without scripts around rrdtool.  This file only dispatches to
- * the subcommands (commands.h); they are built from the same src/ and rrd/
- * code as the plugins, so the layouts and parsers exist once.
+ * the subcommands (commands.h); they are built from the same libraries as
+ * the plugins, so the layouts and parsers exist once.
  */
 #include "commands.h"
 

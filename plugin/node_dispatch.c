@@ -1,6 +1,6 @@
 /*
  * pve_cgroup's node row (see node_dispatch.h): collectd glue around
- * src/node_sampler.c and plugin/node_row.c.
+ * sample/node_sampler.c and row/node_row.c.
  */
 #include "collectd/core/daemon/plugin.h"
 #include "collectd/core/utils/common/common.h"

@@ -2,7 +2,7 @@
  * collectd read plugin "pve_cgroup": memory and pressure of every Proxmox VE
  * guest, read straight from its cgroup.
  *
- * Each interval the sampler (src/sampler.c) reads every guest's kept-open
+ * Each interval the sampler (sample/sampler.c) reads every guest's kept-open
  * cgroup files; this file turns each sample into ONE value list of type
  * pve_vm_9_0 carrying the whole pve-vm-9.0 row (plugin_instance = VMID,
  * type_instance = "qemu"/"lxc"), so pve_rrd writes one RRD update per list
@@ -26,6 +26,7 @@
 #include "node_dispatch.h"
 #include "guest_row.h"
 #include "row_type.h"
+#include "rrd_file_name.h"
 #include "rrd_layout.h"
 #include "sampler.h"
 #include "vmid_select.h"
@@ -40,25 +41,51 @@
 /* How often a guest's config file is looked at (stat on pmxcfs). */
 #define SETTINGS_REFRESH_SECONDS 30.0
 
-static struct sampler_config config = {
-    .types = {true, true},
-    .pve_config_dir = DEFAULT_PVE_CONFIG_DIR,
-    .proc_root = "/proc",
-    .run_dir = "/run",
-    .settings_refresh_seconds = SETTINGS_REFRESH_SECONDS,
+/* Samples are kept until every guest is read and then dispatched back to
+ * back: collectd's dispatch costs about three times as much when its
+ * calls are spread between file reads (measured, docs/performance.md). */
+struct batched_sample {
+  struct guest_sample sample;
+  char name[GUEST_CONFIG_NAME_SIZE]; /* sample.name points into sampler
+                                      * state that a rescan may move */
 };
-static bool cgroup_root_set, memory_root_set;
-static bool pressure_details;
-static bool guest_names; /* opt-in: meta data costs allocations per row */
-/* The node row. */
-static bool node_enabled = true;
-static struct node_sampler_config node_config;
-static char node_name[DATA_MAX_NAME_LEN];
-static struct vmid_select *select_list;
 
-static struct sampler *sampler;
-static struct guest_row_map row_map;
-static bool unkept_logged;
+/* Everything the plugin keeps between callbacks. */
+struct plugin_state {
+  /* The configuration. */
+  struct sampler_config config;
+  bool cgroup_root_set, memory_root_set;
+  bool pressure_details;
+  bool guest_names; /* opt-in: meta data costs allocations per row */
+  struct vmid_select *select_list;
+  /* The node row. */
+  bool node_enabled;
+  bool node_config_ready; /* node_config holds its defaults */
+  struct node_sampler_config node_config;
+  char node_name[DATA_MAX_NAME_LEN];
+  /* Set up by init. */
+  struct sampler *sampler;
+  struct guest_row_map row_map;
+  bool unkept_logged;
+  struct batched_sample *batch;
+  size_t batch_len, batch_cap;
+};
+
+/* Set to its defaults by module_register and again by shutdown. */
+static struct plugin_state state;
+
+/* The one place the defaults are written; everything else is zero, false
+ * or NULL.  The caller has freed what state held. */
+static void state_set_defaults(void) {
+  memset(&state, 0, sizeof(state));
+  state.config.types[GUEST_QEMU] = state.config.types[GUEST_LXC] = true;
+  sstrncpy(state.config.pve_config_dir, DEFAULT_PVE_CONFIG_DIR,
+           sizeof(state.config.pve_config_dir));
+  sstrncpy(state.config.proc_root, "/proc", sizeof(state.config.proc_root));
+  sstrncpy(state.config.run_dir, "/run", sizeof(state.config.run_dir));
+  state.config.settings_refresh_seconds = SETTINGS_REFRESH_SECONDS;
+  state.node_enabled = true;
+}
 
 /* Per-interval state of the read callback. */
 struct read_run {
@@ -81,7 +108,7 @@ static int config_guests(const oconfig_item_t *ci) {
       goto bad;
     types[type] = true;
   }
-  memcpy(config.types, types, sizeof(types));
+  memcpy(state.config.types, types, sizeof(types));
   return 0;
 bad:
   ERROR(PLUGIN_NAME " plugin: \"Guests\" takes one or more of \"qemu\" and "
@@ -100,7 +127,7 @@ static int config_vmid(const oconfig_item_t *ci) {
       ERROR(PLUGIN_NAME " plugin: \"VMID\" arguments must be quoted strings.");
       return -1;
     }
-    if (vmid_select_add(select_list, ci->values[i].value.string, why,
+    if (vmid_select_add(state.select_list, ci->values[i].value.string, why,
                         sizeof(why)) < 0) {
       ERROR(PLUGIN_NAME " plugin: \"VMID\": %s.", why[0] ? why : "no memory");
       return -1;
@@ -113,7 +140,7 @@ static int config_ignore_selected(const oconfig_item_t *ci) {
   bool ignore = false;
   if (cf_util_get_boolean(ci, &ignore) != 0)
     return -1;
-  vmid_select_set_ignore_selected(select_list, ignore);
+  vmid_select_set_ignore_selected(state.select_list, ignore);
   return 0;
 }
 
@@ -132,13 +159,15 @@ static int config_root(const oconfig_item_t *ci, char *root, bool *set,
 
 static int config_item(const oconfig_item_t *ci) {
   if (strcasecmp("CgroupRoot", ci->key) == 0)
-    return config_root(ci, config.cgroup_root, &cgroup_root_set, false);
+    return config_root(ci, state.config.cgroup_root, &state.cgroup_root_set,
+                       false);
   if (strcasecmp("MemoryCgroupRoot", ci->key) == 0)
-    return config_root(ci, config.memory_root, &memory_root_set, true);
+    return config_root(ci, state.config.memory_root, &state.memory_root_set,
+                       true);
   if (strcasecmp("ProcRoot", ci->key) == 0)
-    return config_root(ci, config.proc_root, &(bool){false}, true);
+    return config_root(ci, state.config.proc_root, &(bool){false}, true);
   if (strcasecmp("PveConfigDir", ci->key) == 0)
-    return config_root(ci, config.pve_config_dir, &(bool){false}, true);
+    return config_root(ci, state.config.pve_config_dir, &(bool){false}, true);
   if (strcasecmp("Guests", ci->key) == 0)
     return config_guests(ci);
   if (strcasecmp("VMID", ci->key) == 0)
@@ -146,38 +175,37 @@ static int config_item(const oconfig_item_t *ci) {
   if (strcasecmp("IgnoreSelected", ci->key) == 0)
     return config_ignore_selected(ci);
   if (strcasecmp("PressureDetails", ci->key) == 0)
-    return cf_util_get_boolean(ci, &pressure_details);
+    return cf_util_get_boolean(ci, &state.pressure_details);
   if (strcasecmp("Node", ci->key) == 0)
-    return cf_util_get_boolean(ci, &node_enabled);
+    return cf_util_get_boolean(ci, &state.node_enabled);
   if (strcasecmp("NodeName", ci->key) == 0)
-    return cf_util_get_string_buffer(ci, node_name, sizeof(node_name));
+    return cf_util_get_string_buffer(ci, state.node_name,
+                                     sizeof(state.node_name));
   if (strcasecmp("SysRoot", ci->key) == 0)
-    return config_root(ci, node_config.sys_root, &(bool){false}, false);
+    return config_root(ci, state.node_config.sys_root, &(bool){false}, false);
   if (strcasecmp("RootPath", ci->key) == 0)
-    return config_root(ci, node_config.root_path, &(bool){false}, false);
+    return config_root(ci, state.node_config.root_path, &(bool){false}, false);
   if (strcasecmp("GuestNames", ci->key) == 0)
-    return cf_util_get_boolean(ci, &guest_names);
+    return cf_util_get_boolean(ci, &state.guest_names);
   if (strcasecmp("ExtraStats", ci->key) == 0)
-    return cf_util_get_boolean(ci, &config.extra_stats);
+    return cf_util_get_boolean(ci, &state.config.extra_stats);
   if (strcasecmp("KSM", ci->key) == 0)
-    return cf_util_get_boolean(ci, &config.ksm);
+    return cf_util_get_boolean(ci, &state.config.ksm);
   if (strcasecmp("RunDir", ci->key) == 0)
-    return config_root(ci, config.run_dir, &(bool){false}, false);
+    return config_root(ci, state.config.run_dir, &(bool){false}, false);
   ERROR(PLUGIN_NAME " plugin: unknown config option \"%s\".", ci->key);
   return -1;
 }
 
-static bool node_config_ready;
-
 /* Node options may come in any order: start from the defaults once. */
 static void node_config_prepare(void) {
-  if (!node_config_ready)
-    node_sampler_config_init(&node_config);
-  node_config_ready = true;
+  if (!state.node_config_ready)
+    node_sampler_config_init(&state.node_config);
+  state.node_config_ready = true;
 }
 
 static int pve_cgroup_config(oconfig_item_t *ci) {
-  if (!select_list && vmid_select_new(&select_list) < 0)
+  if (!state.select_list && vmid_select_new(&state.select_list) < 0)
     return -1;
   node_config_prepare();
   for (int i = 0; i < ci->children_num; i++)
@@ -202,16 +230,18 @@ static int detect_roots(void) {
           STRERROR(-err));
     return -1;
   }
-  if (!cgroup_root_set) {
+  if (!state.cgroup_root_set) {
     if (mounts.unified[0] == '\0') {
       ERROR(PLUGIN_NAME " plugin: no cgroup2 file system is mounted; set "
                         "CgroupRoot.");
       return -1;
     }
-    sstrncpy(config.cgroup_root, mounts.unified, sizeof(config.cgroup_root));
+    sstrncpy(state.config.cgroup_root, mounts.unified,
+             sizeof(state.config.cgroup_root));
   }
-  if (!memory_root_set)
-    sstrncpy(config.memory_root, mounts.memory_v1, sizeof(config.memory_root));
+  if (!state.memory_root_set)
+    sstrncpy(state.config.memory_root, mounts.memory_v1,
+             sizeof(state.config.memory_root));
   return 0;
 }
 
@@ -220,76 +250,73 @@ static int detect_roots(void) {
 static void set_fd_budget(void) {
   struct fd_budget b;
   if (fd_budget_prepare(&b) < 0) {
-    config.fd_budget = fd_budget_for_limit(1024);
+    state.config.fd_budget = fd_budget_for_limit(1024);
     return;
   }
   if (b.soft != b.old_soft)
     INFO(PLUGIN_NAME " plugin: raised the open files limit (RLIMIT_NOFILE) "
                      "from %llu to %llu.",
          b.old_soft, b.soft);
-  config.fd_budget = b.budget;
+  state.config.fd_budget = b.budget;
 }
 
 /* PVE names a node by its short host name. */
 static int init_node(void) {
   node_config_prepare();
-  if (config.proc_root[0])
-    sstrncpy(node_config.proc_root, config.proc_root,
-             sizeof(node_config.proc_root));
-  if (node_name[0] == '\0') {
-    sstrncpy(node_name, hostname_g, sizeof(node_name));
-    node_name[strcspn(node_name, ".")] = '\0';
+  if (state.config.proc_root[0])
+    sstrncpy(state.node_config.proc_root, state.config.proc_root,
+             sizeof(state.node_config.proc_root));
+  if (state.node_name[0] == '\0') {
+    sstrncpy(state.node_name, hostname_g, sizeof(state.node_name));
+    state.node_name[strcspn(state.node_name, ".")] = '\0';
   }
-  bool bad = node_name[0] == '\0' || strcmp(node_name, "..") == 0 ||
-             strpbrk(node_name, "/\\") != NULL;
-  for (const char *p = node_name; *p && !bad; p++)
-    bad = (unsigned char)*p < 0x20 || *p == 0x7f;
-  if (bad) {
+  /* pve_rrd checks the name of the file it writes by the same rule. */
+  if (rrd_file_name_problem(state.node_name) != NULL) {
     ERROR(PLUGIN_NAME " plugin: \"%s\" cannot be a node name (it names a "
                       "file); set NodeName.",
-          node_name);
+          state.node_name);
     return -1;
   }
   if (row_type_register(&layout_pve_node_9_0) != 0)
     return -1;
-  return node_dispatch_init(&node_config, node_name);
+  return node_dispatch_init(&state.node_config, state.node_name);
 }
 
 static int pve_cgroup_init(void) {
   if (row_type_register(&layout_pve_vm_9_0) != 0)
     return -1;
-  if (node_enabled && init_node() != 0)
+  if (state.node_enabled && init_node() != 0)
     return -1;
-  if (!select_list && vmid_select_new(&select_list) < 0)
+  if (!state.select_list && vmid_select_new(&state.select_list) < 0)
     return -1;
-  if ((!cgroup_root_set || !memory_root_set) && detect_roots() < 0)
+  if ((!state.cgroup_root_set || !state.memory_root_set) && detect_roots() < 0)
     return -1;
   struct stat st;
-  if (stat(config.cgroup_root, &st) < 0 || !S_ISDIR(st.st_mode)) {
+  if (stat(state.config.cgroup_root, &st) < 0 || !S_ISDIR(st.st_mode)) {
     ERROR(PLUGIN_NAME " plugin: CgroupRoot \"%s\" is not a directory.",
-          config.cgroup_root);
+          state.config.cgroup_root);
     return -1;
   }
-  if (guest_row_map_init(&row_map, &layout_pve_vm_9_0) < 0) {
+  if (guest_row_map_init(&state.row_map, &layout_pve_vm_9_0) < 0) {
     ERROR(PLUGIN_NAME " plugin: the pve-vm-9.0 layout lacks a column.");
     return -1;
   }
-  config.accept = accept_guest;
-  config.accept_ctx = select_list;
+  state.config.accept = accept_guest;
+  state.config.accept_ctx = state.select_list;
   set_fd_budget();
-  sampler_free(sampler); /* init is not expected twice, but be safe */
-  sampler = NULL;
-  int err = sampler_new(&config, &sampler);
+  sampler_free(state.sampler); /* init is not expected twice, but be safe */
+  state.sampler = NULL;
+  int err = sampler_new(&state.config, &state.sampler);
   if (err < 0) {
     ERROR(PLUGIN_NAME " plugin: cannot set up the sampler: %s.",
           STRERROR(-err));
     return -1;
   }
   INFO(PLUGIN_NAME " plugin: cgroup2 root %s, v1 memory root %s, guests:%s%s.",
-       config.cgroup_root,
-       config.memory_root[0] ? config.memory_root : "(none)",
-       config.types[GUEST_QEMU] ? " qemu" : "",
-       config.types[GUEST_LXC] ? " lxc" : "");
+       state.config.cgroup_root,
+       state.config.memory_root[0] ? state.config.memory_root : "(none)",
+       state.config.types[GUEST_QEMU] ? " qemu" : "",
+       state.config.types[GUEST_LXC] ? " lxc" : "");
   return 0;
 }
 
@@ -323,7 +350,8 @@ static void log_file_changes(const struct guest_sample *s,
 static void log_config_change(const struct guest_sample *s,
                               struct read_run *run) {
   bool bad = s->config_error != 0 && s->config_error != -ENOENT;
-  bool was_bad = s->config_error_before != 0 && s->config_error_before != -ENOENT;
+  bool was_bad =
+      s->config_error_before != 0 && s->config_error_before != -ENOENT;
   if (bad == was_bad || run->log_lines >= LOG_LINES_PER_RUN) {
     run->log_suppressed += bad != was_bad;
     return;
@@ -333,11 +361,11 @@ static void log_config_change(const struct guest_sample *s,
   if (bad)
     WARNING(PLUGIN_NAME " plugin: %s/%s/%u.conf: %s; maxcpu and maxmem are "
                         "recorded as unknown until it is fixed.",
-            config.pve_config_dir, dir, (unsigned)s->vmid,
+            state.config.pve_config_dir, dir, (unsigned)s->vmid,
             error_text(s->config_error));
   else
     INFO(PLUGIN_NAME " plugin: %s/%s/%u.conf is readable again.",
-         config.pve_config_dir, dir, (unsigned)s->vmid);
+         state.config.pve_config_dir, dir, (unsigned)s->vmid);
 }
 
 static void vl_init(value_list_t *vl, const struct guest_sample *s,
@@ -352,19 +380,19 @@ static void dispatch_row(const struct guest_sample *s,
                          const struct read_run *run) {
   double row[RRD_LAYOUT_DS_MAX];
   value_t values[RRD_LAYOUT_DS_MAX];
-  guest_row_fill(&row_map, s, row);
-  for (size_t i = 0; i < row_map.width; i++)
+  guest_row_fill(&state.row_map, s, row);
+  for (size_t i = 0; i < state.row_map.width; i++)
     values[i].gauge = row[i];
   value_list_t vl = VALUE_LIST_INIT;
   vl_init(&vl, s, run);
   vl.values = values;
-  vl.values_len = row_map.width;
+  vl.values_len = state.row_map.width;
   sstrncpy(vl.type, layout_pve_vm_9_0.type_name, sizeof(vl.type));
   sstrncpy(vl.type_instance, guest_type_name(s->type),
            sizeof(vl.type_instance));
   /* The guest's name from its config, for local writers: meta data does
    * not cross collectd's network plugin. */
-  if (guest_names && s->name[0] && (vl.meta = meta_data_create()) != NULL)
+  if (state.guest_names && s->name[0] && (vl.meta = meta_data_create()) != NULL)
     meta_data_add_string(vl.meta, "pve_name", s->name);
   plugin_dispatch_values(&vl);
   meta_data_destroy(vl.meta);
@@ -440,61 +468,49 @@ static void dispatch_ksm(const struct guest_sample *s,
                (value_t){.gauge = (gauge_t)s->ksm.profit});
 }
 
-/* Samples are kept until every guest is read and then dispatched back to
- * back: collectd's dispatch costs about three times as much when its
- * calls are spread between file reads (measured, docs/performance.md). */
-struct batched_sample {
-  struct guest_sample sample;
-  char name[GUEST_CONFIG_NAME_SIZE]; /* sample.name points into sampler
-                                      * state that a rescan may move */
-};
-
-static struct batched_sample *batch;
-static size_t batch_len, batch_cap;
-
 static void visit_guest(const struct guest_sample *s, void *ctx) {
   struct read_run *run = ctx;
   if (s->failed != s->failed_before)
     log_file_changes(s, run);
   if (s->config_error != s->config_error_before)
     log_config_change(s, run);
-  if (batch_len == batch_cap) {
-    size_t cap = batch_cap ? batch_cap * 2 : 64;
-    struct batched_sample *grown = realloc(batch, cap * sizeof(*grown));
+  if (state.batch_len == state.batch_cap) {
+    size_t cap = state.batch_cap ? state.batch_cap * 2 : 64;
+    struct batched_sample *grown = realloc(state.batch, cap * sizeof(*grown));
     if (!grown) {
       run->dropped++;
       return;
     }
-    batch = grown;
-    batch_cap = cap;
+    state.batch = grown;
+    state.batch_cap = cap;
   }
-  struct batched_sample *b = &batch[batch_len++];
+  struct batched_sample *b = &state.batch[state.batch_len++];
   b->sample = *s;
   sstrncpy(b->name, s->name ? s->name : "", sizeof(b->name));
 }
 
 static void dispatch_batch(const struct read_run *run) {
-  for (size_t i = 0; i < batch_len; i++) {
-    struct guest_sample *s = &batch[i].sample;
-    s->name = batch[i].name;
+  for (size_t i = 0; i < state.batch_len; i++) {
+    struct guest_sample *s = &state.batch[i].sample;
+    s->name = state.batch[i].name;
     dispatch_row(s, run);
-    if (pressure_details)
+    if (state.pressure_details)
       dispatch_pressure_details(s, run);
-    if (config.extra_stats)
+    if (state.config.extra_stats)
       dispatch_extra(s, run);
     if (s->ksm_valid)
       dispatch_ksm(s, run);
   }
-  batch_len = 0;
+  state.batch_len = 0;
 }
 
 static int pve_cgroup_read(void) {
-  if (!sampler)
+  if (!state.sampler)
     return -1;
   struct read_run run = {.time = cdtime()};
-  if (node_enabled)
+  if (state.node_enabled)
     node_dispatch_run(run.time);
-  int err = sampler_run(sampler, visit_guest, &run);
+  int err = sampler_run(state.sampler, visit_guest, &run);
   dispatch_batch(&run);
   if (run.dropped)
     ERROR(PLUGIN_NAME " plugin: out of memory: %u guests' rows dropped.",
@@ -504,17 +520,18 @@ static int pve_cgroup_read(void) {
                         "recoveries) this interval were not logged.",
             run.log_suppressed);
   struct sampler_stats stats;
-  sampler_get_stats(sampler, &stats);
-  if (stats.unkept_guests > 0 && !unkept_logged) {
-    WARNING(PLUGIN_NAME " plugin: %zu of %zu guests are read by open/read/close "
-                        "each interval (slower): keeping their files open "
-                        "would exceed the budget of %zu descriptors.",
-            stats.unkept_guests, stats.guests, config.fd_budget);
-    unkept_logged = true;
+  sampler_get_stats(state.sampler, &stats);
+  if (stats.unkept_guests > 0 && !state.unkept_logged) {
+    WARNING(PLUGIN_NAME
+            " plugin: %zu of %zu guests are read by open/read/close "
+            "each interval (slower): keeping their files open "
+            "would exceed the budget of %zu descriptors.",
+            stats.unkept_guests, stats.guests, state.config.fd_budget);
+    state.unkept_logged = true;
   }
   if (err < 0) {
     ERROR(PLUGIN_NAME " plugin: cannot list guests below %s: %s.",
-          config.cgroup_root, STRERROR(-err));
+          state.config.cgroup_root, STRERROR(-err));
     return -1;
   }
   return 0;
@@ -522,34 +539,19 @@ static int pve_cgroup_read(void) {
 
 /* ---- shutdown / registration ------------------------------------------ */
 
-/* Also returns the configuration to its defaults, so that a fresh
- * config + init starts from scratch (collectd never does that, the unit
- * tests do). */
+/* Also returns the state to its defaults, so that a fresh config + init
+ * starts from scratch (collectd never does that, the unit tests do). */
 static int pve_cgroup_shutdown(void) {
-  sampler_free(sampler);
-  sampler = NULL;
-  free(batch);
-  batch = NULL;
-  batch_len = batch_cap = 0;
+  sampler_free(state.sampler);
+  free(state.batch);
   node_dispatch_shutdown();
-  node_enabled = true;
-  node_config_ready = false;
-  node_name[0] = '\0';
-  vmid_select_free(select_list);
-  select_list = NULL;
-  memset(&config, 0, sizeof(config));
-  config.types[GUEST_QEMU] = config.types[GUEST_LXC] = true;
-  sstrncpy(config.pve_config_dir, DEFAULT_PVE_CONFIG_DIR,
-           sizeof(config.pve_config_dir));
-  sstrncpy(config.proc_root, "/proc", sizeof(config.proc_root));
-  sstrncpy(config.run_dir, "/run", sizeof(config.run_dir));
-  config.settings_refresh_seconds = SETTINGS_REFRESH_SECONDS;
-  cgroup_root_set = memory_root_set = pressure_details = unkept_logged = false;
-  guest_names = false;
+  vmid_select_free(state.select_list);
+  state_set_defaults();
   return 0;
 }
 
 __attribute__((visibility("default"))) void module_register(void) {
+  state_set_defaults();
   plugin_register_complex_config(PLUGIN_NAME, pve_cgroup_config);
   plugin_register_init(PLUGIN_NAME, pve_cgroup_init);
   plugin_register_read(PLUGIN_NAME, pve_cgroup_read);

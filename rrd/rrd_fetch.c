@@ -38,9 +38,8 @@ static void free_names(char **names, unsigned long count) {
 
 /* The daemon's answer was never read (see rrdcached_socket_failed):
  * whatever librrd returned is not the answer. */
-static int connection_broke(bool returned, char **names,
-                            unsigned long ds_count, rrd_value_t *data,
-                            char *err, size_t err_size) {
+static int connection_broke(bool returned, char **names, unsigned long ds_count,
+                            rrd_value_t *data, char *err, size_t err_size) {
   int broke = errno;
   if (returned) {
     free_names(names, ds_count);
@@ -73,8 +72,8 @@ static int fetch_remote(const struct rrd_fetch_request *req, const char *cf,
   rrd_value_t *data = NULL;
   rrd_clear_error();
   errno = 0;
-  int r = rrdc_fetch(req->path, cf, &start, &end, &step, &ds_count, &names,
-                     &data);
+  int r =
+      rrdc_fetch(req->path, cf, &start, &end, &step, &ds_count, &names, &data);
   if (rrdcached_socket_failed(errno))
     return connection_broke(r == 0, names, ds_count, data, err, err_size);
   if (r != 0) {

@@ -11,6 +11,8 @@
  */
 #include "rrd_sink_internal.h"
 
+#include "monotonic.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -32,7 +34,7 @@ static const char *address(const struct rrd_sink *s) {
 /* ---- the link to the daemon -------------------------------------------- */
 
 static void link_lost(struct rrd_sink *s, const char *reason) {
-  double now = rrd_sink_now();
+  double now = monotonic_seconds();
   s->link_up = false;
   s->down_since = now;
   s->retry_delay = s->retry_min;
@@ -49,7 +51,7 @@ static void link_lost(struct rrd_sink *s, const char *reason) {
 
 static void link_restored(struct rrd_sink *s) {
   bool first = !s->ever_up, was_lost = s->lost_reported;
-  double down = rrd_sink_now() - s->down_since;
+  double down = monotonic_seconds() - s->down_since;
   s->link_up = s->ever_up = true;
   s->lost_reported = false;
   if (was_lost)
@@ -63,7 +65,7 @@ static void link_restored(struct rrd_sink *s) {
 
 /* Not connected: wait for the next attempt, or make it. */
 static void reconnect(struct rrd_sink *s) {
-  double now = rrd_sink_now();
+  double now = monotonic_seconds();
   if (now < s->retry_at) {
     struct timespec until = monotonic_at(s->retry_at);
     pthread_cond_timedwait(&s->work, &s->lock, &until);
@@ -81,7 +83,7 @@ static void reconnect(struct rrd_sink *s) {
       s->retry_delay * 2 < s->retry_min ? s->retry_min : s->retry_delay * 2;
   if (s->retry_delay > s->retry_max)
     s->retry_delay = s->retry_max;
-  s->retry_at = rrd_sink_now() + s->retry_delay;
+  s->retry_at = monotonic_seconds() + s->retry_delay;
   if (!s->lost_reported) {
     s->lost_reported = true;
     s->down_since = now;
@@ -121,10 +123,7 @@ static void drained(struct rrd_sink *s) {
 
 static void send_row(struct rrd_sink *s, struct rrd_queued_row *row) {
   pthread_mutex_unlock(&s->lock);
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  atomic_store(&s->busy_since,
-               (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec + 1);
+  atomic_store(&s->busy_since, (long long)monotonic_ns() + 1);
   struct rrd_store_result res;
   int err = rrd_store_write(s->store, row->layout, row->name, row->t,
                             row->values, row->n, time(NULL), &res);
@@ -156,7 +155,7 @@ static bool flush_due(const struct rrd_sink *s) {
  * under it from another thread. */
 static bool past_stop_deadline(struct rrd_sink *s) {
   pthread_mutex_lock(&s->lock);
-  bool past = s->stopping && rrd_sink_now() >= s->stop_deadline;
+  bool past = s->stopping && monotonic_seconds() >= s->stop_deadline;
   pthread_mutex_unlock(&s->lock);
   return past;
 }
@@ -224,8 +223,8 @@ static bool finished(const struct rrd_sink *s) {
   if (!s->stopping)
     return false;
   bool idle = s->queue.count == 0 && !flush_due(s);
-  return idle || rrd_sink_now() >= s->stop_deadline ||
-         (!s->link_up && rrd_sink_now() < s->retry_at);
+  return idle || monotonic_seconds() >= s->stop_deadline ||
+         (!s->link_up && monotonic_seconds() < s->retry_at);
 }
 
 /* A daemon that goes away makes librrd's next write raise SIGPIPE; in this

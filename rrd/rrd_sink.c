@@ -7,6 +7,8 @@
  */
 #include "rrd_sink_internal.h"
 
+#include "monotonic.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -21,18 +23,6 @@
 #define MESSAGE_SIZE 1024
 
 /* ---- clock and log ----------------------------------------------------- */
-
-double rrd_sink_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static long long now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
 
 void rrd_sink_say(struct rrd_sink *s, enum rrd_sink_level level,
                   const char *fmt, ...) {
@@ -238,7 +228,7 @@ void rrd_sink_free(struct rrd_sink *s) {
   }
   pthread_mutex_lock(&s->lock);
   s->stopping = true;
-  s->stop_deadline = rrd_sink_now() + s->timeout;
+  s->stop_deadline = monotonic_seconds() + s->timeout;
   pthread_cond_broadcast(&s->work);
   pthread_mutex_unlock(&s->lock);
   if (join_sender(s)) {
@@ -268,7 +258,7 @@ void rrd_sink_free(struct rrd_sink *s) {
 static void check_stall(struct rrd_sink *s) {
   long long busy = atomic_load(&s->busy_since);
   if (busy == 0 || s->stalled || !s->link_up ||
-      (double)(now_ns() - busy) / 1e9 < s->timeout)
+      (double)(monotonic_ns() - busy) / 1e9 < s->timeout)
     return;
   s->stalled = true;
   rrd_sink_say(s, RRD_SINK_ERROR,
@@ -324,7 +314,7 @@ void rrd_sink_write(struct rrd_sink *s, const struct rrd_layout *layout,
 /* ---- flush ------------------------------------------------------------- */
 
 static struct timespec deadline_after(double seconds) {
-  double at = rrd_sink_now() + seconds;
+  double at = monotonic_seconds() + seconds;
   struct timespec ts = {.tv_sec = (time_t)at};
   ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
   return ts;

@@ -58,9 +58,6 @@ struct rrd_sink {
 /* Frees everything; the sender must have finished. */
 void rrd_sink_destroy(struct rrd_sink *s);
 
-/* Seconds on the monotonic clock. */
-double rrd_sink_now(void);
-
 /* Formats a message and hands it to the log callback, dropping the lock
  * meanwhile (the callback may take as long as collectd's log plugins). */
 __attribute__((format(printf, 3, 4))) void

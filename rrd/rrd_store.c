@@ -26,8 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define INITIAL_BUCKETS 64
-
 /* ---- names and paths -------------------------------------------------- */
 
 int rrd_store_path(const struct rrd_store *store,
@@ -75,18 +73,14 @@ int rrd_store_new(const struct rrd_store_options *options,
   if (store == NULL)
     return -ENOMEM;
   store->data_dir = strdup(options->data_dir);
-  store->buckets = calloc(INITIAL_BUCKETS, sizeof(*store->buckets));
-  if (store->data_dir == NULL || store->buckets == NULL ||
-      pthread_mutex_init(&store->lock, NULL) != 0) {
+  if (store->data_dir == NULL || store_table_init(&store->table) != 0) {
     free(store->data_dir);
-    free(store->buckets);
     free(store);
     return -ENOMEM;
   }
   size_t len = strlen(store->data_dir);
   while (len > 0 && store->data_dir[len - 1] == '/')
     store->data_dir[--len] = '\0';
-  store->bucket_count = INITIAL_BUCKETS;
   store->recheck_seconds = options->recheck_seconds;
   store->max_ahead_seconds = options->max_ahead_seconds;
   store->access = access;
@@ -97,15 +91,7 @@ int rrd_store_new(const struct rrd_store_options *options,
 void rrd_store_free(struct rrd_store *store) {
   if (store == NULL)
     return;
-  for (size_t i = 0; i < store->bucket_count; i++)
-    for (struct entry *e = store->buckets[i], *next; e != NULL; e = next) {
-      next = e->next;
-      pthread_mutex_destroy(&e->lock);
-      free(e->path);
-      free(e);
-    }
-  pthread_mutex_destroy(&store->lock);
-  free(store->buckets);
+  store_table_destroy(&store->table);
   free(store->data_dir);
   free(store);
 }
@@ -172,36 +158,43 @@ void rrd_store_counts(struct rrd_store *store, struct rrd_store_counts *ret) {
     ret->rows[i] = atomic_load(&store->counts[i]);
 }
 
+struct dirty_list {
+  char **paths; /* NULL-terminated, for every entry of the table */
+  size_t count;
+  bool no_memory; /* for the list itself */
+};
+
 /* Adds e's path to the list when it is dirty; -ENOMEM leaves it dirty, for
  * the next call. */
-static int take_if_dirty(struct entry *e, char **paths, size_t *count) {
+static int take_if_dirty(struct entry *e, size_t entries, void *ctx) {
+  struct dirty_list *list = ctx;
+  if (list->paths == NULL &&
+      (list->paths = calloc(entries + 1, sizeof(*list->paths))) == NULL) {
+    list->no_memory = true;
+    return -ENOMEM;
+  }
   pthread_mutex_lock(&e->lock);
   int r = 0;
-  if (e->dirty && (paths[*count] = strdup(e->path)) == NULL)
+  if (e->dirty && (list->paths[list->count] = strdup(e->path)) == NULL)
     r = -ENOMEM;
   else if (e->dirty) {
     e->dirty = false;
-    (*count)++;
+    list->count++;
   }
   pthread_mutex_unlock(&e->lock);
   return r;
 }
 
 int rrd_store_take_dirty(struct rrd_store *store, char ***ret, size_t *count) {
-  /* Lock order table -> entry, as nowhere else holds an entry lock while
-   * taking the table's.  (It waits for a row being written; the sink calls
-   * it from the thread that writes them all.) */
-  pthread_mutex_lock(&store->lock);
-  char **paths = calloc(store->entry_count + 1, sizeof(*paths));
-  size_t n = 0;
-  int r = paths == NULL ? -ENOMEM : 0;
-  for (size_t i = 0; r == 0 && i < store->bucket_count; i++)
-    for (struct entry *e = store->buckets[i]; r == 0 && e != NULL; e = e->next)
-      r = take_if_dirty(e, paths, &n);
-  pthread_mutex_unlock(&store->lock);
-  if (paths == NULL)
+  /* With the table locked, it waits for a row being written; the sink
+   * calls it from the thread that writes them all. */
+  struct dirty_list list = {0};
+  store_table_each(&store->table, take_if_dirty, &list);
+  if (list.paths == NULL && !list.no_memory)
+    list.paths = calloc(1, sizeof(*list.paths)); /* no entries */
+  if (list.paths == NULL)
     return -ENOMEM;
-  *ret = paths; /* short of memory: the files taken so far */
-  *count = n;
+  *ret = list.paths; /* short of memory: the files taken so far */
+  *count = list.count;
   return 0;
 }

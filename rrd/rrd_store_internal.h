@@ -1,9 +1,10 @@
 /*
  * What the files of the store (rrd_store.c: the public API and its
- * locking; rrd_store_table.c: the entries; rrd_store_file.c: one file's
+ * locking; rrd_store_table.c: the table of entries, its memory and its
+ * lock; rrd_store_file.c: one file's
  * lifecycle; rrd_store_dir.c: the layout directories; rrd_store_report.c:
  * outcomes, messages and the back-off of repeated problems) share.  An
- * entry's fields are guarded by its lock, the table by the store's.
+ * entry's fields are guarded by its lock, the table by the table's.
  */
 #ifndef PVECG_RRD_STORE_INTERNAL_H
 #define PVECG_RRD_STORE_INTERNAL_H
@@ -60,16 +61,22 @@ struct entry {
   char name[RRD_STORE_NAME_MAX + 1];
 };
 
+/* The entries, one per (layout, name), chained in buckets (see
+ * rrd_store_table.c).  Only that file touches the fields. */
+struct store_table {
+  pthread_mutex_t lock; /* the table only, never held during I/O */
+  struct entry **buckets;
+  size_t bucket_count; /* a power of two */
+  size_t entry_count;
+};
+
 struct rrd_store {
   char *data_dir; /* without trailing '/' ("" for the root) */
   unsigned long recheck_seconds;
   unsigned long max_ahead_seconds;
   const struct rrd_access *access;
   atomic_ullong counts[RRD_STORE_OUTCOMES];
-  pthread_mutex_t lock; /* the table only, never held during I/O */
-  struct entry **buckets;
-  size_t bucket_count; /* a power of two */
-  size_t entry_count;
+  struct store_table table;
 };
 
 /* rrd_store_report.c: fill res with an outcome and its message, and keep
@@ -84,8 +91,7 @@ store_fail(struct entry *e, time_t now, struct rrd_store_result *res,
            const char *fmt, ...);
 void store_stale(struct entry *e, time_t t, time_t now,
                  struct rrd_store_result *res);
-void store_same_second(struct entry *e, time_t t,
-                       struct rrd_store_result *res);
+void store_same_second(struct entry *e, time_t t, struct rrd_store_result *res);
 void store_ahead(const struct rrd_store *store, struct entry *e, time_t t,
                  time_t now, struct rrd_store_result *res);
 void store_foreign(const struct rrd_store *store, struct entry *e, int r,
@@ -111,10 +117,25 @@ void store_write_entry(const struct rrd_store *store, struct entry *e, time_t t,
                        const char *row, time_t now,
                        struct rrd_store_result *res);
 
-/* rrd_store_table.c: the entry of (layout, name), made when missing; NULL
- * when out of memory.  Takes the table lock. */
+/* rrd_store_table.c: an empty table.  Returns 0 or -ENOMEM. */
+int store_table_init(struct store_table *table);
+
+/* Frees the table and every entry in it. */
+void store_table_destroy(struct store_table *table);
+
+/* The entry of (layout, name), made when missing; NULL when out of memory.
+ * Entries live until the table is destroyed, so the pointer stays valid
+ * after the table lock (taken here) is dropped. */
 struct entry *store_entry_get(struct rrd_store *store,
                               const struct rrd_layout *layout,
                               const char *name);
+
+/* Calls visit(e, count, ctx) for each entry, count being the number of
+ * entries, with the table locked, until visit returns non-zero; returns
+ * that, or 0.  visit may take e->lock: the lock order is table -> entry,
+ * and nothing holds an entry lock while taking the table's. */
+int store_table_each(struct store_table *table,
+                     int (*visit)(struct entry *e, size_t count, void *ctx),
+                     void *ctx);
 
 #endif

@@ -1,15 +1,19 @@
 /*
  * The store's hash table of entries, one per (layout, name), chained in
- * buckets whose count doubles when there are more entries than buckets.
- * Entries live until the store is freed (rrd_store.c), so a pointer stays
- * valid after the table lock is dropped.
+ * buckets whose count doubles when there are more entries than buckets:
+ * its memory, its lock and its walks.  Entries live until the table is
+ * destroyed (with the store), so a pointer stays valid after the table
+ * lock is dropped.
  */
 #include "rrd_store_internal.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define INITIAL_BUCKETS 64
 
 static size_t entry_hash(const struct rrd_layout *layout, const char *name) {
   uint64_t h = 14695981039346656037ULL; /* FNV-1a */
@@ -18,22 +22,51 @@ static size_t entry_hash(const struct rrd_layout *layout, const char *name) {
   return (size_t)(h ^ ((uintptr_t)layout * 0x9e3779b97f4a7c15ULL));
 }
 
+int store_table_init(struct store_table *table) {
+  table->buckets = calloc(INITIAL_BUCKETS, sizeof(*table->buckets));
+  if (table->buckets == NULL)
+    return -ENOMEM;
+  if (pthread_mutex_init(&table->lock, NULL) != 0) {
+    free(table->buckets);
+    return -ENOMEM;
+  }
+  table->bucket_count = INITIAL_BUCKETS;
+  table->entry_count = 0;
+  return 0;
+}
+
+static void entry_free(struct entry *e) {
+  pthread_mutex_destroy(&e->lock);
+  free(e->path);
+  free(e);
+}
+
+void store_table_destroy(struct store_table *table) {
+  for (size_t i = 0; i < table->bucket_count; i++)
+    for (struct entry *e = table->buckets[i], *next; e != NULL; e = next) {
+      next = e->next;
+      entry_free(e);
+    }
+  pthread_mutex_destroy(&table->lock);
+  free(table->buckets);
+}
+
 /* Doubles the table when it is full; a failed allocation only costs speed. */
-static void grow(struct rrd_store *store) {
-  size_t count = store->bucket_count * 2;
+static void grow(struct store_table *table) {
+  size_t count = table->bucket_count * 2;
   struct entry **buckets = calloc(count, sizeof(*buckets));
   if (buckets == NULL)
     return;
-  for (size_t i = 0; i < store->bucket_count; i++)
-    for (struct entry *e = store->buckets[i], *next; e != NULL; e = next) {
+  for (size_t i = 0; i < table->bucket_count; i++)
+    for (struct entry *e = table->buckets[i], *next; e != NULL; e = next) {
       next = e->next;
       size_t b = entry_hash(e->layout, e->name) & (count - 1);
       e->next = buckets[b];
       buckets[b] = e;
     }
-  free(store->buckets);
-  store->buckets = buckets;
-  store->bucket_count = count;
+  free(table->buckets);
+  table->buckets = buckets;
+  table->bucket_count = count;
 }
 
 static struct entry *entry_new(const struct rrd_store *store,
@@ -62,10 +95,10 @@ static struct entry *entry_new(const struct rrd_store *store,
   return e;
 }
 
-static struct entry *entry_find(struct rrd_store *store,
+static struct entry *entry_find(const struct store_table *table,
                                 const struct rrd_layout *layout,
                                 const char *name, size_t hash) {
-  for (struct entry *e = store->buckets[hash & (store->bucket_count - 1)];
+  for (struct entry *e = table->buckets[hash & (table->bucket_count - 1)];
        e != NULL; e = e->next)
     if (e->layout == layout && strcmp(e->name, name) == 0)
       return e;
@@ -75,16 +108,29 @@ static struct entry *entry_find(struct rrd_store *store,
 struct entry *store_entry_get(struct rrd_store *store,
                               const struct rrd_layout *layout,
                               const char *name) {
+  struct store_table *table = &store->table;
   size_t hash = entry_hash(layout, name);
-  pthread_mutex_lock(&store->lock);
-  struct entry *e = entry_find(store, layout, name, hash);
+  pthread_mutex_lock(&table->lock);
+  struct entry *e = entry_find(table, layout, name, hash);
   if (e == NULL && (e = entry_new(store, layout, name)) != NULL) {
-    size_t b = hash & (store->bucket_count - 1);
-    e->next = store->buckets[b];
-    store->buckets[b] = e;
-    if (++store->entry_count > store->bucket_count)
-      grow(store);
+    size_t b = hash & (table->bucket_count - 1);
+    e->next = table->buckets[b];
+    table->buckets[b] = e;
+    if (++table->entry_count > table->bucket_count)
+      grow(table);
   }
-  pthread_mutex_unlock(&store->lock);
+  pthread_mutex_unlock(&table->lock);
   return e;
+}
+
+int store_table_each(struct store_table *table,
+                     int (*visit)(struct entry *e, size_t count, void *ctx),
+                     void *ctx) {
+  int r = 0;
+  pthread_mutex_lock(&table->lock);
+  for (size_t i = 0; r == 0 && i < table->bucket_count; i++)
+    for (struct entry *e = table->buckets[i]; r == 0 && e != NULL; e = e->next)
+      r = visit(e, table->entry_count, ctx);
+  pthread_mutex_unlock(&table->lock);
+  return r;
 }

@@ -43,7 +43,9 @@ static int tcp_port(const char *address) {
 }
 
 static bool peer_is_daemon(int fd, const struct daemon_peer *d) {
-  struct sockaddr_storage ss;
+  /* Zeroed: for an unnamed unix peer getpeername fills only the family,
+   * and sun_path must then read as empty, not as what the stack held. */
+  struct sockaddr_storage ss = {0};
   socklen_t len = sizeof(ss);
   if (getpeername(fd, (struct sockaddr *)&ss, &len) != 0)
     return false;

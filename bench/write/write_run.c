@@ -7,6 +7,7 @@
 #include "write_run.h"
 
 #include "daemon_proc.h"
+#include "monotonic.h"
 #include "rrd_layout.h"
 #include "rrd_sink.h"
 
@@ -34,12 +35,6 @@ struct writer {
   unsigned id;
 };
 
-static double now_s(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static void row_values(size_t guest, unsigned round, double *v) {
   for (size_t i = 0; i < layout_pve_vm_9_0.ds_count; i++)
     v[i] = NAN;
@@ -57,10 +52,10 @@ static void write_round(struct writer *w) {
   for (size_t g = w->id; g < s->o->guests; g += s->o->threads) {
     row_values(g, s->round, v);
     snprintf(name, sizeof(name), "%zu", 100 + g);
-    double t0 = now_s();
+    double t0 = monotonic_seconds();
     rrd_sink_write(s->sink, &layout_pve_vm_9_0, name,
                    s->base + (time_t)s->round, v, layout_pve_vm_9_0.ds_count);
-    double us = (now_s() - t0) * 1e6;
+    double us = (monotonic_seconds() - t0) * 1e6;
     if (s->round > 0) {
       s->call_sum_us[w->id] += us;
       if (us > s->call_max_us[w->id])
@@ -133,20 +128,20 @@ static void run_rounds(struct shared *s, struct write_run_result *r) {
   double t0 = 0, cpu0 = 0;
   for (s->round = 0; s->round < s->o->rounds; s->round++) {
     if (s->round == 1) {
-      t0 = now_s();
+      t0 = monotonic_seconds();
       cpu0 = cpu_s();
     }
-    double round_start = now_s();
+    double round_start = monotonic_seconds();
     pthread_barrier_wait(&s->start);
     pthread_barrier_wait(&s->done);
     if (s->round == 0) {
       wait_applied(s->o, s->sink);
-      r->create_s = now_s() - round_start;
+      r->create_s = monotonic_seconds() - round_start;
     }
   }
-  r->writers_s = now_s() - t0;
+  r->writers_s = monotonic_seconds() - t0;
   wait_applied(s->o, s->sink);
-  r->update_s = now_s() - t0;
+  r->update_s = monotonic_seconds() - t0;
   r->cpu_us_per_row =
       (cpu_s() - cpu0) * 1e6 / ((double)s->o->guests * (s->o->rounds - 1));
 }
@@ -194,10 +189,10 @@ int write_run(const struct write_run_options *o, struct write_run_result *r) {
   for (unsigned i = 0; i < o->threads; i++)
     pthread_join(threads[i], NULL);
   collect(&s, r);
-  double t0 = now_s();
+  double t0 = monotonic_seconds();
   if (!o->daemon_away)
     rrd_sink_flush(s.sink, NULL, NULL);
-  r->flush_s = o->daemon ? now_s() - t0 : 0;
+  r->flush_s = o->daemon ? monotonic_seconds() - t0 : 0;
   rrd_sink_free(s.sink);
   daemon_proc_stop(&d);
   pthread_barrier_destroy(&s.start);

@@ -5,7 +5,8 @@ PVECG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
   rrdtool rrdcached libcmocka-dev clang libclang-rt-14-dev valgrind
   gnuplot-nox faketime perl librrds-perl dpkg-dev file fonts-dejavu-core jq
-  libmicrohttpd-dev curl chromium chromium-driver strace procps)
+  libmicrohttpd-dev curl chromium chromium-driver strace procps
+  clang-format)
 
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -24,6 +25,20 @@ install_packages() {
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# The C sources and headers (those git knows of, in a checkout) formatted
+# as .clang-format says (clang-format 14, Debian's): names every place that
+# is not, and fails.
+check_format() {
+  local files
+  if git -C "$PVECG_ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+    mapfile -t files < <(git -C "$PVECG_ROOT" ls-files '*.c' '*.h')
+  else
+    mapfile -t files < <(cd "$PVECG_ROOT" && find . -path './build*' -prune \
+      -o -name '*.[ch]' -print)
+  fi
+  (cd "$PVECG_ROOT" && clang-format --dry-run --Werror "${files[@]}")
 }
 
 # build DIR [cmake options...]

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/arcstats.c.  Checks, beyond memory safety: only the
+ * Fuzz target for parse/arcstats.c.  Checks, beyond memory safety: only the
  * documented errors, *ret untouched on error, a deterministic result that
  * a final newline does not change, and that a minimal kstat printed back
  * in SPL's form parses to the same size.

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/cgroup_memory.c.  The input is the usage file, a NUL,
+ * Fuzz target for parse/cgroup_memory.c.  The input is the usage file, a NUL,
  * then memory.stat (no NUL: all usage, empty stat).  For both hierarchy
  * versions the result must be what the two underlying parsers give: the
  * usage file's error first, then memory.stat's, -ENOMSG without the cache

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/cgroup_stats.c (io.stat, cpu.max, memory.max on the
+ * Fuzz target for parse/cgroup_stats.c (io.stat, cpu.max, memory.max on the
  * same input).  Invariants: only the documented error codes, outputs
  * untouched on error, io.stat totals at least those of its first line
  * alone (sums never wrap), and deterministic results.

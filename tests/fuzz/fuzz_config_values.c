@@ -1,6 +1,6 @@
 /*
  * Fuzz target for the other values the plugins take from collectd's config:
- * pve_cgroup's Guests (src/guest.c guest_type_parse) and pve_rrd's
+ * pve_cgroup's Guests (parse/guest.c guest_type_parse) and pve_rrd's
  * DaemonAddress (rrd/rrdcached_client.c, which validates it; nothing here
  * connects).  Checks, beyond memory safety: a guest type is exactly "qemu"
  * or "lxc", an address is refused (-EINVAL, nothing returned) exactly when

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/decimal.c.  Besides memory safety it checks the
+ * Fuzz target for parse/decimal.c.  Besides memory safety it checks the
  * results against independent oracles: the digits printed back by
  * snprintf for integers, glibc's correctly rounded strtod for fixed point,
  * and the integer parser for the single-value file form.

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/flat_keyed.c, checked against a line-by-line oracle
+ * Fuzz target for parse/flat_keyed.c, checked against a line-by-line oracle
  * written independently here: the same result code, mask and values for a
  * set of keys that are prefixes of one another ("fil", "file",
  * "file_mapped", ...), for the whole set and for each key alone, and the

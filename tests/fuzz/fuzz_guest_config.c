@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/guest_config.c: both guest types on the same input.
+ * Fuzz target for parse/guest_config.c: both guest types on the same input.
  * Invariants: the result is deterministic, *ret is untouched on error, CPU
  * counts and memory stay within PVE's ranges, and the name is printable
  * and NUL-terminated.

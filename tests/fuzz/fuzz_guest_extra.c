@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/guest_extra.c and src/memory_detail.c: the input is
+ * Fuzz target for parse/guest_extra.c and parse/memory_detail.c: the input is
  * split at NUL bytes into memory.stat, memory.events and
  * memory.swap.current, fed for both hierarchy versions.  Invariants: only
  * documented results, nothing filled when memory.stat is refused, and
@@ -39,7 +39,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     FUZZ_CHECK(eerr == 0 || eerr == -EBADMSG || eerr == -ERANGE);
     FUZZ_CHECK(werr == 0 || werr == -EINVAL || werr == -ERANGE);
     FUZZ_CHECK(out.memory_detail.valid < (1u << MEMORY_DETAIL_COUNT));
-    FUZZ_CHECK(!out.memory_with_shmem_valid || out.memory_with_shmem <= in.usage);
+    FUZZ_CHECK(!out.memory_with_shmem_valid ||
+               out.memory_with_shmem <= in.usage);
   }
   return 0;
 }

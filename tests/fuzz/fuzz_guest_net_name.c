@@ -1,5 +1,5 @@
 /*
- * Fuzz target for guest_net_parse_name (src/guest_net.c), which tells a
+ * Fuzz target for guest_net_parse_name (sample/guest_net.c), which tells a
  * guest's network interface from the names in /proc/net/dev.  Checks,
  * beyond memory safety: a name is accepted exactly when it is "tap" (qemu)
  * or "veth" (lxc), a canonical VMID (3 to 9 digits, no leading zero), 'i'

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/ksm_stat.c (ksm_stat and pid files on the same
+ * Fuzz target for parse/ksm_stat.c (ksm_stat and pid files on the same
  * input).  Invariants: only documented errors, outputs untouched on error,
  * deterministic results, pids positive.
  */

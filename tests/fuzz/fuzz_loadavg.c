@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/loadavg.c.  Checks, beyond memory safety: only the
+ * Fuzz target for parse/loadavg.c.  Checks, beyond memory safety: only the
  * documented errors, *ret untouched on error, a deterministic result that
  * one final newline does not change (and a second one refuses), finite
  * non-negative averages, and that the line printed back parses to the same

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/meminfo.c.  Checks, beyond memory safety: only the
+ * Fuzz target for parse/meminfo.c.  Checks, beyond memory safety: only the
  * documented errors, *ret untouched on error, a deterministic result that
  * a final newline does not change, whole kibibytes on success, and that
  * the four lines printed back in the kernel's form parse to the same

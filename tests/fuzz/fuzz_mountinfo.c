@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/mountinfo.c.  Checks that *ret is always fully and
+ * Fuzz target for parse/mountinfo.c.  Checks that *ret is always fully and
  * deterministically written, that any path found is absolute and
  * NUL-terminated within PATH_MAX, and that lines are independent with the
  * first match winning: known cgroup lines put after the input only fill

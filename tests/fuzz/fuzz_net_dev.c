@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/net_dev.c.  Invariants: only the documented results,
+ * Fuzz target for parse/net_dev.c.  Invariants: only the documented results,
  * every reported name non-empty, NUL-terminated, at most 15 bytes and free
  * of spaces and colons, and the same interfaces reported on a second parse.
  */

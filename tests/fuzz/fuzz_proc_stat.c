@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/proc_stat.c.  Checks, beyond memory safety: only the
+ * Fuzz target for parse/proc_stat.c.  Checks, beyond memory safety: only the
  * documented errors, *ret untouched on error, a deterministic result, at
  * least one CPU on success, that bytes after the input change nothing once
  * it parses (nothing after the CPU block is looked at), and that the

@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/psi.c.  Checks, beyond memory safety: only the
+ * Fuzz target for parse/psi.c.  Checks, beyond memory safety: only the
  * documented errors, *ret untouched on error, averages within 0..100, a
  * zero "full" when it is absent, a deterministic result that a final
  * newline does not change, and that the kernel's form printed back from a

@@ -1,10 +1,10 @@
 /*
- * Fuzz target for rrd/rrd_file_name.c: the names of RRD files, which arrive
+ * Fuzz target for layout/rrd_file_name.c: the names of RRD files, which arrive
  * from directories, the network plugin and the command line.  The first
  * byte picks the data directory and the layout, the rest is the name.
  * Checks, beyond memory safety: a name is accepted exactly when it is
- * 1..64 bytes, not "." or "..", without '/' and without a control character
- * (below 0x20, or DEL); the path of an accepted name is exactly
+ * 1..64 bytes, not "." or "..", without '/' or '\\' and without a control
+ * character (below 0x20, or DEL); the path of an accepted name is exactly
  * "<dir>/<layout>/<name>" (or "<layout>/<name>" without a directory),
  * -ENAMETOOLONG one byte short; a refused name or layout gives -EINVAL.
  */
@@ -23,7 +23,7 @@ static bool name_acceptable(const char *s) {
   if (n == 0 || n > 64 || strcmp(s, ".") == 0 || strcmp(s, "..") == 0)
     return false;
   for (size_t i = 0; i < n; i++)
-    if (s[i] == '/' || (unsigned char)s[i] < 0x20 ||
+    if (s[i] == '/' || s[i] == '\\' || (unsigned char)s[i] < 0x20 ||
         (unsigned char)s[i] == 0x7f)
       return false;
   return true;

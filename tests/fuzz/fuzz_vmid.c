@@ -1,5 +1,5 @@
 /*
- * Fuzz target for src/vmid.c: each of the three entry points accepts
+ * Fuzz target for parse/vmid.c: each of the three entry points accepts
  * exactly the canonical VMID texts (3 to 9 digits without a leading zero,
  * which is 100..999999999) and returns their value; everything else is
  * -EINVAL with the output untouched.

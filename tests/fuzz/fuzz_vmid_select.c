@@ -1,5 +1,5 @@
 /*
- * Fuzz target for plugin/vmid_select.c, the VMID select list of the
+ * Fuzz target for parse/vmid_select.c, the VMID select list of the
  * pve_cgroup config.  The input is one line per entry; the first byte picks
  * IgnoreSelected and the size of the error buffer.  Checks, beyond memory
  * safety (including no leak from a regular expression that does not

@@ -8,6 +8,8 @@
 #ifndef PVECG_NET_DEV_SAMPLE_H
 #define PVECG_NET_DEV_SAMPLE_H
 
+/* The kernel's own column layout, one line per line: not reformatted. */
+/* clang-format off */
 static const char net_dev_sample[] =
     "Inter-|   Receive                                                |  Transmit\n"
     " face |bytes    packets errs drop fifo frame compressed multicast|bytes    packets errs drop fifo colls carrier compressed\n"
@@ -19,5 +21,6 @@ static const char net_dev_sample[] =
     "fwpr100p0:  777 7 0 0 0 0 0 0 888 8 0 0 0 0 0 0\n"
     "fwln100i0:  777 7 0 0 0 0 0 0 888 8 0 0 0 0 0 0\n"
     "veth200i0:     500       5    0    0    0     0          0         0      600       6    0    0    0     0       0          0\n";
+/* clang-format on */
 
 #endif

@@ -28,9 +28,7 @@ meta_data_t *meta_data_create(void) {
   return calloc(1, sizeof(struct stub_meta));
 }
 
-void meta_data_destroy(meta_data_t *md) {
-  free(md);
-}
+void meta_data_destroy(meta_data_t *md) { free(md); }
 
 int meta_data_add_string(meta_data_t *md, const char *key, const char *value) {
   struct stub_meta *m = (struct stub_meta *)md;

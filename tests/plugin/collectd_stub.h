@@ -12,9 +12,9 @@
 #define STUB_MAX_LOG_LINES 256
 
 struct stub_value_list {
-  value_list_t vl;          /* values points into the record below */
+  value_list_t vl; /* values points into the record below */
   value_t values[32];
-  char meta_pve_name[128];  /* the "pve_name" meta data, "" when none */
+  char meta_pve_name[128]; /* the "pve_name" meta data, "" when none */
 };
 
 struct stub {

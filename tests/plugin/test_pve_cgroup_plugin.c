@@ -67,9 +67,8 @@ static int configure(oconfig_item_t *c) {
   return rc;
 }
 
-static const struct stub_value_list *find(const char *instance,
-                                          const char *type,
-                                          const char *type_instance) {
+static const struct stub_value_list *
+find(const char *instance, const char *type, const char *type_instance) {
   for (int i = 0; i < stub.dispatched_count; i++) {
     const value_list_t *vl = &stub.dispatched[i].vl;
     if (strcmp(vl->plugin_instance, instance) == 0 &&
@@ -161,13 +160,13 @@ static void test_one_row_per_guest(void **state) {
   assert_true(r->values[6].gauge == 43000.0);      /* netin: tap tx */
   assert_true(r->values[7].gauge == 21000.0);      /* netout: tap rx */
   assert_true(isnan(r->values[4].gauge));          /* maxdisk */
-  assert_string_equal(r->meta_pve_name, "web"); /* name: from the config */
+  assert_string_equal(r->meta_pve_name, "web");    /* name: from the config */
   r = find("101", "pve_vm_9_0", "qemu");
   assert_non_null(r);
   assert_string_equal(r->meta_pve_name, "");
   assert_true(r->values[0].gauge == (double)sysconf(_SC_NPROCESSORS_ONLN));
   assert_true(isnan(r->values[2].gauge)); /* no config, no memory.max */
-  assert_true(r->values[6].gauge == 0.0);  /* no interfaces */
+  assert_true(r->values[6].gauge == 0.0); /* no interfaces */
   r = find("200", "pve_vm_9_0", "lxc");
   assert_non_null(r);
   assert_true(r->values[6].gauge == 600.0); /* veth200i0 */
@@ -274,6 +273,35 @@ static void test_file_problem_logged_once(void **state) {
   assert_non_null(stub_log_find("qemu 101: io.pressure is readable again"));
 }
 
+/* The node name is checked by rrd_file_name_problem, as pve_rrd checks the
+ * name of the file it writes: a name one refuses the other does too. */
+static void test_node_names(void **state) {
+  (void)state;
+  char longer[66];
+  memset(longer, 'n', sizeof(longer) - 1);
+  longer[sizeof(longer) - 1] = '\0';
+  const char *refused[] = {"..", ".", "a/b", "node\\1", "a\tb", longer};
+  for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
+    oconfig_item_t *c = base_config();
+    stub_config_add_boolean(c, "Node", true);
+    stub_config_add_strings(c, "NodeName", 1, refused[i]);
+    assert_int_equal(configure(c), 0);
+    assert_int_not_equal(stub.init(), 0);
+    char line[128];
+    snprintf(line, sizeof(line), "\"%s\" cannot be a node name", refused[i]);
+    assert_non_null(stub_log_find(line));
+    stub.shutdown();
+    stub_reset_records();
+  }
+  longer[64] = '\0'; /* 64 bytes is a name */
+  oconfig_item_t *c = base_config();
+  stub_config_add_boolean(c, "Node", true);
+  stub_config_add_strings(c, "NodeName", 1, longer);
+  assert_int_equal(configure(c), 0);
+  stub.init();
+  assert_null(stub_log_find("cannot be a node name"));
+}
+
 int main(void) {
   module_register();
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -286,6 +314,7 @@ int main(void) {
       T(test_pressure_details),
       T(test_extra_stats),
       T(test_file_problem_logged_once),
+      T(test_node_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

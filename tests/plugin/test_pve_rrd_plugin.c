@@ -113,8 +113,7 @@ static void test_guest_and_node_rows(void **state) {
   assert_int_equal(last_update("pve-node-9.0/node1"), t);
   char path[PATH_MAX], why[512];
   snprintf(path, sizeof(path), "%s/data/pve-node-9.0/node1", root);
-  assert_int_equal(rrd_file_check(&layout_pve_node_9_0, path, why,
-                                  sizeof(why)),
+  assert_int_equal(rrd_file_check(&layout_pve_node_9_0, path, why, sizeof(why)),
                    0);
   /* A row that is not newer is dropped and said so. */
   write_row("pve_vm_9_0", "node1", "100", t, 3000);

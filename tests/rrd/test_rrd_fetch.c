@@ -1,9 +1,7 @@
 /*
- * Tests of rrd/rrd_fetch.c and rrd/rrd_file_name.c: file names from
- * outside are refused before they become paths; rows written with librrd
- * (or sent to a real rrdcached and not yet on disk) come back with their
- * exact values and Proxmox's row times, from the archive the resolution
- * asks for.
+ * Tests of rrd/rrd_fetch.c: rows written with librrd (or sent to a real
+ * rrdcached and not yet on disk) come back with their exact values and
+ * Proxmox's row times, from the archive the resolution asks for.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,7 +12,6 @@
 
 #include "rrd_fetch.h"
 #include "rrd_file.h"
-#include "rrd_file_name.h"
 #include "rrd_fixture.h"
 #include "rrd_row.h"
 #include "rrdcached_fixture.h"
@@ -30,56 +27,6 @@
 /* A multiple of 1800 and of 60, so both archives' rows align with it. */
 #define T0 1700002800
 #define ROWS 40 /* one per minute from T0 + 60 */
-
-/* ---- file names -------------------------------------------------------- */
-
-static void test_name_problems(void **state) {
-  (void)state;
-  char longest[RRD_FILE_NAME_MAX + 2];
-  memset(longest, 'n', sizeof(longest));
-  longest[RRD_FILE_NAME_MAX] = '\0';
-  assert_null(rrd_file_name_problem("100"));
-  assert_null(rrd_file_name_problem("pve1.example"));
-  assert_null(rrd_file_name_problem(longest));
-  longest[RRD_FILE_NAME_MAX] = 'n';
-  longest[RRD_FILE_NAME_MAX + 1] = '\0';
-  assert_string_equal(rrd_file_name_problem(longest),
-                      "the file name is longer than 64 bytes");
-  assert_string_equal(rrd_file_name_problem(""), "the file name is empty");
-  assert_string_equal(rrd_file_name_problem(NULL), "the file name is empty");
-  assert_string_equal(rrd_file_name_problem(".."),
-                      "the file name is \".\" or \"..\"");
-  assert_string_equal(rrd_file_name_problem("."),
-                      "the file name is \".\" or \"..\"");
-  assert_string_equal(rrd_file_name_problem("../etc"),
-                      "the file name contains '/'");
-  assert_string_equal(rrd_file_name_problem("a\nb"),
-                      "the file name contains a control character");
-  assert_string_equal(rrd_file_name_problem("a\x7f"),
-                      "the file name contains a control character");
-}
-
-static void test_name_paths(void **state) {
-  (void)state;
-  char buf[64];
-  assert_int_equal(rrd_file_name_path("/var/lib/pvecg", &layout_pve_vm_9_0,
-                                      "100", buf, sizeof(buf)),
-                   0);
-  assert_string_equal(buf, "/var/lib/pvecg/pve-vm-9.0/100");
-  assert_int_equal(
-      rrd_file_name_path(NULL, &layout_pve_node_9_0, "n1", buf, sizeof(buf)),
-      0);
-  assert_string_equal(buf, "pve-node-9.0/n1");
-  assert_int_equal(
-      rrd_file_name_path("", &layout_pve2_vm, "100", buf, sizeof(buf)), 0);
-  assert_string_equal(buf, "/pve2-vm/100");
-  assert_int_equal(
-      rrd_file_name_path("/d", &layout_pve_vm_9_0, "..", buf, sizeof(buf)),
-      -EINVAL);
-  assert_int_equal(rrd_file_name_path("/a/very/long/data/directory",
-                                      &layout_pve_vm_9_0, "100", buf, 20),
-                   -ENAMETOOLONG);
-}
 
 /* ---- fetching ---------------------------------------------------------- */
 
@@ -287,8 +234,6 @@ static void test_fetch_daemon_tcp(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_name_problems),
-      cmocka_unit_test(test_name_paths),
       cmocka_unit_test_setup_teardown(test_fetch_minutes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_fetch_coarse, setup, teardown),
       cmocka_unit_test_setup_teardown(test_fetch_errors, setup, teardown),

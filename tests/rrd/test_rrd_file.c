@@ -164,7 +164,8 @@ static void test_create_vm(void **state) {
   struct fixture *f = *state;
   create_ok(&layout_pve_vm_9_0, f->path, START);
   assert_file_matches(f->path, &layout_pve_vm_9_0, START);
-  assert_int_equal(file_size(f->path), 1346072); /* as measured on PVE's own files */
+  /* as measured on PVE's own files */
+  assert_int_equal(file_size(f->path), 1346072);
   assert_int_equal(file_mode(f->path), 0644);
   time_t last = 0;
   assert_int_equal(rrd_file_last_update(f->path, &last, NULL, 0), 0);

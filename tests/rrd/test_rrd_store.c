@@ -239,8 +239,7 @@ static void test_stale(void **state) {
   size_t len = 0;
   char *before = fixture_read(path, &len);
 
-  assert_int_equal(write_at(f, "103", NOW - 1, NOW + 1, &res),
-                   RRD_STORE_STALE);
+  assert_int_equal(write_at(f, "103", NOW - 1, NOW + 1, &res), RRD_STORE_STALE);
   assert_true(res.report);
   assert_contains(res.message, path);
   assert_contains(res.message, "not newer");
@@ -652,8 +651,8 @@ static void test_invalid(void **state) {
   char long_name[RRD_STORE_NAME_MAX + 2];
   memset(long_name, 'a', sizeof(long_name));
   long_name[RRD_STORE_NAME_MAX + 1] = '\0';
-  const char *names[] = {"",      ".",    "..",   "a/b",     "/", "\n",
-                         "100\n", "1\t0", "\x7f", long_name, NULL};
+  const char *names[] = {"",     ".",    "..",      "a/b",  "/",  "\n", "100\n",
+                         "1\t0", "\x7f", long_name, "a\\b", "\\", NULL};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
     assert_invalid(f, names[i], NOW, 17);
   assert_invalid(f, "100", NOW, 16);

@@ -1,0 +1,132 @@
+/*
+ * Parser for PVE guest configuration files (see guest_config.h).
+ *
+ * The files are written by PVE's own tools, but a hand edit can hold
+ * anything, so every value used is checked: counts are plain decimals in
+ * PVE's ranges, names printable.  Keys are matched exactly and only in the
+ * first section.
+ */
+#include "guest_config.h"
+
+#include "decimal.h"
+
+#include <errno.h>
+#include <string.h>
+
+#define DEFAULT_MEMORY_MIB 512
+#define MAX_CPUS 4096
+#define MAX_MEMORY_MIB (UINT64_C(1) << 32) /* 4 PiB: far beyond any host */
+
+struct raw_config {
+  uint64_t sockets, cores, vcpus, memory_mib;
+  bool has_cores, has_vcpus;
+  const char *name;
+  size_t name_len;
+};
+
+static bool key_is(const char *key, size_t len, const char *want) {
+  return strlen(want) == len && memcmp(key, want, len) == 0;
+}
+
+/* A decimal that is the whole value, within 1..max. */
+static int parse_count(const char *v, const char *end, uint64_t max,
+                       uint64_t *ret) {
+  uint64_t n;
+  const char *p = v;
+  if (decimal_parse_u64(&p, end, &n) < 0 || p != end || n < 1 || n > max)
+    return -EBADMSG;
+  *ret = n;
+  return 0;
+}
+
+/* QEMU's memory may be "2048" or the property string "current=2048[,...]". */
+static int parse_memory(const char *v, const char *end, uint64_t *ret) {
+  static const char prefix[] = "current=";
+  if ((size_t)(end - v) > sizeof(prefix) - 1 &&
+      memcmp(v, prefix, sizeof(prefix) - 1) == 0) {
+    v += sizeof(prefix) - 1;
+    const char *comma = memchr(v, ',', (size_t)(end - v));
+    end = comma ? comma : end;
+  }
+  return parse_count(v, end, MAX_MEMORY_MIB, ret);
+}
+
+static int take_value(enum guest_type type, const char *key, size_t klen,
+                      const char *v, const char *end, struct raw_config *c) {
+  if (key_is(key, klen, "memory"))
+    return parse_memory(v, end, &c->memory_mib);
+  if (key_is(key, klen, "cores")) {
+    c->has_cores = true;
+    return parse_count(v, end, MAX_CPUS, &c->cores);
+  }
+  if (type == GUEST_QEMU && key_is(key, klen, "sockets"))
+    return parse_count(v, end, MAX_CPUS, &c->sockets);
+  if (type == GUEST_QEMU && key_is(key, klen, "vcpus")) {
+    c->has_vcpus = true;
+    return parse_count(v, end, MAX_CPUS, &c->vcpus);
+  }
+  if (key_is(key, klen, type == GUEST_QEMU ? "name" : "hostname")) {
+    c->name = v;
+    c->name_len = (size_t)(end - v);
+  }
+  return 0;
+}
+
+/* One line without its newline.  Returns 1 at a section header. */
+static int take_line(enum guest_type type, const char *p, const char *eol,
+                     struct raw_config *c) {
+  if (p == eol || *p == '#')
+    return 0;
+  if (*p == '[')
+    return 1;
+  const char *colon = memchr(p, ':', (size_t)(eol - p));
+  if (!colon)
+    return 0; /* not a key line: PVE itself would reject it; ignore */
+  const char *v = colon + 1;
+  while (v < eol && *v == ' ')
+    v++;
+  const char *end = eol;
+  while (end > v && (end[-1] == ' ' || end[-1] == '\r'))
+    end--;
+  return take_value(type, p, (size_t)(colon - p), v, end, c);
+}
+
+static void copy_name(const struct raw_config *c, struct guest_config *out) {
+  out->name[0] = '\0';
+  if (!c->name || c->name_len == 0 || c->name_len >= sizeof(out->name))
+    return;
+  for (size_t i = 0; i < c->name_len; i++)
+    if ((unsigned char)c->name[i] < 0x20 || c->name[i] == 0x7f)
+      return;
+  memcpy(out->name, c->name, c->name_len);
+  out->name[c->name_len] = '\0';
+}
+
+int guest_config_parse(enum guest_type type, const char *buf, size_t len,
+                       struct guest_config *ret) {
+  struct raw_config c = {
+      .sockets = 1, .cores = 1, .memory_mib = DEFAULT_MEMORY_MIB};
+  const char *p = buf, *end = buf + len;
+  while (p < end) {
+    const char *eol = memchr(p, '\n', (size_t)(end - p));
+    eol = eol ? eol : end;
+    int r = take_line(type, p, eol, &c);
+    if (r < 0)
+      return r;
+    if (r > 0)
+      break;
+    p = eol + (eol < end);
+  }
+  struct guest_config out;
+  if (type == GUEST_QEMU) {
+    out.has_cpus = true;
+    out.cpus = (unsigned)(c.has_vcpus ? c.vcpus : c.sockets * c.cores);
+  } else {
+    out.has_cpus = c.has_cores;
+    out.cpus = c.has_cores ? (unsigned)c.cores : 0;
+  }
+  out.memory = c.memory_mib << 20;
+  copy_name(&c, &out);
+  *ret = out;
+  return 0;
+}

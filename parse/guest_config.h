@@ -1,0 +1,41 @@
+/*
+ * Proxmox VE guest configuration files: /etc/pve/qemu-server/<vmid>.conf
+ * and /etc/pve/lxc/<vmid>.conf.
+ *
+ * Only the few keys the RRD row needs are taken: the CPU count (QEMU:
+ * `vcpus`, else `sockets` x `cores`; LXC: `cores`), the configured memory
+ * (`memory`, MiB; QEMU also accepts the property form `current=<MiB>`) and
+ * the guest's name (`name`, LXC `hostname`).  Where a key is absent PVE's
+ * default applies (QEMU 1 socket, 1 core, 512 MiB; LXC 512 MiB and all host
+ * CPUs, i.e. unknown here).  The file's first section ends at a line
+ * starting with '[' (snapshots, pending changes): nothing after it counts.
+ */
+#ifndef PVECG_GUEST_CONFIG_H
+#define PVECG_GUEST_CONFIG_H
+
+#include "guest.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define GUEST_CONFIG_NAME_SIZE 64
+
+struct guest_config {
+  bool has_cpus; /* false: LXC without `cores` (all host CPUs) */
+  unsigned cpus;
+  uint64_t memory;                   /* bytes */
+  char name[GUEST_CONFIG_NAME_SIZE]; /* "" when not set */
+};
+
+/*
+ * Parses a configuration file's content.  Lines are "key: value"; blank
+ * lines and '#' comments are skipped; unknown keys are ignored.  Returns 0,
+ * or -EBADMSG when a key this parser uses has a malformed value (then *ret
+ * is untouched).  A name that is too long or has control characters is
+ * dropped (left ""), not an error.
+ */
+int guest_config_parse(enum guest_type type, const char *buf, size_t len,
+                       struct guest_config *ret);
+
+#endif

@@ -1,0 +1,114 @@
+/*
+ * The RRD files one writer keeps under a data directory.
+ *
+ * A row for (layout, name) goes to <data_dir>/<layout->name>/<name>.  The
+ * store remembers per file what it learnt: whether the file has our layout
+ * (checked once, re-checked every recheck_seconds while it does not), and
+ * the time of its last update, so rows that are not newer are dropped
+ * without asking librrd.  It decides when a problem is worth a log line:
+ * the first time, then with doubling back-off, and once more when the file
+ * recovers (if its problem was logged); the caller only logs what it is
+ * told to.
+ *
+ * It never fights another writer: when a file turns out to be updated by
+ * someone else (its last update moves past the rows written here — pmxcfs
+ * on a Proxmox VE node writing the same directory), one error says so, and
+ * the file is left alone for recheck_seconds at a time until nobody else
+ * has written it for that long.
+ *
+ * The files are reached through a struct rrd_access: librrd on local files
+ * by default, or an rrdcached daemon.
+ *
+ * Thread-safe: collectd calls write callbacks from several threads.  Rows
+ * for different files are written in parallel, rows for one file in turn.
+ */
+#ifndef PVECG_RRD_STORE_H
+#define PVECG_RRD_STORE_H
+
+#include "rrd_access.h"
+#include "rrd_file_name.h"
+#include "rrd_layout.h"
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+/* Longest file name (a VMID or a node name) the store accepts. */
+#define RRD_STORE_NAME_MAX RRD_FILE_NAME_MAX
+
+struct rrd_store;
+
+struct rrd_store_options {
+  /* Absolute, created (0750) if missing, for local files; relative to the
+   * daemon's base directory ("" for the base itself, no "..") otherwise. */
+  const char *data_dir;
+  /* Foreign files are re-examined this often, files another writer updates
+   * are left alone this long, and every file is asked this often whether
+   * someone else wrote it. */
+  unsigned long recheck_seconds;
+  /* A row more than this ahead of now is dropped (0: no limit): a sender
+   * whose clock runs ahead would otherwise move the file's last update
+   * into the future, and every row after its clock is fixed would be
+   * dropped as not newer until real time caught up. */
+  unsigned long max_ahead_seconds;
+  const struct rrd_access *access; /* NULL: rrd_access_librrd */
+};
+
+enum rrd_store_outcome {
+  RRD_STORE_WRITTEN,   /* row applied to an existing file */
+  RRD_STORE_CREATED,   /* file created with the layout, then row applied */
+  RRD_STORE_FOREIGN,   /* file exists with another layout: nothing written */
+  RRD_STORE_STALE,     /* row not newer than the file's last update: dropped */
+  RRD_STORE_FAILED,    /* librrd or the file system refused */
+  RRD_STORE_RECOVERED, /* row applied after earlier problems with the file */
+  RRD_STORE_CONFLICT,  /* another writer updates the file: nothing written */
+  RRD_STORE_UNAVAILABLE, /* the daemon could not be reached: nothing done,
+                            the row may be written again later */
+};
+#define RRD_STORE_OUTCOMES (RRD_STORE_UNAVAILABLE + 1)
+
+struct rrd_store_result {
+  enum rrd_store_outcome outcome;
+  bool report;         /* the caller should log message now */
+  char path[PATH_MAX]; /* the file concerned */
+  char message[768];   /* what happened, for the log (when report) */
+};
+
+/* Returns 0, -EINVAL (data_dir not as described above) or -ENOMEM. */
+int rrd_store_new(const struct rrd_store_options *options,
+                  struct rrd_store **ret);
+void rrd_store_free(struct rrd_store *store);
+
+/*
+ * Writes the row (t, values[0..n)) to the file of (layout, name), creating
+ * it (and its directory) when missing.  name must be a plain file name: not
+ * empty, at most RRD_STORE_NAME_MAX bytes, no '/' or '\\', no control
+ * characters, not "." or ".." (rrd_file_name_problem).  now is the wall clock,
+ * for re-check and back-off timing. Returns 0 with the outcome in *res, or
+ * -EINVAL for a bad name, value count or time (res->message says which).
+ */
+int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
+                    const char *name, time_t t, const double *values, size_t n,
+                    time_t now, struct rrd_store_result *res);
+
+/* How many rows had each outcome since the store was made. */
+struct rrd_store_counts {
+  unsigned long long rows[RRD_STORE_OUTCOMES];
+};
+void rrd_store_counts(struct rrd_store *store, struct rrd_store_counts *ret);
+
+/*
+ * The paths of the files updated since the last call (for a daemon's
+ * FLUSH), in *ret (free each and the array); short of memory, some of
+ * them (the others stay for the next call).  Returns 0 or -ENOMEM.
+ */
+int rrd_store_take_dirty(struct rrd_store *store, char ***ret, size_t *count);
+
+/* The path of the file of (layout, name); -ENAMETOOLONG or -EINVAL (see
+ * rrd_store_write for names). */
+int rrd_store_path(const struct rrd_store *store,
+                   const struct rrd_layout *layout, const char *name, char *buf,
+                   size_t size);
+
+#endif

@@ -1,0 +1,156 @@
+/*
+ * A guest's configured CPUs, memory and name (see guest_settings.h).
+ */
+#include "guest_settings.h"
+
+#include "cgroup_stats.h"
+#include "file_read.h"
+#include "ksm_stat.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* Reads a small file whole (file_read_regular).  Returns its length or a
+ * negative errno. */
+static ssize_t read_small(const char *path, char *buf, size_t size) {
+  size_t len = 0;
+  int r = file_read_regular(AT_FDCWD, path, buf, size, &len);
+  return r < 0 ? r : (ssize_t)len;
+}
+
+void guest_settings_init(struct guest_settings *gs) {
+  memset(gs, 0, sizeof(*gs));
+  gs->config_error = gs->config_error_reported = -ENOENT;
+}
+
+static void read_limits(struct guest_settings *gs, const char *cgroup_dir) {
+  char path[PATH_MAX], buf[128];
+  ssize_t n;
+  gs->cpu_max_cpus = 0;
+  gs->memory_max = 0;
+  if (snprintf(path, sizeof(path), "%s/cpu.max", cgroup_dir) <
+          (int)sizeof(path) &&
+      (n = read_small(path, buf, sizeof(buf))) >= 0)
+    cpu_max_parse(buf, (size_t)n, &gs->cpu_max_cpus);
+  if (snprintf(path, sizeof(path), "%s/memory.max", cgroup_dir) <
+          (int)sizeof(path) &&
+      (n = read_small(path, buf, sizeof(buf))) >= 0)
+    memory_max_parse(buf, (size_t)n, &gs->memory_max);
+}
+
+static int config_path(char *buf, size_t size, const char *dir,
+                       enum guest_type type, uint32_t vmid) {
+  int n = snprintf(buf, size, "%s/%s/%u.conf", dir,
+                   type == GUEST_QEMU ? "qemu-server" : "lxc", (unsigned)vmid);
+  return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
+}
+
+static bool same_mtime(const struct guest_settings *gs, const struct stat *st) {
+  return gs->have_mtime && gs->mtime.tv_sec == st->st_mtim.tv_sec &&
+         gs->mtime.tv_nsec == st->st_mtim.tv_nsec;
+}
+
+static void read_config(struct guest_settings *gs, enum guest_type type,
+                        uint32_t vmid,
+                        const struct guest_settings_source *src) {
+  char path[PATH_MAX];
+  const char *dir = src->pve_config_dir;
+  struct stat st;
+  if (dir[0] == '\0' || config_path(path, sizeof(path), dir, type, vmid) < 0 ||
+      stat(path, &st) < 0) {
+    gs->config_error = -ENOENT;
+    gs->have_mtime = false;
+    return;
+  }
+  if (same_mtime(gs, &st))
+    return;
+  ssize_t n = read_small(path, src->buf, src->buf_size);
+  int err = n < 0 ? (int)n
+                  : guest_config_parse(type, src->buf, (size_t)n, &gs->config);
+  gs->config_error = err;
+  gs->have_mtime = err == 0;
+  gs->mtime = st.st_mtim;
+}
+
+/* Whether /proc/<pid>/cgroup names the guest's scope. */
+static bool pid_in_scope(const struct guest_settings_source *src, int pid,
+                         uint32_t vmid) {
+  char path[PATH_MAX], want[64], buf[4096];
+  snprintf(path, sizeof(path), "%s/%d/cgroup", src->proc_root, pid);
+  ssize_t n = read_small(path, buf, sizeof(buf) - 1);
+  if (n < 0)
+    return false;
+  buf[n] = '\0';
+  snprintf(want, sizeof(want), "/qemu.slice/%u.scope\n", (unsigned)vmid);
+  return strstr(buf, want) != NULL;
+}
+
+/* The first pid in a cgroup.procs. */
+static int first_proc(const char *cgroup_dir, char *buf, size_t size) {
+  char path[PATH_MAX];
+  int pid;
+  snprintf(path, sizeof(path), "%s/cgroup.procs", cgroup_dir);
+  ssize_t n = read_small(path, buf, size);
+  if (n <= 0)
+    return 0;
+  const char *nl = memchr(buf, '\n', (size_t)n);
+  size_t len = nl ? (size_t)(nl - buf) + 1 : (size_t)n;
+  return pid_file_parse(buf, len, &pid) == 0 ? pid : 0;
+}
+
+static int find_qemu_pid(uint32_t vmid,
+                         const struct guest_settings_source *src) {
+  char path[PATH_MAX], buf[64];
+  int pid = 0;
+  snprintf(path, sizeof(path), "%s/qemu-server/%u.pid", src->run_dir,
+           (unsigned)vmid);
+  ssize_t n = read_small(path, buf, sizeof(buf));
+  if (n < 0 || pid_file_parse(buf, (size_t)n, &pid) < 0 ||
+      !pid_in_scope(src, pid, vmid))
+    pid = first_proc(src->cgroup_dir, src->buf, src->buf_size);
+  return pid > 0 && pid_in_scope(src, pid, vmid) ? pid : 0;
+}
+
+void guest_settings_expire(struct guest_settings *gs) { gs->next_check = 0; }
+
+void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
+                            uint32_t vmid,
+                            const struct guest_settings_source *src,
+                            double now) {
+  if (now < gs->next_check)
+    return;
+  gs->next_check = now + src->refresh_seconds;
+  read_config(gs, type, vmid, src);
+  if (gs->config_error == -ENOENT)
+    read_limits(gs, src->cgroup_dir);
+  if (src->want_pid && type == GUEST_QEMU)
+    gs->pid = find_qemu_pid(vmid, src);
+}
+
+void guest_settings_apply(struct guest_settings *gs, unsigned host_cpus,
+                          struct guest_sample *out) {
+  bool config = gs->config_error == 0;
+  out->config_error = gs->config_error;
+  out->config_error_before = gs->config_error_reported;
+  gs->config_error_reported = gs->config_error;
+  out->name = config ? gs->config.name : "";
+  /* A config that exists but cannot be used: its values are unknown, not
+   * replaced by limits that may say something else. */
+  if (!config && gs->config_error != -ENOENT) {
+    out->maxcpu_valid = out->maxmem_valid = false;
+    return;
+  }
+  if (config && gs->config.has_cpus)
+    out->maxcpu = gs->config.cpus;
+  else if (!config && gs->cpu_max_cpus > 0)
+    out->maxcpu = gs->cpu_max_cpus;
+  else
+    out->maxcpu = host_cpus;
+  out->maxcpu_valid = out->maxcpu > 0;
+  out->maxmem = config ? gs->config.memory : gs->memory_max;
+  out->maxmem_valid = out->maxmem > 0;
+}

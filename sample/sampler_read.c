@@ -1,0 +1,250 @@
+/*
+ * Reading one guest into a guest_sample: a pread from offset 0 of each
+ * kept-open file and a parse, plus its settings (re-read now and then), KSM
+ * and its network counters.  A file that has gone with its cgroup makes the
+ * whole guest gone (-ENODEV); any other error is recorded per file in the
+ * sample.  Nothing is allocated: the buffers are the sampler's.
+ */
+#include "sampler_internal.h"
+
+#include "decimal.h"
+#include "file_read.h"
+#include "flat_keyed.h"
+#include "guest_extra.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Reads a kept-open file from offset 0.  A file that fills the buffer would
+ * be parsed truncated, so that is an error too. */
+static int read_kept(int fd, char *buf, size_t size, size_t *len) {
+  return fd < 0 ? -ENOENT : file_pread_all(fd, buf, size, len);
+}
+
+static bool is_gone_error(int err) { return err == -ENODEV || err == -ENOENT; }
+
+/* ExtraStats: memory.stat is still in s->buf; events and swap are read
+ * into the (no longer needed) usage buffer and a small one. */
+static int sample_extra(struct sampler *s, const struct guest *g,
+                        uint64_t usage, size_t stat_len,
+                        struct guest_sample *out) {
+  char swap[64];
+  size_t elen = 0, wlen = 0;
+  int efd = g->fd[GUEST_FILE_MEMORY_EVENTS],
+      wfd = g->fd[GUEST_FILE_MEMORY_SWAP];
+  int eerr = read_kept(efd, s->usage_buf, sizeof(s->usage_buf), &elen);
+  int werr = read_kept(wfd, swap, sizeof(swap), &wlen);
+  if ((eerr < 0 && efd >= 0 && is_gone_error(eerr)) ||
+      (werr < 0 && wfd >= 0 && is_gone_error(werr)))
+    return -ENODEV;
+  struct guest_extra_input in = {.version = g->memory_version,
+                                 .usage = usage,
+                                 .stat = s->buf,
+                                 .stat_len = stat_len,
+                                 .events = eerr ? NULL : s->usage_buf,
+                                 .events_len = elen,
+                                 .swap = werr ? NULL : swap,
+                                 .swap_len = wlen};
+  int perr = 0, pwerr = 0;
+  guest_extra_fill(&in, out, &perr, &pwerr);
+  out->error[GUEST_FILE_MEMORY_EVENTS] = eerr ? eerr : perr;
+  out->error[GUEST_FILE_MEMORY_SWAP] = werr ? werr : pwerr;
+  return 0;
+}
+
+/* Returns -ENODEV when the guest's cgroup has disappeared. */
+static int sample_memory(struct sampler *s, const struct guest *g,
+                         struct guest_sample *out) {
+  size_t ulen = 0, slen = 0;
+  int uerr = read_kept(g->fd[GUEST_FILE_MEMORY_USAGE], s->usage_buf,
+                       sizeof(s->usage_buf), &ulen);
+  int serr =
+      read_kept(g->fd[GUEST_FILE_MEMORY_STAT], s->buf, sizeof(s->buf), &slen);
+  out->error[GUEST_FILE_MEMORY_USAGE] = uerr;
+  out->error[GUEST_FILE_MEMORY_STAT] = serr;
+  if ((uerr && g->fd[GUEST_FILE_MEMORY_USAGE] >= 0 && is_gone_error(uerr)) ||
+      (serr && g->fd[GUEST_FILE_MEMORY_STAT] >= 0 && is_gone_error(serr)))
+    return -ENODEV;
+  if (uerr || serr)
+    return 0;
+  /* The usage buffer is reused below: keep its value. */
+  /* The usage file is checked on its own first so that an error names the
+   * file that was malformed. */
+  uint64_t usage;
+  int err = decimal_parse_u64_file(s->usage_buf, ulen, &usage);
+  if (err < 0) {
+    out->error[GUEST_FILE_MEMORY_USAGE] = err;
+    return 0;
+  }
+  err = cgroup_memory_parse(g->memory_version, s->usage_buf, ulen, s->buf, slen,
+                            &out->memory_used);
+  if (err < 0) {
+    out->error[GUEST_FILE_MEMORY_STAT] = err;
+    return 0;
+  }
+  out->memory_valid = true;
+  return s->config.extra_stats ? sample_extra(s, g, usage, slen, out) : 0;
+}
+
+static int sample_pressure(struct sampler *s, const struct guest *g,
+                           enum psi_resource r, struct guest_sample *out) {
+  enum guest_file file = (enum guest_file)(GUEST_FILE_CPU_PRESSURE + r);
+  size_t len = 0;
+  int err = read_kept(g->fd[file], s->buf, sizeof(s->buf), &len);
+  if (err == 0)
+    err = psi_parse(s->buf, len, &out->psi[r]);
+  else if (g->fd[file] >= 0 && is_gone_error(err))
+    return -ENODEV;
+  out->error[file] = err;
+  out->psi_valid[r] = err == 0;
+  return 0;
+}
+
+/* Busy CPUs since the last sample, from cpu.stat's usage_usec. */
+static int sample_cpu(struct sampler *s, struct guest *g, double now,
+                      struct guest_sample *out) {
+  static const char *const keys[] = {"usage_usec"};
+  size_t len = 0;
+  uint64_t usage = 0, found = 0;
+  int fd = g->fd[GUEST_FILE_CPU_STAT];
+  int err = read_kept(fd, s->buf, sizeof(s->buf), &len);
+  if (err < 0 && fd >= 0 && is_gone_error(err))
+    return -ENODEV;
+  if (err == 0)
+    err = flat_keyed_parse(s->buf, len, keys, 1, &usage, &found);
+  if (err == 0 && found != 1)
+    err = -ENOMSG;
+  out->error[GUEST_FILE_CPU_STAT] = err;
+  if (err < 0) {
+    g->cpu_have_prev = false;
+    return 0;
+  }
+  /* A counter that went backwards is a reset: unknown, never negative. */
+  if (g->cpu_have_prev && usage >= g->cpu_prev_usec && now > g->cpu_prev_time) {
+    out->cpu_busy =
+        (double)(usage - g->cpu_prev_usec) / 1e6 / (now - g->cpu_prev_time);
+    out->cpu_valid = true;
+  }
+  g->cpu_have_prev = true;
+  g->cpu_prev_usec = usage;
+  g->cpu_prev_time = now;
+  return 0;
+}
+
+static int sample_io(struct sampler *s, const struct guest *g,
+                     struct guest_sample *out) {
+  size_t len = 0;
+  int fd = g->fd[GUEST_FILE_IO_STAT];
+  int err = read_kept(fd, s->buf, sizeof(s->buf), &len);
+  if (err < 0 && fd >= 0 && is_gone_error(err))
+    return -ENODEV;
+  if (err == 0)
+    err = io_stat_parse(s->buf, len, &out->io);
+  out->error[GUEST_FILE_IO_STAT] = err;
+  out->io_valid = err == 0;
+  return 0;
+}
+
+static void sample_settings(struct sampler *s, struct guest *g, double now,
+                            struct guest_sample *out) {
+  if (now >= g->settings.next_check) {
+    char dir[PATH_MAX];
+    struct guest_settings_source src = {
+        .pve_config_dir = s->config.pve_config_dir,
+        .cgroup_dir = dir,
+        .refresh_seconds = s->config.settings_refresh_seconds,
+        .buf = s->config_buf,
+        .buf_size = sizeof(s->config_buf),
+        .want_pid = s->config.ksm,
+        .run_dir = s->config.run_dir,
+        .proc_root = s->config.proc_root,
+    };
+    if (sampler_guest_dir_path(s->config.cgroup_root, g->key, dir,
+                               sizeof(dir)) == 0)
+      guest_settings_refresh(&g->settings, sampler_key_type(g->key),
+                             sampler_key_vmid(g->key), &src, now);
+  }
+  guest_settings_apply(&g->settings, s->host_cpus, out);
+}
+
+/* KSM: /proc/<pid>/ksm_stat of the VM's QEMU process, opened each time
+ * (the pid can change while the scope stays). */
+static void sample_ksm(struct sampler *s, struct guest *g,
+                       struct guest_sample *out) {
+  char path[PATH_MAX];
+  int pid = g->settings.pid;
+  if (pid <= 0)
+    return;
+  int n =
+      snprintf(path, sizeof(path), "%s/%d/ksm_stat", s->config.proc_root, pid);
+  if (n < 0 || (size_t)n >= sizeof(path))
+    return;
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  size_t len = 0;
+  int err = fd < 0 ? -errno : read_kept(fd, s->buf, sizeof(s->buf), &len);
+  if (fd >= 0)
+    close(fd);
+  if (err == 0)
+    out->ksm_valid = ksm_stat_parse(s->buf, len, &out->ksm) == 0;
+  else
+    guest_settings_expire(&g->settings); /* look for the pid again */
+}
+
+static int sample_files(struct sampler *s, struct guest *g, double now,
+                        struct guest_sample *out);
+
+/* Fills out for g.  Returns -ENODEV when the guest has disappeared. */
+int sampler_sample_guest(struct sampler *s, struct guest *g, double now,
+                         struct guest_sample *out) {
+  if (!g->kept) {
+    if (sampler_open_unkept(s, g) < 0)
+      return -ENODEV;
+  } else if (g->missing && now >= g->retry_at) {
+    ino_t ino;
+    if (sampler_guest_open_missing(s, g, &ino) < 0 || ino != g->ino)
+      return -ENODEV;
+    g->retry_at = now + SAMPLER_MISSING_RETRY_SECONDS;
+  }
+  int err = sample_files(s, g, now, out);
+  if (!g->kept)
+    sampler_guest_close_files(g);
+  return err;
+}
+
+static unsigned failed_files(const struct guest_sample *out) {
+  unsigned failed = 0;
+  for (int i = 0; i < GUEST_FILE_COUNT; i++) {
+    bool optional = GUEST_FILES_OPTIONAL & (1u << i);
+    if (out->error[i] && !(optional && out->error[i] == -ENOENT))
+      failed |= 1u << i;
+  }
+  return failed;
+}
+
+static int sample_files(struct sampler *s, struct guest *g, double now,
+                        struct guest_sample *out) {
+  memset(out, 0, sizeof(*out));
+  out->vmid = sampler_key_vmid(g->key);
+  out->type = sampler_key_type(g->key);
+  out->memory_version = g->memory_version;
+  if (sample_memory(s, g, out) < 0)
+    return -ENODEV;
+  for (int r = 0; r < PSI_RESOURCE_COUNT; r++)
+    if (sample_pressure(s, g, (enum psi_resource)r, out) < 0)
+      return -ENODEV;
+  if (sample_cpu(s, g, now, out) < 0 || sample_io(s, g, out) < 0)
+    return -ENODEV;
+  sample_settings(s, g, now, out);
+  if (s->config.ksm && out->type == GUEST_QEMU)
+    sample_ksm(s, g, out);
+  out->net_valid =
+      guest_net_lookup(&s->net, g->key, &out->netin, &out->netout) == 0;
+  out->failed = failed_files(out);
+  out->failed_before = g->failed;
+  g->failed = out->failed;
+  return 0;
+}
