@@ -5,6 +5,8 @@
  */
 #include "net_sender.h"
 
+#include "host_port.h"
+
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -47,27 +49,11 @@ static int parse_port(const char *s, char ret[6]) {
   return 0;
 }
 
-/* "HOST:PORT" or "[V6ADDR]:PORT" into host and the port's text. */
 static int split_host_port(const char *s, struct net_target *t) {
-  const char *host = s, *host_end, *colon;
-  if (s[0] == '[') {
-    host = s + 1;
-    host_end = strchr(host, ']');
-    if (host_end == NULL || host_end[1] != ':')
-      return -EINVAL;
-    colon = host_end + 1;
-  } else {
-    colon = strrchr(s, ':');
-    if (colon == NULL || memchr(s, ':', (size_t)(colon - s)) != NULL)
-      return -EINVAL;
-    host_end = colon;
-  }
-  size_t len = (size_t)(host_end - host);
-  if (len == 0 || len >= sizeof(t->host) || memchr(host, '/', len) != NULL)
+  const char *port;
+  if (host_port_split(s, t->host, sizeof(t->host), &port) != 0)
     return -EINVAL;
-  memcpy(t->host, host, len);
-  t->host[len] = '\0';
-  return parse_port(colon + 1, t->port);
+  return parse_port(port, t->port);
 }
 
 int net_target_parse(const char *url, struct net_target *ret) {

@@ -4,36 +4,13 @@
 #include "serve_listen.h"
 
 #include "decimal.h"
+#include "host_port.h"
 
 #include <errno.h>
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <stdint.h>
 #include <string.h>
-
-/* Splits "host:port" or "[host]:port" into host (copied) and port text. */
-static int split(const char *text, char *host, size_t size, const char **port) {
-  const char *colon, *begin = text, *end;
-  if (text[0] == '[') {
-    begin = text + 1;
-    end = strchr(begin, ']');
-    if (end == NULL || end[1] != ':')
-      return -EINVAL;
-    colon = end + 1;
-  } else {
-    colon = strrchr(text, ':');
-    if (colon == NULL || memchr(text, ':', (size_t)(colon - text)) != NULL)
-      return -EINVAL;
-    end = colon;
-  }
-  size_t len = (size_t)(end - begin);
-  if (len == 0 || len >= size)
-    return -EINVAL;
-  memcpy(host, begin, len);
-  host[len] = '\0';
-  *port = colon + 1;
-  return 0;
-}
 
 static int parse_port(const char *text, unsigned short *ret) {
   const char *pos = text, *end = text + strlen(text);
@@ -69,7 +46,8 @@ int serve_listen_parse(const char *text, struct serve_listen *ret) {
   const char *port_text;
   unsigned short port;
   struct serve_listen l;
-  if (text == NULL || split(text, host, sizeof(host), &port_text) != 0 ||
+  if (text == NULL ||
+      host_port_split(text, host, sizeof(host), &port_text) != 0 ||
       parse_port(port_text, &port) != 0 ||
       fill(text[0] == '[' ? AF_INET6 : AF_INET, host, port, &l) != 0)
     return -EINVAL;
