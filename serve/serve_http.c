@@ -69,6 +69,10 @@ static void printable(const char *in, char *out, size_t size) {
   out[n] = '\0';
 }
 
+/* libmicrohttpd's messages: a printf format of its own and its va_list */
+static void mhd_log(void *cls, const char *format, va_list ap)
+    __attribute__((format(printf, 2, 0)));
+
 static void mhd_log(void *cls, const char *format, va_list ap) {
   char text[512];
   (void)cls;
