@@ -5,6 +5,7 @@
  */
 #include "serve_list.h"
 
+#include "file_read.h"
 #include "guest.h"
 #include "guest_config.h"
 #include "rrd_file_name.h"
@@ -18,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #define CONFIG_SIZE_MAX (64 * 1024)
 
@@ -193,20 +193,18 @@ static const struct config_entry *index_find(const struct config_index *x,
   return lo < x->count && x->entry[lo].vmid == vmid ? &x->entry[lo] : NULL;
 }
 
-/* The guest's name from its configuration, "" when it has none. */
+/* The guest's name from its configuration, "" when it has none (or the
+ * file cannot be read whole). */
 static void config_name_of(const struct config_entry *e, char *name,
                            size_t size) {
   struct guest_config cfg;
+  size_t len;
   char *buf = malloc(CONFIG_SIZE_MAX);
   name[0] = '\0';
-  int fd = open(e->path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (buf != NULL && fd >= 0) {
-    ssize_t n = read(fd, buf, CONFIG_SIZE_MAX);
-    if (n > 0 && guest_config_parse(e->type, buf, (size_t)n, &cfg) == 0)
-      snprintf(name, size, "%s", cfg.name);
-  }
-  if (fd >= 0)
-    close(fd);
+  if (buf != NULL &&
+      file_read_regular(AT_FDCWD, e->path, buf, CONFIG_SIZE_MAX, &len) == 0 &&
+      guest_config_parse(e->type, buf, len, &cfg) == 0)
+    snprintf(name, size, "%s", cfg.name);
   free(buf);
 }
 
