@@ -15,6 +15,7 @@
 #include <microhttpd.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -129,6 +130,17 @@ static enum MHD_Result send_reply(struct MHD_Connection *connection,
   return sent;
 }
 
+/* The first call of a request only says its header is in.  A GET or HEAD
+ * is answered on the next call, once libmicrohttpd knows no body follows,
+ * so the connection can be kept alive; a body is read and dropped.  Any
+ * other method is refused at once (and its connection then closed), so
+ * its body is never read at all. */
+static int headers_seen;
+
+static bool read_only(const char *method) {
+  return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
                               const char *url, const char *method,
                               const char *version, const char *upload_data,
@@ -138,8 +150,14 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
   struct serve_reply reply;
   (void)version;
   (void)upload_data;
-  (void)state;
-  *upload_data_size = 0; /* a body is never read: only GET and HEAD count */
+  if (*state == NULL && read_only(method)) {
+    *state = &headers_seen;
+    return MHD_YES;
+  }
+  if (*upload_data_size != 0) {
+    *upload_data_size = 0;
+    return MHD_YES;
+  }
   MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect,
                             &params);
   serve_answer(config, method, url, params.item, params.count, &reply);

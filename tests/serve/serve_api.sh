@@ -146,6 +146,8 @@ expect 400 '{"data":null,"message":"too many query parameters"}' "$URL/api2/json
 expect 405 '{"data":null,"message":"only GET and HEAD are served"}' -X POST --data-binary @/etc/hostname "$URL/api2/json/nodes"
 expect 414 '{"data":null,"message":"the path is too long"}' "$URL/api2/json/nodes/$(head -c 600 /dev/zero | tr '\0' a)/rrddata"
 check "405 says what is allowed" "Allow: GET, HEAD" "$(curl -s -D - -o /dev/null -X DELETE "$URL/" | tr -d '\r' | grep -i '^allow:')"
+check "connections are kept alive" 1 "$(curl -sv -o /dev/null -o /dev/null "$URL/api2/json/nodes" "$URL/api2/json/nodes" 2>&1 | grep -c 'Re-using existing connection')"
+check "a GET's body is read and dropped" 200 "$(curl -s -o /dev/null -w '%{http_code}' -X GET --data-binary @/etc/services "$URL/api2/json/nodes")"
 check "HEAD has headers and no body" "200 0" "$(curl -s -I -o /dev/null -w '%{http_code} %{size_download}' "$URL/api2/json/nodes")"
 # Raw bytes that are not HTTP, a request line without a version, a header
 # block far beyond any limit: each gets an answer or a closed connection.
