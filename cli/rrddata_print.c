@@ -73,18 +73,35 @@ static int read_rows(const struct view_args *args,
   return r;
 }
 
-int rrddata_print(const struct view_args *args, const struct view_source *src,
-                  FILE *out, char *err, size_t err_size) {
-  struct rrd_series legacy = {0}, current = {0};
-  bool has_legacy = false;
-  if (read_rows(args, src, &legacy, &has_legacy, &current, err, err_size) != 0)
-    return -EIO;
-  bool node =
-      src->layout == &layout_pve_node_9_0 || src->layout == &layout_pve2_node;
+int rrddata_read(const struct view_args *args, const struct view_source *src,
+                 struct rrddata_rows *ret, char *err, size_t err_size) {
+  *ret = (struct rrddata_rows){.node = src->layout == &layout_pve_node_9_0 ||
+                                       src->layout == &layout_pve2_node};
+  return read_rows(args, src, &ret->legacy, &ret->has_legacy, &ret->current,
+                   err, err_size) != 0
+             ? -EIO
+             : 0;
+}
+
+void rrddata_rows_write(const struct rrddata_rows *rows, FILE *out) {
   struct json_writer w;
   json_writer_init(&w, out);
-  rrddata_write(&w, has_legacy ? &legacy : NULL, &current, node);
-  rrd_series_free(&legacy);
-  rrd_series_free(&current);
+  rrddata_write(&w, rows->has_legacy ? &rows->legacy : NULL, &rows->current,
+                rows->node);
+}
+
+void rrddata_rows_free(struct rrddata_rows *rows) {
+  rrd_series_free(&rows->legacy);
+  rrd_series_free(&rows->current);
+  *rows = (struct rrddata_rows){0};
+}
+
+int rrddata_print(const struct view_args *args, const struct view_source *src,
+                  FILE *out, char *err, size_t err_size) {
+  struct rrddata_rows rows;
+  if (rrddata_read(args, src, &rows, err, err_size) != 0)
+    return -EIO;
+  rrddata_rows_write(&rows, out);
+  rrddata_rows_free(&rows);
   return 0;
 }

@@ -1,9 +1,10 @@
 /*
- * Answers (see serve_answer.h).  The rows come from rrddata_print(), so the
- * API's bodies are byte for byte what `pvecg rrddata` prints (without its
- * final newline, as Proxmox's API sends them).  librrd's error state and
- * its rrdcached client are process-wide, so reading is one request at a
- * time; a fetch takes milliseconds and the page asks once a minute.
+ * Answers (see serve_answer.h).  The rows come from the two halves of
+ * rrddata_print(), so the API's bodies are byte for byte what `pvecg
+ * rrddata` prints (without its final newline, as Proxmox's API sends
+ * them).  librrd's error state and its rrdcached client are process-wide,
+ * so files are read one request at a time; the JSON, most of an answer's
+ * time, is written by all threads at once.
  */
 #include "serve_answer.h"
 
@@ -133,27 +134,29 @@ static void view_args_of(const struct serve_config *c,
     args->node = req->node;
 }
 
-/* The rows into a body; -EIO with err filled when they cannot be read. */
+/* The rows into a body; -EIO with err filled when they cannot be read.
+ * Only the reading holds the lock: the JSON, most of the time, is written
+ * by every thread at once. */
 static int read_body(const struct view_args *args,
                      const struct view_source *src, char **body, size_t *size,
                      char *err, size_t err_size) {
+  struct rrddata_rows rows;
+  pthread_mutex_lock(&read_lock);
+  int r = rrddata_read(args, src, &rows, err, err_size);
+  pthread_mutex_unlock(&read_lock);
+  if (r != 0)
+    return -EIO;
   FILE *out = open_memstream(body, size);
-  if (out == NULL) {
+  if (out != NULL)
+    rrddata_rows_write(&rows, out);
+  rrddata_rows_free(&rows);
+  if (out == NULL || fclose(out) != 0) {
+    free(*body);
+    *body = NULL;
     snprintf(err, err_size, "out of memory");
     return -EIO;
   }
-  pthread_mutex_lock(&read_lock);
-  int r = rrddata_print(args, src, out, err, err_size);
-  pthread_mutex_unlock(&read_lock);
-  if (fclose(out) != 0 && r == 0) {
-    snprintf(err, err_size, "out of memory");
-    r = -EIO;
-  }
-  if (r != 0) {
-    free(*body);
-    *body = NULL;
-  }
-  return r;
+  return 0;
 }
 
 static void rrddata_reply(const struct serve_config *c,

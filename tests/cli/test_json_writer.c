@@ -92,6 +92,58 @@ static void test_numbers(void **state) {
                     "1.23456789012346e+17,-2.5e-07,null,null,null]");
 }
 
+/* json_number(value) prints what Perl's (printf's) "%.15g" prints. */
+static void check_as_printf(double value) {
+  struct capture c;
+  char want[64];
+  snprintf(want, sizeof(want), "%.15g", value);
+  capture_open(&c);
+  json_number(&c.w, value);
+  capture_check(&c, want);
+}
+
+/* Integral values take a path of their own below 10^15: exactly printf's
+ * digits on both sides of the limit, for -0, and for values of every
+ * magnitude. */
+static void test_integral_numbers(void **state) {
+  static const double values[] = {0.0,
+                                  -0.0,
+                                  1.0,
+                                  -1.0,
+                                  7.0,
+                                  -7.0,
+                                  10.0,
+                                  4294967296.0,
+                                  943718400.0,
+                                  34359738368.0,
+                                  1e14,
+                                  123456789012345.0,
+                                  999999999999999.0,
+                                  -999999999999999.0,
+                                  1e15,
+                                  -1e15,
+                                  1000000000000001.0,
+                                  9007199254740992.0,
+                                  1e16,
+                                  1e21,
+                                  0.5,
+                                  -0.5,
+                                  1e-300,
+                                  2.5,
+                                  999999999999999.5};
+  (void)state;
+  for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+    check_as_printf(values[i]);
+  uint64_t x = 88172645463325252u; /* xorshift: integers of all sizes */
+  for (int i = 0; i < 20000; i++) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    double v = (double)(x >> (x % 60));
+    check_as_printf(i % 2 ? -v : v);
+  }
+}
+
 static void test_big_integers(void **state) {
   (void)state;
   struct capture c;
@@ -159,6 +211,7 @@ int main(void) {
       cmocka_unit_test(test_escaping),
       cmocka_unit_test(test_keys_are_escaped),
       cmocka_unit_test(test_numbers),
+      cmocka_unit_test(test_integral_numbers),
       cmocka_unit_test(test_big_integers),
       cmocka_unit_test(test_nesting_and_commas),
       cmocka_unit_test(test_top_level_sequence),
