@@ -57,17 +57,32 @@ static int names_add(struct names *n, const char *name) {
   return 0;
 }
 
-/* The names in dir that accept() takes; a directory that cannot be read
- * has none (a fresh collector has no node files yet). */
-static void read_names(const char *dir, bool (*accept)(const char *),
-                       struct names *ret) {
+enum entry_kind { ENTRY_FILE, ENTRY_DIR };
+
+/* Whether e is of kind (d_type, or a stat where the file system does not
+ * tell); symbolic links are followed, as /etc/pve's are links. */
+static bool entry_is(DIR *d, const struct dirent *e, enum entry_kind kind) {
+  struct stat st;
+  if (e->d_type == DT_REG || e->d_type == DT_DIR)
+    return (e->d_type == DT_DIR) == (kind == ENTRY_DIR);
+  if (fstatat(dirfd(d), e->d_name, &st, 0) != 0)
+    return false;
+  return kind == ENTRY_DIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode);
+}
+
+/* The names of the files (or directories) in dir that accept() takes; a
+ * directory that cannot be read has none (a fresh collector has no node
+ * files yet). */
+static void read_names(const char *dir, enum entry_kind kind,
+                       bool (*accept)(const char *), struct names *ret) {
   DIR *d = opendir(dir);
   struct dirent *e;
   *ret = (struct names){0};
   if (d == NULL)
     return;
   while ((e = readdir(d)) != NULL && ret->count < SERVE_LIST_MAX)
-    if (accept(e->d_name) && names_add(ret, e->d_name) != 0)
+    if (accept(e->d_name) && entry_is(d, e, kind) &&
+        names_add(ret, e->d_name) != 0)
       break;
   closedir(d);
 }
@@ -145,7 +160,7 @@ static void index_node(struct config_index *x, const char *base,
     if (snprintf(dir, sizeof(dir), "%s/%s", base, kinds[k].dir) >=
         (int)sizeof(dir))
       continue;
-    read_names(dir, config_name, &files);
+    read_names(dir, ENTRY_FILE, config_name, &files);
     for (size_t i = 0; i < files.count; i++)
       index_add(x, dir, node, kinds[k].type, files.name[i]);
     names_free(&files);
@@ -161,7 +176,7 @@ static void index_configs(const char *config_dir, struct config_index *x) {
   if (config_dir == NULL || config_dir[0] == '\0')
     return;
   snprintf(dir, sizeof(dir), "%s/nodes", config_dir);
-  read_names(dir, node_name, &nodes);
+  read_names(dir, ENTRY_DIR, node_name, &nodes);
   for (size_t i = 0; i < nodes.count; i++) {
     char base[PATH_MAX];
     if (snprintf(base, sizeof(base), "%s/%s", dir, nodes.name[i]) <
@@ -259,7 +274,7 @@ static void write_guests(struct json_writer *w, const char *data_dir,
   struct names vmids;
   struct config_index configs;
   layout_dir(dir, sizeof(dir), data_dir, &layout_pve_vm_9_0);
-  read_names(dir, vmid_name, &vmids);
+  read_names(dir, ENTRY_FILE, vmid_name, &vmids);
   if (vmids.count > 1)
     qsort(vmids.name, vmids.count, sizeof(*vmids.name), by_vmid);
   index_configs(config_dir, &configs);
@@ -276,7 +291,7 @@ void serve_list_write(struct json_writer *w, const char *data_dir,
   char dir[PATH_MAX];
   struct names nodes;
   layout_dir(dir, sizeof(dir), data_dir, &layout_pve_node_9_0);
-  read_names(dir, node_name, &nodes);
+  read_names(dir, ENTRY_FILE, node_name, &nodes);
   if (nodes.count > 1)
     qsort(nodes.name, nodes.count, sizeof(*nodes.name), by_name);
   json_begin_object(w);

@@ -37,6 +37,8 @@ static int setup(void **state) {
   fixture_write(root, "data/pve-vm-9.0/102", "");
   fixture_write(root, "data/pve-vm-9.0/099", "");     /* not a VMID */
   fixture_write(root, "data/pve-vm-9.0/100.tmp", ""); /* nor this */
+  fixture_mkdir(root, "data/pve-vm-9.0/103");         /* not a file */
+  fixture_mkdir(root, "data/pve-node-9.0/dir");
   fixture_write(root, "data/pve-node-9.0/pve2", "");
   fixture_write(root, "data/pve-node-9.0/pve1", "");
   fixture_write(root, "data/pve-node-9.0/.hidden", "");
