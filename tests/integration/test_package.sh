@@ -158,6 +158,27 @@ check "no errors" "" "$(grep -iE 'error|fail' "$T/collectd.log" || true)"
 check "the installed pvecg knows the files" "$VM/100: pve-vm-9.0" \
   "$(/usr/bin/pvecg check "$VM/100")"
 
+# The server's unit, and the installed server answering from the files.
+UNIT=/usr/lib/systemd/system/pvecg-serve.service
+if command -v systemd-analyze >/dev/null; then
+  check "pvecg-serve.service passes systemd-analyze verify" "" \
+    "$(systemd-analyze verify --man=no "$UNIT" 2>&1)"
+fi
+check "pvecg-serve.service starts the installed pvecg serve" \
+  'ExecStart=/usr/bin/pvecg serve $PVECG_SERVE_OPTS' "$(grep '^ExecStart=' "$UNIT")"
+check "pvecg-serve.service is not enabled" "" \
+  "$(find /etc/systemd -name pvecg-serve.service 2>/dev/null)"
+PORT=$(free_port) NOW=$(date +%s)
+/usr/bin/pvecg serve --listen "127.0.0.1:$PORT" --data-dir "$T/data" --now "$NOW" 2>"$T/serve.log" &
+SERVE_PID=$!
+at_exit "kill $SERVE_PID 2>/dev/null; wait $SERVE_PID 2>/dev/null"
+wait_for 10 curl -s -o /dev/null "http://127.0.0.1:$PORT/"
+check "the installed pvecg serve answers what pvecg rrddata prints" \
+  "$(/usr/bin/pvecg rrddata --data-dir "$T/data" --vmid 100 --timeframe hour --now "$NOW")" \
+  "$(curl -s "http://127.0.0.1:$PORT/api2/json/nodes/pve1/qemu/100/rrddata?timeframe=hour" --max-time 10)"
+kill -TERM "$SERVE_PID"
+wait "$SERVE_PID" 2>/dev/null || true
+
 purge_package
 check_true "dpkg --purge: gone" package_absent
 check "dpkg --purge: no file left" "" \
