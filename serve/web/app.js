@@ -41,6 +41,7 @@
   var DEFAULT_TIMEFRAME = 'hour';
   var DEFAULT_CF = 'AVERAGE';
   var PLOT_HEIGHT = 210;
+  var Y_GUTTER = 76;
 
   /*
    * Graphs.  unit: bytes, rate (bytes/s), percent or number.  scale
@@ -550,9 +551,11 @@
     var longest = ys.labels.reduce(function (a, l) {
       return Math.max(a, l.length);
     }, 1);
-    // Room on the left for the longest tick label (11px text).
+    // Room on the left for the longest tick label (11px text), and at
+    // least Y_GUTTER, so that the time axes of the graphs side by side and
+    // above each other line up.
     var m = { top: 8, right: 14, bottom: 24,
-              left: Math.ceil(longest * 6.6) + 12 };
+              left: Math.max(Y_GUTTER, Math.ceil(longest * 6.6) + 12) };
     var pw = width - m.left - m.right, ph = height - m.top - m.bottom;
 
     var svg = s('svg', { width: width, height: height,
