@@ -40,10 +40,10 @@ awk -v t0=$((START - 86400 * 30)) 'BEGIN { for (i = 1; i < 43200; i++)
 make_file pve-node-9.0 "$D/pve-node-9.0/pve1" "$START"
 node_rows "$START" 43199 | xargs -n 2000 rrdtool update "$D/pve-node-9.0/pve1"
 
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$(loopback_port)
 "$PVECG" serve --listen "127.0.0.1:$PORT" --data-dir "$D" --pve-config-dir "" 2>"$T/serve.log" &
 SERVE_PID=$!
-for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.05; done
+wait_serving "http://127.0.0.1:$PORT/"
 
 echo "# pvecg serve $("$PVECG" --version | cut -d' ' -f2), $(nproc) CPUs, $(date -u +%Y-%m-%d)"
 for view in "qemu/100/rrddata?timeframe=day" "qemu/100/rrddata?timeframe=week" \

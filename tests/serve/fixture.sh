@@ -32,3 +32,15 @@ node_rows() {
         4 * g, (i % 7) * 1.5, (i % 4) / 8
   }'
 }
+
+# loopback_port: a TCP port of 127.0.0.1 free now (the kernel's pick).
+loopback_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_serving URL: until the server at URL answers (at most 5 s).
+wait_serving() {
+  local _
+  for _ in $(seq 100); do curl -s -o /dev/null "$1" && return 0; sleep 0.05; done
+  return 1
+}

@@ -66,7 +66,7 @@ for _ in $(seq 100); do [ -S "$T/sock" ] && break; sleep 0.05; done
 vm_rows $((T0 + 259200)) 20 | xargs rrdtool update --daemon "unix:$T/sock" "$D/pve-vm-9.0/100"
 check "rrdcached holds rows the file does not have" $((T0 + 259200)) "$(rrdtool last "$D/pve-vm-9.0/100")"
 
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$(loopback_port)
 # Under strace where it can run, so that the files the server touches can
 # be checked.
 TRACE=()
@@ -75,7 +75,7 @@ strace -f -qq -o /dev/null true 2>/dev/null && TRACE=(strace -f -qq -e trace=%fi
   --pve-config-dir "$T/pve" --now "$NOW" 2>"$T/serve.log" &
 SERVE_PID=$!
 URL=http://127.0.0.1:$PORT
-for _ in $(seq 100); do curl -s -o /dev/null "$URL/api2/json/nodes" && break; sleep 0.05; done
+wait_serving "$URL/api2/json/nodes"
 check "the start is logged" "pvecg serve: listening on 127.0.0.1:$PORT, files in $D, through rrdcached at unix:$T/sock" "$(head -n 1 "$T/serve.log")"
 
 # ---- the API against pvecg rrddata -----------------------------------------

@@ -37,12 +37,12 @@ node_rows "$START" 4300 | xargs -n 500 rrdtool update "$D/pve-node-9.0/pve1"
 printf 'name: web-1\nmemory: 4096\n' >"$T/pve/nodes/pve1/qemu-server/100.conf"
 printf 'hostname: ct\n' >"$T/pve/nodes/pve1/lxc/101.conf"
 
-PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$(loopback_port)
 "$PVECG" serve --listen "127.0.0.1:$PORT" --data-dir "$D" --pve-config-dir "$T/pve" \
   --now "$NOW" 2>"$T/serve.log" &
 SERVE_PID=$!
 URL=http://127.0.0.1:$PORT
-for _ in $(seq 100); do curl -s -o /dev/null "$URL/" && break; sleep 0.05; done
+wait_serving "$URL/"
 
 # The series of each graph, as the page draws them (serve/web/app.js).
 GUEST_GRAPHS='{"cpu":["cpu"],"memory":["memhost","mem","maxmem"],"network":["netin","netout"],"disk":["diskread","diskwrite"],"pressure":["pressurecpusome","pressurecpufull","pressureiosome","pressureiofull","pressurememorysome","pressurememoryfull"]}'
