@@ -68,9 +68,9 @@ check "rrdcached holds rows the file does not have" $((T0 + 259200)) "$(rrdtool 
 
 PORT=$(loopback_port)
 # Under strace where it can run, so that the files the server touches can
-# be checked.
+# be checked (-s 4096: whole paths, not strace's first 32 bytes).
 TRACE=()
-strace -f -qq -o /dev/null true 2>/dev/null && TRACE=(strace -f -qq -e trace=%file -o "$T/strace.log")
+strace -f -qq -o /dev/null true 2>/dev/null && TRACE=(strace -f -qq -s 4096 -e trace=%file -o "$T/strace.log")
 "${TRACE[@]}" "$PVECG" serve --listen "127.0.0.1:$PORT" --data-dir "$D" --daemon "unix:$T/sock" \
   --pve-config-dir "$T/pve" --now "$NOW" 2>"$T/serve.log" &
 SERVE_PID=$!
