@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Writes the collectd configurations of the collectd mode (see
  * collectd_conf.h).  Interval 1 and collectd's default thread counts (5

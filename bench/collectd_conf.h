@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * collectd.conf for the collectd mode.  Every run loads the same plugins
  * (logfile, pve_cgroup, bench_dispatch, and pve_rrd when that is the

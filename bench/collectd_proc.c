@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Starting, watching and stopping the measured collectd (see
  * collectd_proc.h).

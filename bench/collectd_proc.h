@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The collectd daemon as a measured child process: started in the
  * foreground (collectd -f -C conf), observed through /proc, stopped with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Mode "collectd --guests N": CPU time per interval of a real collectd
  * (Interval 1) running pve_cgroup on N guests, minus the same collectd

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Appends result rows to the benchmark CSV (see csv.h for the columns).
  */

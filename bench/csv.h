@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The benchmark's CSV output: one row per (method, N) measured, appended to
  * the file named by --csv, which scripts/plot-bench turns into the plot of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * collectd plugin "bench_dispatch": the calibration of the collectd mode.
  * Each interval it dispatches Rows value lists shaped like pve_cgroup's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fixture guest files with the kernel's formats and lengths (see
  * fixture_files.h).  memory.stat follows the key order of Linux 6.x's
@@ -6,7 +7,7 @@
  */
 #include "fixture_files.h"
 
-#include "guest.h"
+#include "pvecg/guest.h"
 #include "small_file.h"
 
 #include <limits.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The contents of a fixture guest: the cgroup2 files of one QEMU guest as a
  * Linux 6.x kernel prints them (a full-length memory.stat, PSI files with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Idle child processes placed in the guests' cgroups (see guest_procs.h).
  */

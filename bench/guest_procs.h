@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One small real process per guest, for the PSS path: PVE 9.0.11-9.1.3
  * summed Pss over the guest cgroup's cgroup.procs, so that reader needs a

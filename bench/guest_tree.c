@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Real-cgroup and fixture guest trees for the benchmark (see guest_tree.h).
  *
@@ -8,7 +9,7 @@
  */
 #include "guest_tree.h"
 
-#include "cgroup_roots.h"
+#include "pvecg/cgroup_roots.h"
 #include "fixture_files.h"
 #include "interrupt.h"
 #include "small_file.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The guests a benchmark run measures: QEMU guests (qemu.slice/<vmid>.scope,
  * VMIDs from 100 up) made either as REAL cgroups under a private subtree,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The benchmark's interruption flag (see interrupt.h).  The handler only
  * sets the flag: cleanup runs in the normal flow of each mode, where it is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * SIGINT, SIGTERM and SIGHUP become a flag that every long loop of the
  * benchmark polls, so that a mode interrupted half-way still removes its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The KSM mode (see ksm.h).
  *
@@ -15,7 +16,7 @@
 #include "ksm_settings.h"
 #include "memory_holder.h"
 #include "pss_path.h"
-#include "sampler.h"
+#include "pvecg/sampler.h"
 #include "sampler_setup.h"
 #include "small_file.h"
 #include "timing.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Mode "ksm --gib G": reproduces the table of Proxmox bug 6935 on this
  * machine.  A process holding G GiB of identical anonymous pages in a real

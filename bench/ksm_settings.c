@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Saving, changing and restoring KSM's sysfs settings (see
  * ksm_settings.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The host's KSM settings (/sys/kernel/mm/ksm/) that the KSM mode changes:
  * saved before the first change, and every one of them written back by

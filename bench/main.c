@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg-bench: the benchmark behind docs/performance.md.
  *
@@ -13,7 +14,7 @@
  * and collectd_run.c.
  */
 #include "collectd_run.h"
-#include "guest.h"
+#include "pvecg/guest.h"
 #include "interrupt.h"
 #include "ksm.h"
 #include "methods.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The KSM mode's memory-holding child (see memory_holder.h).  Parent and
  * child talk over two pipes, one byte per message:

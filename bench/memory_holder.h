@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The guest of the KSM mode: a child process, placed in a guest cgroup
  * before it allocates (so its pages are charged there), that holds a given

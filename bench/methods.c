@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Mode "methods" (see methods.h).  Each round runs every method for K
  * intervals back to back, in an order that rotates from round to round so

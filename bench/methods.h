@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Mode "methods": the four readers of readers.h side by side on N guests,
  * in one run, medians over rounds, as a table and CSV rows.

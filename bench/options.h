@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The benchmark's command line, parsed by main.c and read by the modes.
  */

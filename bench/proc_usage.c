@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Descriptor count, resident memory and CPU time of a process, from /proc
  * (see proc_usage.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a process uses, from /proc: open descriptors and resident memory
  * (the soak mode watches its own), and CPU time (the collectd mode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The smaps_rollup PSS path, measured as a reader and used by the KSM mode
  * for RSS and PSS (see pss_path.h).  It does what the Perl code did: read

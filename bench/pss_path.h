@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The PSS path of Proxmox VE 9.0.11 to 9.1.3: a guest's memory as the sum
  * of "Pss:" in /proc/<pid>/smaps_rollup over the pids in the guest cgroup's

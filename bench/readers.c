@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The compared readers (see readers.h).  Paths are built once, so that the
  * naive reader is charged only for open/read/close and the floor only for
@@ -7,7 +8,7 @@
 
 #include "proc_usage.h"
 #include "pss_path.h"
-#include "sampler.h"
+#include "pvecg/sampler.h"
 #include "sampler_setup.h"
 #include "timing.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The four ways of reading a guest that the benchmark compares, over
  * exactly the same files of the same guests:

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The benchmark's sampler configuration (see sampler_setup.h).
  */
 #include "sampler_setup.h"
 
-#include "fd_budget.h"
+#include "pvecg/fd_budget.h"
 
 #include <stdio.h>
 #include <sys/resource.h>

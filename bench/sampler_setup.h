@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The sampler as the benchmark runs it: over a guest tree, configured as
  * pve_cgroup configures it by default, except that there is no PVE config
@@ -10,7 +11,7 @@
 #define PVECG_BENCH_SAMPLER_SETUP_H
 
 #include "guest_tree.h"
-#include "sampler.h"
+#include "pvecg/sampler.h"
 
 /* Returns 0 or the negative errno of sampler_new. */
 int sampler_setup_new(const struct guest_tree *tree, struct sampler **ret);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Whole-file reads and single-write writes of small kernel files (see
  * small_file.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reading and writing the small text files of /proc, sysfs and cgroupfs
  * that the benchmark itself uses (its own bookkeeping, not what it

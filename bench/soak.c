@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The soak (see soak.h).  The figures are taken after a warm-up (the first
  * tenth of the intervals), when allocator arenas and the
@@ -8,7 +9,7 @@
 #include "guest_tree.h"
 #include "interrupt.h"
 #include "proc_usage.h"
-#include "sampler.h"
+#include "pvecg/sampler.h"
 #include "sampler_setup.h"
 
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Mode "methods --soak INTERVALS": the sampler over N guests for that many
  * intervals while one guest per interval goes and another comes (a new

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Making and removing the benchmark's temporary directories (see
  * temp_dir.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Private temporary directories of the benchmark (fixture trees, collectd's
  * configuration, logs and RRD files), removed with everything in them.

@@ -1,12 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Clocks and the summary of repeated rounds: every figure the benchmark
  * reports is the median over rounds, with the minimum and maximum beside it.
- * The clock is monotonic_ns() (util/monotonic.h).
+ * The clock is monotonic_ns() (src/util/monotonic.h).
  */
 #ifndef PVECG_BENCH_TIMING_H
 #define PVECG_BENCH_TIMING_H
 
-#include "monotonic.h"
+#include "pvecg/monotonic.h"
 
 #include <stddef.h>
 #include <stdint.h>

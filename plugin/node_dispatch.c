@@ -1,13 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pve_cgroup's node row (see node_dispatch.h): collectd glue around
- * sample/node_sampler.c and row/node_row.c.
+ * src/sample/node_sampler.c and src/row/node_row.c.
  */
 #include "collectd/core/daemon/plugin.h"
 #include "collectd/core/utils/common/common.h"
 
-#include "error_text.h"
+#include "pvecg/error_text.h"
 #include "node_dispatch.h"
-#include "node_row.h"
+#include "pvecg/node_row.h"
 
 #define PLUGIN_NAME "pve_cgroup"
 

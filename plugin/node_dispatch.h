@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The node row of pve_cgroup: samples the host (node_sampler) each
  * interval and dispatches one pve_node_9_0 value list, host = the node
@@ -7,7 +8,7 @@
 #ifndef PVECG_NODE_DISPATCH_H
 #define PVECG_NODE_DISPATCH_H
 
-#include "node_sample.h"
+#include "pvecg/node_sample.h"
 
 #include <stdint.h>
 

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * collectd read plugin "pve_cgroup": memory and pressure of every Proxmox VE
  * guest, read straight from its cgroup.
  *
- * Each interval the sampler (sample/sampler.c) reads every guest's kept-open
- * cgroup files; this file turns each sample into ONE value list of type
- * pve_vm_9_0 carrying the whole pve-vm-9.0 row (plugin_instance = VMID,
+ * Each interval the sampler (src/sample/sampler.c) reads every guest's
+ * kept-open cgroup files; this file turns each sample into ONE value list of
+ * type pve_vm_9_0 carrying the whole pve-vm-9.0 row (plugin_instance = VMID,
  * type_instance = "qemu"/"lxc"), so pve_rrd writes one RRD update per list
  * and a row crosses the network whole.  One wide list per guest keeps the
  * dispatch cost, which dominates the plugin's CPU, at one list per guest;
@@ -19,17 +20,17 @@
 #include "collectd/core/utils/common/common.h"
 #include "collectd/core/utils/metadata/meta_data.h"
 
-#include "cgroup_roots.h"
-#include "error_text.h"
-#include "fd_budget.h"
-#include "guest_config.h"
+#include "pvecg/cgroup_roots.h"
+#include "pvecg/error_text.h"
+#include "pvecg/fd_budget.h"
+#include "pvecg/guest_config.h"
 #include "node_dispatch.h"
-#include "guest_row.h"
+#include "pvecg/guest_row.h"
 #include "row_type.h"
-#include "rrd_file_name.h"
-#include "rrd_layout.h"
-#include "sampler.h"
-#include "vmid_select.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrd_layout.h"
+#include "pvecg/sampler.h"
+#include "pvecg/vmid_select.h"
 
 #include <errno.h>
 #include <math.h>

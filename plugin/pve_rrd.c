@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * collectd write plugin "pve_rrd": writes row value lists (types
  * pve_vm_9_0 and pve_node_9_0, from pve_cgroup locally or from other hosts
@@ -21,10 +22,10 @@
 #include "collectd/core/daemon/utils_complain.h"
 
 #include "row_type.h"
-#include "rrd_layout.h"
-#include "rrd_sink.h"
-#include "rrdcached_client.h"
-#include "vmid.h"
+#include "pvecg/rrd_layout.h"
+#include "pvecg/rrd_sink.h"
+#include "pvecg/rrdcached_client.h"
+#include "pvecg/vmid.h"
 
 #include <errno.h>
 #include <limits.h>

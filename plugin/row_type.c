@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Registers the row value-list types with collectd (see row_type.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The collectd value-list type that carries one whole RRD row.
  *
@@ -12,7 +13,7 @@
 #ifndef PVECG_ROW_TYPE_H
 #define PVECG_ROW_TYPE_H
 
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 /* Registers layout->type_name unless a data set of that name exists.
  * Returns 0 or -1 (collectd has logged why). */

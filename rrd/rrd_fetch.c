@@ -1,13 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Consolidated rows out of an RRD file (see rrd_fetch.h), through librrd's
  * rrd_fetch_r (after a FLUSH when a daemon on this host holds rows for the
  * file) or, for a daemon over TCP, its FETCH.  Both hand back arrays that
  * librrd allocated; the series adopts them and releases them with rrd_freemem.
  */
-#include "rrd_fetch.h"
+#include "pvecg/rrd_fetch.h"
 
 #include "rrd_text.h"
-#include "rrdcached_client.h"
+#include "pvecg/rrdcached_client.h"
 
 #include <rrd.h>
 #include <rrd_client.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * RRD files of a layout through librrd: create, check, update, last update
  * (see rrd_file.h).
@@ -7,7 +8,7 @@
  * keeps its error text per thread; every call clears it first so the text
  * reported belongs to that call.
  */
-#include "rrd_file.h"
+#include "pvecg/rrd_file.h"
 
 #include "rrd_text.h"
 

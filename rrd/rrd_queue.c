@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The bounded FIFO of rows waiting for the daemon (see rrd_queue.h): a ring
  * of pointers allocated once at its full capacity (8 bytes a row), the rows

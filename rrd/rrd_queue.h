@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The rows waiting for the RRD daemon: a bounded first-in first-out ring
  * of rows, filled by collectd's write threads and emptied by the sink's
@@ -10,7 +11,7 @@
 #ifndef PVECG_RRD_QUEUE_H
 #define PVECG_RRD_QUEUE_H
 
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The sink's sender thread (see rrd_sink.h): the only thread that talks to
  * rrdcached, so the only one that may wait for it.
@@ -11,7 +12,7 @@
  */
 #include "rrd_sink_internal.h"
 
-#include "monotonic.h"
+#include "pvecg/monotonic.h"
 
 #include <errno.h>
 #include <signal.h>

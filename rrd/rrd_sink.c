@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The sink's front (see rrd_sink.h): what collectd's threads call.  Direct
  * mode writes through the store right here.  Daemon mode copies the row
@@ -7,7 +8,7 @@
  */
 #include "rrd_sink_internal.h"
 
-#include "monotonic.h"
+#include "pvecg/monotonic.h"
 
 #include <errno.h>
 #include <stdarg.h>

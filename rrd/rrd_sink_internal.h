@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The state the sink's front (rrd_sink.c: collectd's threads) shares with
  * its sender thread (rrd_sender.c).  Everything below lock is guarded by
@@ -7,9 +8,9 @@
 #define PVECG_RRD_SINK_INTERNAL_H
 
 #include "rrd_queue.h"
-#include "rrd_sink.h"
-#include "rrd_store.h"
-#include "rrdcached_client.h"
+#include "pvecg/rrd_sink.h"
+#include "pvecg/rrd_store.h"
+#include "pvecg/rrdcached_client.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The RRD files one writer keeps under a data directory (see rrd_store.h).
  *
@@ -16,9 +17,9 @@
  */
 #include "rrd_store_internal.h"
 
-#include "rrd_file.h"
-#include "rrd_file_name.h"
-#include "rrd_row.h"
+#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrd_row.h"
 
 #include <errno.h>
 #include <stdatomic.h>

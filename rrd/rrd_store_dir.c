@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The layouts' directories below the data directory, made when a file is
  * created in one (mkdir -p, mode 0750), so a fresh DataDir needs no

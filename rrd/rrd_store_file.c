@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One file's lifecycle in the store, for a row written with its entry's lock
  * held: examine it (check, or create it when missing), find it foreign or
@@ -8,8 +9,8 @@
  */
 #include "rrd_store_internal.h"
 
-#include "rrd_file.h"
-#include "rrd_row.h"
+#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_row.h"
 
 #include <errno.h>
 #include <math.h>

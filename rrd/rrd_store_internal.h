@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the files of the store (rrd_store.c: the public API and its
  * locking; rrd_store_table.c: the table of entries, its memory and its
@@ -9,7 +10,7 @@
 #ifndef PVECG_RRD_STORE_INTERNAL_H
 #define PVECG_RRD_STORE_INTERNAL_H
 
-#include "rrd_store.h"
+#include "pvecg/rrd_store.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

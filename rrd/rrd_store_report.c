@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the store tells its caller about a row (see rrd_store.h): the
  * outcome, the message for the log, and whether to log it now.  Repeated

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The store's hash table of entries, one per (layout, name), chained in
  * buckets whose count doubles when there are more entries than buckets:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Message helpers of rrd/ (see rrd_text.h). */
 #include "rrd_text.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Message helpers shared by the librrd and rrdcached file operations:
  * they report into caller buffers that may be absent, and quote librrd's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * RRD files through an rrdcached daemon (see rrdcached_client.h).
  *
@@ -8,9 +9,9 @@
  * lets the store keep "the daemon is away" (-ENOTCONN, try the row again
  * later) apart from "this file has a problem".
  */
-#include "rrdcached_client.h"
+#include "pvecg/rrdcached_client.h"
 
-#include "rrd_file.h"
+#include "pvecg/rrd_file.h"
 #include "rrdcached_cloexec.h"
 
 #include "rrd_text.h"

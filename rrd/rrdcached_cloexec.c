@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Close-on-exec for librrd's connection to rrdcached (see
  * rrdcached_cloexec.h).  librrd makes its socket without SOCK_CLOEXEC and

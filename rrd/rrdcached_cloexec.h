@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * librrd's connection to rrdcached has no close-on-exec flag, so programs
  * started by collectd's exec plugin would inherit it.  This sets the flag

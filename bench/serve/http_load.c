@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The HTTP load (see http_load.h): plain sockets and a minimal reader of
  * the status line and Content-Length, which is all pvecg serve sends.
  */
 #include "http_load.h"
 
-#include "monotonic.h"
+#include "pvecg/monotonic.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

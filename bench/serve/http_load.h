@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The load of pvecg-bench-serve: CLIENTS threads, each on one keep-alive
  * HTTP/1.1 connection to 127.0.0.1:PORT, sending GET PATH one after the

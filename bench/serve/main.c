@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg-bench-serve: how fast a running `pvecg serve` answers, and what
  * it costs in memory (docs/performance-serve.md).  serve-bench.sh makes

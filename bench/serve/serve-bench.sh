@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The benchmark of docs/performance-serve.md: files of a year of rows made
 # by rrdtool from the layout tables (a guest with a legacy pve2 file, a
 # node), the built `pvecg serve` on a free loopback port, and
@@ -10,7 +11,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BUILD=$(cd "${1:-$ROOT/build}" && pwd)
-PVECG=$BUILD/cli/pvecg
+PVECG=$BUILD/src/cli/pvecg
 LAYOUT_DEFS=$BUILD/tests/cli/layout_defs
 BENCH=$BUILD/bench/serve/pvecg-bench-serve
 for f in "$PVECG" "$LAYOUT_DEFS" "$BENCH"; do

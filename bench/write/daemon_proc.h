@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The rrdcached the benchmark writes through: started in the run's own
  * directory on a unix socket, with Debian's defaults otherwise (write

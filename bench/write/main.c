@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg-bench-write: rows per second through pve_rrd's write path, straight
  * into librrd and through rrdcached, for a number of guests (see

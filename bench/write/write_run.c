@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One measurement of the write path (see write_run.h).  The writers call
  * rrd_sink_write exactly as pve_rrd's write callback does, with rows of
@@ -7,9 +8,9 @@
 #include "write_run.h"
 
 #include "daemon_proc.h"
-#include "monotonic.h"
-#include "rrd_layout.h"
-#include "rrd_sink.h"
+#include "pvecg/monotonic.h"
+#include "pvecg/rrd_layout.h"
+#include "pvecg/rrd_sink.h"
 
 #include <math.h>
 #include <pthread.h>

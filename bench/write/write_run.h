@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One measurement of the write path: `guests` files written `rounds` times
  * through pve_rrd's sink (rrd_sink.h) by `threads` writer threads, as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ZFS's /proc/spl/kstat/zfs/arcstats, the source of the node's arcsize
  * column.  It is an SPL "named" kstat: a header line, a column header, then

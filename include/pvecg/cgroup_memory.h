@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The guest memory figure Proxmox VE calls memhost (and mem for LXC):
  * the cgroup's charged memory minus its page cache.

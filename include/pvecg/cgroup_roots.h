@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where the cgroup hierarchies are mounted on this host, found from
  * /proc/self/mountinfo when the configuration does not say.
@@ -5,7 +6,7 @@
 #ifndef PVECG_CGROUP_ROOTS_H
 #define PVECG_CGROUP_ROOTS_H
 
-#include "mountinfo.h"
+#include "pvecg/mountinfo.h"
 
 /*
  * Reads and parses the mountinfo file at path (normally

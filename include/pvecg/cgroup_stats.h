@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The other cgroup v2 files the guest row needs: io.stat (bytes read and
  * written), cpu.max (a CPU quota) and memory.max (a memory limit).

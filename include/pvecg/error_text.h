@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Short texts for the errors the readers return, for log lines: the
  * parsers' -EBADMSG reads better as "malformed content" than as "Bad

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Whose history `pvecg export` reads: the guests and nodes named on the
  * command line (--vmid, --node) or, for --all, every name that has a file
@@ -9,9 +10,9 @@
 #ifndef PVECG_EXPORT_FILES_H
 #define PVECG_EXPORT_FILES_H
 
-#include "export_format.h"
-#include "rrd_file_name.h"
-#include "rrd_layout.h"
+#include "pvecg/export_format.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
 

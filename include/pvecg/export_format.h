@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The text forms of `pvecg export`: one stored RRD row becomes Graphite
  * plaintext lines, one InfluxDB line-protocol line, a CSV record or a JSON
@@ -20,7 +21,7 @@
 #ifndef PVECG_EXPORT_FORMAT_H
 #define PVECG_EXPORT_FORMAT_H
 
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
 #include <stdio.h>

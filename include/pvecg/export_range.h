@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Which stored rows `pvecg export` reads: every row of a file once, each
  * from the finest archive that holds it.
@@ -16,7 +17,7 @@
 #ifndef PVECG_EXPORT_RANGE_H
 #define PVECG_EXPORT_RANGE_H
 
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Exporting one guest's or node's history: check the file's layout, find
  * its last update,
@@ -8,11 +9,11 @@
 #ifndef PVECG_EXPORT_RUN_H
 #define PVECG_EXPORT_RUN_H
 
-#include "export_files.h"
-#include "export_format.h"
-#include "net_sender.h"
-#include "rrd_layout.h"
-#include "rrdcached_client.h"
+#include "pvecg/export_files.h"
+#include "pvecg/export_format.h"
+#include "pvecg/net_sender.h"
+#include "pvecg/rrd_layout.h"
+#include "pvecg/rrdcached_client.h"
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * How many descriptors the sampler may keep open in the collectd process.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reading a kernel or config file whole from offset 0, so that a parser is
  * never handed a silently truncated file.  Two policies, by what the

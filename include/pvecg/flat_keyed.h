@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Flat-keyed cgroup files: one "key value" pair per line (memory.stat,
  * cpu.stat, memory.events, v1 memory.stat).  The kernel adds keys between

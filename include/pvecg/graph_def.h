@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The graphs of `pvecg graph`: for a guest and for the node, which data
  * sources each graph draws, with the Proxmox UI's legends, scale (cpu and
@@ -7,7 +8,7 @@
 #ifndef PVECG_GRAPH_DEF_H
 #define PVECG_GRAPH_DEF_H
 
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stdbool.h>
 #include <stddef.h>

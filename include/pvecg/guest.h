@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the sampler knows about one guest at one moment.
  *
@@ -9,11 +10,11 @@
 #ifndef PVECG_GUEST_H
 #define PVECG_GUEST_H
 
-#include "cgroup_memory.h"
-#include "cgroup_stats.h"
-#include "ksm_stat.h"
-#include "memory_detail.h"
-#include "psi.h"
+#include "pvecg/cgroup_memory.h"
+#include "pvecg/cgroup_stats.h"
+#include "pvecg/ksm_stat.h"
+#include "pvecg/memory_detail.h"
+#include "pvecg/psi.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Proxmox VE guest configuration files: /etc/pve/qemu-server/<vmid>.conf
  * and /etc/pve/lxc/<vmid>.conf.
@@ -13,7 +14,7 @@
 #ifndef PVECG_GUEST_CONFIG_H
 #define PVECG_GUEST_CONFIG_H
 
-#include "guest.h"
+#include "pvecg/guest.h"
 
 #include <stdbool.h>
 #include <stddef.h>

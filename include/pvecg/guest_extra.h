@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The ExtraStats figures of a guest, computed from file contents the
  * sampler has read: the memory.stat breakdown and swap (memory_detail.h),
@@ -10,7 +11,7 @@
 #ifndef PVECG_GUEST_EXTRA_H
 #define PVECG_GUEST_EXTRA_H
 
-#include "guest.h"
+#include "pvecg/guest.h"
 
 #include <stddef.h>
 #include <stdint.h>

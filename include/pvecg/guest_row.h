@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Maps a guest sample onto the columns of the pve-vm-9.0 row.
  *
@@ -8,8 +9,8 @@
 #ifndef PVECG_GUEST_ROW_H
 #define PVECG_GUEST_ROW_H
 
-#include "guest.h"
-#include "rrd_layout.h"
+#include "pvecg/guest.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * "HOST:PORT" or "[V6ADDR]:PORT", as `export --to` and `serve --listen`
  * take them: split into the host (without brackets) and the port's text,

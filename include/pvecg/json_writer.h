@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A small streaming JSON writer for the pvecg command's output: it keeps
  * track of commas and nesting so callers only say what comes next, escapes

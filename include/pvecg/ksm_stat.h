@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * /proc/<pid>/ksm_stat (Linux 6.1+): what KSM page merging does for one
  * process, here the QEMU process of a VM.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * /proc/loadavg: the run-queue averages, the source of the node's loadavg
  * column (the 1-minute figure).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * /proc/meminfo: the host's memory and swap figures, the source of the
  * node's memtotal, memused, memavailable, swaptotal and swapused columns.

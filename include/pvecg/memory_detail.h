@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The breakdown of a guest's memory that ExtraStats reports: what
  * memory.stat says the charged memory consists of, and swap.
@@ -11,7 +12,7 @@
 #ifndef PVECG_MEMORY_DETAIL_H
 #define PVECG_MEMORY_DETAIL_H
 
-#include "cgroup_memory.h"
+#include "pvecg/cgroup_memory.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * CLOCK_MONOTONIC, for intervals, deadlines and timeouts: the wall clock
  * may step (NTP, an operator, a VM resumed), which must neither stretch

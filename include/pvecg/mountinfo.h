@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Finds the cgroup hierarchies in /proc/self/mountinfo: the cgroup2 mount
  * (/sys/fs/cgroup on unified hosts, /sys/fs/cgroup/unified on hybrid ones)

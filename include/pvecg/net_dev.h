@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * /proc/net/dev: byte counters of every interface of the network namespace.
  *

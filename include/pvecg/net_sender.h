@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Sends `pvecg export` lines to a Graphite plaintext or InfluxDB
  * line-protocol listener over TCP or UDP, and never waits longer than a

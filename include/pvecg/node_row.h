@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Maps a node sample onto the columns of the pve-node-9.0 row.
  *
@@ -9,8 +10,8 @@
 #ifndef PVECG_NODE_ROW_H
 #define PVECG_NODE_ROW_H
 
-#include "node_sample.h"
-#include "rrd_layout.h"
+#include "pvecg/node_sample.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
 

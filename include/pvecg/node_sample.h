@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The node sampler: what pvestatd reports about the host itself (the
  * pve-node-9.0 row), read from /proc, /sys and statvfs.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * /proc/stat: the host's CPU time counters, the source of the node's cpu,
  * iowait and maxcpu columns.

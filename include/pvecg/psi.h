@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Pressure stall information: the kernel's cpu.pressure, io.pressure and
  * memory.pressure files (per cgroup and in /proc/pressure/).

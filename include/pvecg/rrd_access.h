@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * How the store reaches its RRD files: the four operations it needs, so the
  * same bookkeeping (checks, creation, foreign files, other writers, back-off)
@@ -11,7 +12,7 @@
 #ifndef PVECG_RRD_ACCESS_H
 #define PVECG_RRD_ACCESS_H
 
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reading consolidated rows back out of an RRD file: the one way the pvecg
  * command gets history, from a file through librrd or through an rrdcached
@@ -18,7 +19,7 @@
 #ifndef PVECG_RRD_FETCH_H
 #define PVECG_RRD_FETCH_H
 
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * RRD files of a layout, through librrd: create, check, update.
  *
@@ -11,8 +12,8 @@
 #ifndef PVECG_RRD_FILE_H
 #define PVECG_RRD_FILE_H
 
-#include "rrd_access.h"
-#include "rrd_layout.h"
+#include "pvecg/rrd_access.h"
+#include "pvecg/rrd_layout.h"
 
 #include <rrd.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where a layout's files live: <data dir>/<layout name>/<file name>, with
  * the file name a VMID or a node name.  Those names come from outside (a
@@ -9,7 +10,7 @@
 #ifndef PVECG_RRD_FILE_NAME_H
 #define PVECG_RRD_FILE_NAME_H
 
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
 

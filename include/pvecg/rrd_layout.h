@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The RRD layouts of Proxmox VE's pvestatd/pmxcfs, as data.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Formats one RRD update row, "<time>:<v1>:...:<vN>", for a layout.
  *
@@ -10,7 +11,7 @@
 #ifndef PVECG_RRD_ROW_H
 #define PVECG_RRD_ROW_H
 
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
 #include <time.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where pve_rrd's rows go, and the promise that collectd's write threads
  * never wait for a daemon.
@@ -26,8 +27,8 @@
 #ifndef PVECG_RRD_SINK_H
 #define PVECG_RRD_SINK_H
 
-#include "rrd_layout.h"
-#include "rrd_store.h"
+#include "pvecg/rrd_layout.h"
+#include "pvecg/rrd_store.h"
 
 #include <stdbool.h>
 #include <stddef.h>

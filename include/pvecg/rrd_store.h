@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The RRD files one writer keeps under a data directory.
  *
@@ -25,9 +26,9 @@
 #ifndef PVECG_RRD_STORE_H
 #define PVECG_RRD_STORE_H
 
-#include "rrd_access.h"
-#include "rrd_file_name.h"
-#include "rrd_layout.h"
+#include "pvecg/rrd_access.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrd_layout.h"
 
 #include <limits.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The store's access to RRD files through an rrdcached daemon, with
  * librrd's process-wide client (rrdc_*: the per-connection rrd_client_*
@@ -27,7 +28,7 @@
 #ifndef PVECG_RRDCACHED_CLIENT_H
 #define PVECG_RRDCACHED_CLIENT_H
 
-#include "rrd_access.h"
+#include "pvecg/rrd_access.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What Proxmox's rrddata API does with a file, without the I/O: which
  * resolution and time window a timeframe asks for, when the legacy pve2
@@ -17,9 +18,9 @@
 #ifndef PVECG_RRDDATA_H
 #define PVECG_RRDDATA_H
 
-#include "json_writer.h"
-#include "rrd_fetch.h"
-#include "rrd_layout.h"
+#include "pvecg/json_writer.h"
+#include "pvecg/rrd_fetch.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The reading half of `pvecg rrddata`: a file (and its legacy pve2 file,
  * when its history is wanted) read by librrd or through rrdcached and
@@ -8,8 +9,8 @@
 #ifndef PVECG_RRDDATA_PRINT_H
 #define PVECG_RRDDATA_PRINT_H
 
-#include "rrd_fetch.h"
-#include "view_source.h"
+#include "pvecg/rrd_fetch.h"
+#include "pvecg/view_source.h"
 
 #include <stdbool.h>
 #include <stddef.h>

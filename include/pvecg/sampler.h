@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The guest sampler: finds the guests' cgroups and reads their memory and
  * pressure files.
@@ -19,7 +20,7 @@
 #ifndef PVECG_SAMPLER_H
 #define PVECG_SAMPLER_H
 
-#include "guest.h"
+#include "pvecg/guest.h"
 
 #include <limits.h>
 #include <stdbool.h>

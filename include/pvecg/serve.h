@@ -1,14 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * `pvecg serve`'s HTTP side, on libmicrohttpd: a pool of threads, each
- * request answered by serve_answer(), logged when it fails, and the
- * process stopped cleanly by SIGINT or SIGTERM.
+ * `pvecg serve` as the command starts it: where the answers come from
+ * (serve_config) and how they are served (serve_http_options).  The server
+ * is src/serve/: its HTTP side runs on libmicrohttpd, a pool of threads,
+ * each request answered without HTTP by serve_answer.c, logged when it
+ * fails, and the process stopped cleanly by SIGINT or SIGTERM.
  */
-#ifndef PVECG_SERVE_HTTP_H
-#define PVECG_SERVE_HTTP_H
-
-#include "serve_answer.h"
+#ifndef PVECG_SERVE_H
+#define PVECG_SERVE_H
 
 #include <stddef.h>
+#include <time.h>
+
+struct serve_config {
+  const char *data_dir;   /* the files; NULL: the daemon's base directory */
+  const char *list_dir;   /* where the listings look (a local directory) */
+  const char *daemon;     /* rrdcached's address, or NULL */
+  const char *config_dir; /* the PVE configuration, "" for none */
+  time_t now;             /* 0: the current time */
+};
 
 struct serve_http_options {
   const char *listen;   /* "HOST:PORT", "[V6]:PORT"; port 0 picks one */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The options `pvecg rrddata` and `pvecg graph` share, and the file they
  * name: --vmid/--node (a file of the data directory, its name checked by
@@ -8,15 +9,18 @@
 #ifndef PVECG_VIEW_SOURCE_H
 #define PVECG_VIEW_SOURCE_H
 
-#include "commands.h"
-#include "rrd_layout.h"
-#include "rrddata.h"
+#include "pvecg/rrd_layout.h"
+#include "pvecg/rrddata.h"
 
 #include <getopt.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
+
+/* Where the files are unless --data-dir says otherwise: the DataDir of
+ * the deployments in docs/deployment.md. */
+#define PVECG_DEFAULT_DATA_DIR "/var/lib/pvecg"
 
 /* getopt_long values of the shared options (beyond any short option). */
 enum {

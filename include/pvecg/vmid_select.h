@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Which guests to sample: collectd's select-list semantics over VMIDs.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by scripts/test and scripts/demo: the Debian packages the project
 # needs, installed when missing, and the build.
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg check FILE...: which of the known layouts (rrd_layouts[]) each
  * file has, or exactly how it differs from the one it should have: the
@@ -6,9 +7,9 @@
  * before it touches a file, so "check" says what the writer would say.
  */
 #include "commands.h"
-#include "rrd_file.h"
-#include "rrd_layout.h"
-#include "rrddata.h"
+#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_layout.h"
+#include "pvecg/rrddata.h"
 
 #include <rrd.h>
 

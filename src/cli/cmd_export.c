@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg export: the history in RRD files (ours or Proxmox's pve-vm-9.0 and
  * pve-node-9.0 files, and the legacy pve2 ones before them) as Graphite
@@ -7,12 +8,13 @@
  * export_*.c and net_sender.c.
  */
 #include "commands.h"
-#include "export_files.h"
-#include "export_format.h"
-#include "export_range.h"
-#include "export_run.h"
-#include "net_sender.h"
-#include "rrdcached_client.h"
+#include "pvecg/export_files.h"
+#include "pvecg/export_format.h"
+#include "pvecg/export_range.h"
+#include "pvecg/export_run.h"
+#include "pvecg/net_sender.h"
+#include "pvecg/rrdcached_client.h"
+#include "pvecg/view_source.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg graph: a PNG of one of the Proxmox UI's graphs of a guest or of
  * the node (graph_def.h), drawn by librrd over the same window `pvecg
@@ -5,9 +6,9 @@
  * before its last update when the window reaches into it.
  */
 #include "commands.h"
-#include "graph_def.h"
-#include "rrddata.h"
-#include "view_source.h"
+#include "pvecg/graph_def.h"
+#include "pvecg/rrddata.h"
+#include "pvecg/view_source.h"
 
 #include <rrd.h>
 

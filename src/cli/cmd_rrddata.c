@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg rrddata: a file's rows as the JSON Proxmox's rrddata API returns
  * for it, so the web UI's data (or a script written for the API) can be
@@ -5,8 +6,8 @@
  * rrddata_print.c (shared with `pvecg serve`); this file takes the options.
  */
 #include "commands.h"
-#include "rrddata_print.h"
-#include "view_source.h"
+#include "pvecg/rrddata_print.h"
+#include "pvecg/view_source.h"
 
 #include <getopt.h>
 #include <stdio.h>

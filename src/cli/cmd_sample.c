@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg sample: one sample of every guest with the plugin's own sampler
  * (same discovery, same files, same formulas), shown as a table or JSON;
@@ -6,12 +7,12 @@
  * them: the cgroup2 mount and the v1 memory hierarchy from mountinfo,
  * unless given.
  */
-#include "cgroup_roots.h"
+#include "pvecg/cgroup_roots.h"
 #include "commands.h"
-#include "fd_budget.h"
-#include "monotonic.h"
+#include "pvecg/fd_budget.h"
+#include "pvecg/monotonic.h"
 #include "sample_view.h"
-#include "sampler.h"
+#include "pvecg/sampler.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -1,13 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg serve: the files over HTTP, as Proxmox's API paths for any client
  * and as a page of graphs for a person.  The server is its own process, so
- * no request can slow collectd.  This file takes the options; serve/ does
+ * no request can slow collectd.  This file takes the options; src/serve/ does
  * the rest.
  */
 #include "commands.h"
-#include "decimal.h"
-#include "rrdcached_client.h"
-#include "serve_http.h"
+#include "pvecg/decimal.h"
+#include "pvecg/rrdcached_client.h"
+#include "pvecg/serve.h"
+#include "pvecg/view_source.h"
 
 #include <errno.h>
 #include <getopt.h>

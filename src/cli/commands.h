@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The pvecg command's subcommands.  Each takes the arguments after its
  * name (argv[0] is the subcommand's name), handles its own --help, and
@@ -12,10 +13,6 @@ int cmd_graph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
-
-/* Where the files are unless --data-dir says otherwise: the DataDir of
- * the deployments in docs/deployment.md. */
-#define PVECG_DEFAULT_DATA_DIR "/var/lib/pvecg"
 
 /* Exit statuses shared by the subcommands. */
 enum {

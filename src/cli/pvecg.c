@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg: look at what the pve_cgroup/pve_rrd plugins record and move it
  * elsewhere, without scripts around rrdtool.  This file only dispatches to

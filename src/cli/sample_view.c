@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The table and JSON of `pvecg sample` (see sample_view.h).
  */
 #include "sample_view.h"
 
-#include "json_writer.h"
+#include "pvecg/json_writer.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What `pvecg sample` shows of one run of the sampler: per guest its VMID,
  * type, name, memhost, the some/full avg10 of cpu, io and memory pressure,
@@ -9,7 +10,7 @@
 #ifndef PVECG_SAMPLE_VIEW_H
 #define PVECG_SAMPLE_VIEW_H
 
-#include "guest.h"
+#include "pvecg/guest.h"
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The list of files `pvecg export` reads (see export_files.h).  Names
  * come from the command line or a directory listing, so each is checked
  * here before it becomes part of a path.
  */
-#include "export_files.h"
+#include "pvecg/export_files.h"
 
-#include "vmid.h"
+#include "pvecg/vmid.h"
 
 #include <dirent.h>
 #include <errno.h>

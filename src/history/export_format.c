@@ -1,13 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Graphite, InfluxDB line protocol, CSV and JSON lines for `pvecg export`
  * (see export_format.h).  Every check that can refuse a source runs before
  * the first byte is written, so a refused row leaves no partial line.
  */
-#include "export_format.h"
+#include "pvecg/export_format.h"
 
-#include "json_writer.h"
-#include "rrd_row.h"
-#include "vmid.h"
+#include "pvecg/json_writer.h"
+#include "pvecg/rrd_row.h"
+#include "pvecg/vmid.h"
 
 #include <errno.h>
 #include <inttypes.h>

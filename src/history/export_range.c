@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The archive and row selection of `pvecg export` (see export_range.h):
  * plain arithmetic over the layout's archive table, so it can be checked
  * exactly without any file.
  */
-#include "export_range.h"
+#include "pvecg/export_range.h"
 
 #include <errno.h>
 #include <stdint.h>

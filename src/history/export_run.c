@@ -1,14 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One file's export (see export_run.h).  Over the network, formatted text
  * collects in a memory stream and goes out in batches of about
  * BATCH_BYTES, so a send is not made per row.
  */
-#include "export_run.h"
+#include "pvecg/export_run.h"
 
-#include "export_range.h"
-#include "rrd_fetch.h"
-#include "rrd_file.h"
-#include "rrd_file_name.h"
+#include "pvecg/export_range.h"
+#include "pvecg/rrd_fetch.h"
+#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_file_name.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The graphs `pvecg graph` draws (see graph_def.h), as tables: the series
  * and legends follow the Proxmox web UI's graphs of a guest and of the
  * node.  The node has no diskread/diskwrite, so its "disk" graph is the
  * root file system's size and use, which the UI shows as "HD space".
  */
-#include "graph_def.h"
+#include "pvecg/graph_def.h"
 
 #include <errno.h>
 #include <stdarg.h>

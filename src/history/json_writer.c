@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A streaming JSON writer (see json_writer.h). */
-#include "json_writer.h"
+#include "pvecg/json_writer.h"
 
 #include <inttypes.h>
 #include <math.h>

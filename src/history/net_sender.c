@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The network side of `pvecg export --to` (see net_sender.h): one socket,
  * non-blocking from the start, so every wait is a poll() with a timeout,
  * and a name resolved with getaddrinfo_a under the same time limit.
  */
-#include "net_sender.h"
+#include "pvecg/net_sender.h"
 
-#include "host_port.h"
+#include "pvecg/host_port.h"
 
 #include <errno.h>
 #include <netdb.h>

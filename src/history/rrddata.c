@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The rrddata rules of Proxmox's API as plain computations (see
  * rrddata.h): the timeframe tables, the windows, the legacy join and the
  * JSON rows.  Nothing here reads a file, so the unit test pins every rule
  * with exact numbers.
  */
-#include "rrddata.h"
+#include "pvecg/rrddata.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reads what rrddata.h's plan says and writes it (see rrddata_print.h).
  */
-#include "rrddata_print.h"
+#include "pvecg/rrddata_print.h"
 
-#include "json_writer.h"
-#include "rrd_fetch.h"
-#include "rrddata.h"
+#include "pvecg/json_writer.h"
+#include "pvecg/rrd_fetch.h"
+#include "pvecg/rrddata.h"
 
 #include <errno.h>
 #include <stdio.h>

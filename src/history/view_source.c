@@ -1,16 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The shared options of the viewing commands and the files they name (see
  * view_source.h).  Every path built from --vmid/--node goes through
  * rrd_file_name_path(), so a name from the command line cannot leave the
  * data directory.
  */
-#include "view_source.h"
+#include "pvecg/view_source.h"
 
-#include "decimal.h"
-#include "rrd_file.h"
-#include "rrd_file_name.h"
-#include "rrdcached_client.h"
-#include "vmid.h"
+#include "pvecg/decimal.h"
+#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrdcached_client.h"
+#include "pvecg/vmid.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * layout_export types-db|markdown: writes the layout tables out in two
  * forms, at build time, so nothing downstream keeps its own copy:
@@ -10,7 +11,7 @@
  *   markdown  docs/layouts.md, the reference of every layout; a test fails
  *             when the checked-in file differs from the tables.
  */
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -52,7 +53,7 @@ static void markdown_layout(const struct rrd_layout *l) {
 
 static void markdown(void) {
   printf("# RRD layouts\n\n"
-         "Generated from the layout tables in `layout/rrd_layout.c` by "
+         "Generated from the layout tables in `src/layout/rrd_layout.c` by "
          "`layout_export markdown`; do not edit.\n"
          "`pve_rrd` creates and writes `pve-vm-9.0` and `pve-node-9.0`; the "
          "legacy `pve2-*` layouts are known so that their files are "

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* File names and paths of the layouts' files (see rrd_file_name.h). */
-#include "rrd_file_name.h"
+#include "pvecg/rrd_file_name.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The four RRD layouts of Proxmox VE as static tables (see rrd_layout.h).
  *
@@ -6,7 +7,7 @@
  * prefixes of the 9.0 ones (PVE 9 only appended columns), so they point into
  * the 9.0 column tables instead of repeating the names.
  */
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * RRD update rows, "<time>:<v1>:...:<vN>" (see rrd_row.h).
  *
@@ -5,7 +6,7 @@
  * the daemon's log, so a row is made valid here: every value is either a
  * number librrd parses to the intended double or "U".
  */
-#include "rrd_row.h"
+#include "pvecg/rrd_row.h"
 
 #include <errno.h>
 #include <math.h>

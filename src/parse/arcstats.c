@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parser for ZFS's arcstats kstat (see arcstats.h).
  *
@@ -6,13 +7,13 @@
  * parser accepts any run of one or more, and checks the column header so
  * that some other kstat (or a raw one) is not mistaken for arcstats.
  */
-#include "arcstats.h"
+#include "pvecg/arcstats.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 #define KSTAT_DATA_UINT64 4
 

@@ -1,15 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * PVE's memhost figure from a guest cgroup's memory files: charged memory
  * minus page cache, which is what the guest costs the host beyond
  * reclaimable cache.  The two hierarchies name the same numbers differently;
  * this file is the one place that knows the mapping.
  */
-#include "cgroup_memory.h"
+#include "pvecg/cgroup_memory.h"
 
 #include <errno.h>
 
-#include "decimal.h"
-#include "flat_keyed.h"
+#include "pvecg/decimal.h"
+#include "pvecg/flat_keyed.h"
 
 uint64_t cgroup_memory_used(uint64_t usage, uint64_t cache) {
   return usage > cache ? usage - cache : 0;

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parsers for io.stat, cpu.max and memory.max (see cgroup_stats.h), in the
  * strict style of the other kernel-file parsers: exact forms only, every
  * required field once.
  */
-#include "cgroup_stats.h"
+#include "pvecg/cgroup_stats.h"
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,9 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Strict decimal parsing shared by every parser in parse/: the only place that
- * turns digits into numbers, so the overflow and rounding rules are the same
- * for PSI averages, flat-keyed counters, VMIDs and single-value files.
+ * Strict decimal parsing shared by every parser in src/parse/: the only place
+ * that turns digits into numbers, so the overflow and rounding rules are the
+ * same for PSI averages, flat-keyed counters, VMIDs and single-value files.
  */
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Lookup of named counters in flat-keyed cgroup files ("key value" lines).
  *
@@ -5,12 +6,12 @@
  * is not wanted are skipped after one key comparison and their values are
  * never looked at; the values of wanted keys are parsed strictly.
  */
-#include "flat_keyed.h"
+#include "pvecg/flat_keyed.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 #define FLAT_KEYED_NOT_WANTED FLAT_KEYED_MAX_KEYS
 

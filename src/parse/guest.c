@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Names of guest kinds, cgroup files and PSI resources, shared by the
  * sampler, the plugins and their log lines.
  */
-#include "guest.h"
+#include "pvecg/guest.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parser for PVE guest configuration files (see guest_config.h).
  *
@@ -6,9 +7,9 @@
  * PVE's ranges, names printable.  Keys are matched exactly and only in the
  * first section.
  */
-#include "guest_config.h"
+#include "pvecg/guest_config.h"
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* ExtraStats figures from memory files (see guest_extra.h). */
-#include "guest_extra.h"
+#include "pvecg/guest_extra.h"
 
-#include "decimal.h"
-#include "flat_keyed.h"
+#include "pvecg/decimal.h"
+#include "pvecg/flat_keyed.h"
 
 #include <errno.h>
 

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Parsers for /proc/<pid>/ksm_stat and pid files (see ksm_stat.h). */
-#include "ksm_stat.h"
+#include "pvecg/ksm_stat.h"
 
-#include "decimal.h"
-#include "flat_keyed.h"
+#include "pvecg/decimal.h"
+#include "pvecg/flat_keyed.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -1,13 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parser for /proc/loadavg (see loadavg.h).  The file is one line in a
  * fixed format, so the parser walks it field by field and refuses anything
  * else, rather than picking the first number out of whatever is there.
  */
-#include "loadavg.h"
+#include "pvecg/loadavg.h"
 
 #include <errno.h>
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 static int errno_of(int r) { return r == -ERANGE ? r : -EBADMSG; }
 

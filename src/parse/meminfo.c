@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parser for /proc/meminfo (see meminfo.h).
  *
@@ -5,12 +6,12 @@
  * found by one comparison per line and only its value is parsed, so the
  * fifty-odd other lines cost a memchr each.
  */
-#include "meminfo.h"
+#include "pvecg/meminfo.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 enum meminfo_key {
   KEY_MEM_TOTAL,

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The memory breakdown of memory.stat (see memory_detail.h). */
-#include "memory_detail.h"
+#include "pvecg/memory_detail.h"
 
-#include "flat_keyed.h"
+#include "pvecg/flat_keyed.h"
 
 #include <errno.h>
 

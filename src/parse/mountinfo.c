@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parser for /proc/self/mountinfo that finds where the cgroup hierarchies
  * are mounted, instead of assuming /sys/fs/cgroup: PVE hosts differ
@@ -8,12 +9,12 @@
  *   source superoptions
  * A line that does not have this form is skipped rather than guessed at.
  */
-#include "mountinfo.h"
+#include "pvecg/mountinfo.h"
 
 #include <stdbool.h>
 #include <string.h>
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 #define MOUNTINFO_HEAD_FIELDS 6
 #define MOUNTINFO_MOUNT_POINT 4

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parser for /proc/net/dev (see net_dev.h).  Strict on the interface lines
  * (a name, a colon, exactly 16 counters), since a misparsed line would
  * credit bytes to the wrong guest.
  */
-#include "net_dev.h"
+#include "pvecg/net_dev.h"
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parser for the CPU lines at the head of /proc/stat (see proc_stat.h).
  *
@@ -6,13 +7,13 @@
  * The parser relies on it to stop after the CPU lines: on a host with many
  * interrupt sources the intr line alone is tens of kilobytes.
  */
-#include "proc_stat.h"
+#include "pvecg/proc_stat.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <string.h>
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 /* user .. steal: what every kernel since 2.6.11 prints. */
 #define REQUIRED_FIELDS 8

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parser for the kernel's pressure stall files (cpu/io/memory.pressure).
  *
@@ -6,12 +7,12 @@
  * the kernel may grow (unknown "key=value" fields and unknown lines are
  * skipped), in the manner of systemd's psi-util.
  */
-#include "psi.h"
+#include "pvecg/psi.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 #define PSI_AVG_MAX 100.0
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * VMID validation: the single gate between outside names (cgroup directory
  * entries, plugin instances received from the network) and the paths built
@@ -5,12 +6,12 @@
  * a name can never smuggle "..", a sign, a leading zero alias ("0100" and
  * "100" naming the same guest) or a separator into a path.
  */
-#include "vmid.h"
+#include "pvecg/vmid.h"
 
 #include <errno.h>
 #include <string.h>
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 
 #define SCOPE_SUFFIX ".scope"
 #define SCOPE_SUFFIX_LEN (sizeof(SCOPE_SUFFIX) - 1)

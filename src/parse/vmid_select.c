@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * VMID select list (see vmid_select.h): exact entries in a sorted array for
  * bsearch, regular expressions tried in order.  Consulted once per newly
  * discovered guest, never on the per-interval path.
  */
-#include "vmid_select.h"
+#include "pvecg/vmid_select.h"
 
-#include "vmid.h"
+#include "pvecg/vmid.h"
 
 #include <errno.h>
 #include <regex.h>

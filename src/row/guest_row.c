@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Guest sample -> pve-vm-9.0 row (see guest_row.h).
  *
@@ -10,7 +11,7 @@
  * for a missing QEMU pressure file we write unknown: a made-up 0 would read as
  * "no stall".
  */
-#include "guest_row.h"
+#include "pvecg/guest_row.h"
 
 #include <math.h>
 #include <stdio.h>

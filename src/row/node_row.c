@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Node sample -> pve-node-9.0 row (see node_row.h).
  *
@@ -5,7 +6,7 @@
  * PVE's units (bytes, fractions for cpu and iowait, percent for pressure),
  * so the mapping is a name lookup and a copy.
  */
-#include "node_row.h"
+#include "pvecg/node_row.h"
 
 #include <math.h>
 

@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Finds the cgroup mounts of this host by reading /proc/self/mountinfo
  * (the parsing lives in mountinfo.c, so it can be tested and fuzzed on
  * buffers).
  */
-#include "cgroup_roots.h"
+#include "pvecg/cgroup_roots.h"
 
-#include "file_read.h"
+#include "pvecg/file_read.h"
 
 #include <errno.h>
 #include <fcntl.h>

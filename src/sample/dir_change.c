@@ -1,12 +1,13 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Detects changes of a cgroup directory's children from its cgroup.stat
  * (see dir_change.h for why not mtime).
  */
 #include "dir_change.h"
 
-#include "file_read.h"
+#include "pvecg/file_read.h"
 
-#include "flat_keyed.h"
+#include "pvecg/flat_keyed.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Whether a cgroup directory's set of children may have changed since it
  * was last listed, so the sampler can skip listing qemu.slice/ and lxc/

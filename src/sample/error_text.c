@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Texts of reader errors for log lines (see error_text.h). */
-#include "error_text.h"
+#include "pvecg/error_text.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The sampler's descriptor budget (see fd_budget.h). */
-#include "fd_budget.h"
+#include "pvecg/fd_budget.h"
 
 #include <errno.h>
 #include <sys/resource.h>

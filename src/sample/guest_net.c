@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Per-guest network counters from /proc/net/dev (see guest_net.h).
  */
 #include "guest_net.h"
 
-#include "net_dev.h"
-#include "vmid.h"
+#include "pvecg/net_dev.h"
+#include "pvecg/vmid.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Guests' network byte counters.
  *
@@ -11,7 +12,7 @@
 #ifndef PVECG_GUEST_NET_H
 #define PVECG_GUEST_NET_H
 
-#include "guest.h"
+#include "pvecg/guest.h"
 #include "kept_file.h"
 
 #include <stdbool.h>

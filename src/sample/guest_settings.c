@@ -1,11 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A guest's configured CPUs, memory and name (see guest_settings.h).
  */
 #include "guest_settings.h"
 
-#include "cgroup_stats.h"
-#include "file_read.h"
-#include "ksm_stat.h"
+#include "pvecg/cgroup_stats.h"
+#include "pvecg/file_read.h"
+#include "pvecg/ksm_stat.h"
 
 #include <errno.h>
 #include <fcntl.h>

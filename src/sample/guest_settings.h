@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What a guest is configured to have: its CPU count, memory size and name.
  *
@@ -18,8 +19,8 @@
 #ifndef PVECG_GUEST_SETTINGS_H
 #define PVECG_GUEST_SETTINGS_H
 
-#include "guest.h"
-#include "guest_config.h"
+#include "pvecg/guest.h"
+#include "pvecg/guest_config.h"
 
 #include <stdbool.h>
 #include <stdint.h>

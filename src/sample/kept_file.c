@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Kept-open kernel files (see kept_file.h), read by file_pread_grow.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A kernel text file opened once and re-read whole from offset 0 on every
  * run.  procfs, sysfs and the SPL kstats regenerate their contents on a
@@ -12,7 +13,7 @@
 #ifndef PVECG_KEPT_FILE_H
 #define PVECG_KEPT_FILE_H
 
-#include "file_read.h"
+#include "pvecg/file_read.h"
 
 #include <stddef.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Physical NIC byte counters (see nic_counters.h for the rule and its
  * reasons).
@@ -10,8 +11,8 @@
  */
 #include "nic_counters.h"
 
-#include "decimal.h"
-#include "file_read.h"
+#include "pvecg/decimal.h"
+#include "pvecg/file_read.h"
 #include "kept_file.h"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Byte counters of the host's physical network interfaces, summed: the
  * node's netin (received) and netout (transmitted) columns.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The node sampler (see node_sample.h for the contract).
  *
@@ -6,15 +7,15 @@
  * /proc/stat CPU line for the cpu and iowait deltas.  The formulas are
  * pvestatd's (PVE::ProcFSTools in pve-common): see docs/node-values.md.
  */
-#include "node_sample.h"
+#include "pvecg/node_sample.h"
 
-#include "arcstats.h"
+#include "pvecg/arcstats.h"
 #include "kept_file.h"
-#include "loadavg.h"
-#include "meminfo.h"
+#include "pvecg/loadavg.h"
+#include "pvecg/meminfo.h"
 #include "nic_counters.h"
-#include "proc_stat.h"
-#include "psi.h"
+#include "pvecg/proc_stat.h"
+#include "pvecg/psi.h"
 
 #include <errno.h>
 #include <fcntl.h>

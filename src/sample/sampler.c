@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The guest sampler (see sampler.h for the contract).
  *
@@ -14,7 +15,7 @@
  */
 #include "sampler_internal.h"
 
-#include "monotonic.h"
+#include "pvecg/monotonic.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Which guests there are: each run lists qemu.slice/ and lxc/ (one
  * getdents per directory, skipped when cgroupfs says the children did not
@@ -8,7 +9,7 @@
  */
 #include "sampler_internal.h"
 
-#include "vmid.h"
+#include "pvecg/vmid.h"
 
 #include <dirent.h>
 #include <errno.h>

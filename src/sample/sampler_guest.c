@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A guest's cgroup directory and its descriptors: the path from the key,
  * opening the files the sampler wants (relative to the directory opened

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the files of the guest sampler share: the sampler's state and the
  * per-guest struct (sampler.c: the API, the run loop and the guest array;
@@ -8,7 +9,7 @@
 #ifndef PVECG_SAMPLER_INTERNAL_H
 #define PVECG_SAMPLER_INTERNAL_H
 
-#include "sampler.h"
+#include "pvecg/sampler.h"
 
 #include "dir_change.h"
 #include "guest_net.h"

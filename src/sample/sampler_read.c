@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reading one guest into a guest_sample: a pread from offset 0 of each
  * kept-open file and a parse, plus its settings (re-read now and then), KSM
@@ -7,10 +8,10 @@
  */
 #include "sampler_internal.h"
 
-#include "decimal.h"
-#include "file_read.h"
-#include "flat_keyed.h"
-#include "guest_extra.h"
+#include "pvecg/decimal.h"
+#include "pvecg/file_read.h"
+#include "pvecg/flat_keyed.h"
+#include "pvecg/guest_extra.h"
 
 #include <errno.h>
 #include <fcntl.h>

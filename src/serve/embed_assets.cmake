@@ -1,8 +1,9 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Writes OUT, a C file defining serve_assets[] (serve_assets.h) from
 # ASSETS, a list of "request-path|file" entries; the content type follows
 # from the file's extension (a list cannot hold the ';' of a type).
 # Run as: cmake -DOUT=... -DASSETS="a;b" -P embed_assets.cmake
-set(body "/* Generated from serve/web/ by embed_assets.cmake. */\n")
+set(body "/* Generated from src/serve/web/ by embed_assets.cmake. */\n")
 string(APPEND body "#include \"serve_assets.h\"\n\n")
 set(table "")
 set(index 0)

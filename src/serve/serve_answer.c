@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Answers (see serve_answer.h).  The rows come from the two halves of
  * rrddata_print(), so the API's bodies are byte for byte what `pvecg
@@ -8,11 +9,11 @@
  */
 #include "serve_answer.h"
 
-#include "json_writer.h"
-#include "rrddata_print.h"
+#include "pvecg/json_writer.h"
+#include "pvecg/rrddata_print.h"
 #include "serve_assets.h"
 #include "serve_list.h"
-#include "view_source.h"
+#include "pvecg/view_source.h"
 
 #include <errno.h>
 #include <pthread.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The answer to one request of `pvecg serve`, without HTTP: status,
  * headers and body, from the request rules (serve_request.h), the page's
@@ -7,19 +8,13 @@
 #ifndef PVECG_SERVE_ANSWER_H
 #define PVECG_SERVE_ANSWER_H
 
+#include "pvecg/serve.h"
+
 #include "serve_request.h"
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
-
-struct serve_config {
-  const char *data_dir;   /* the files; NULL: the daemon's base directory */
-  const char *list_dir;   /* where the listings look (a local directory) */
-  const char *daemon;     /* rrdcached's address, or NULL */
-  const char *config_dir; /* the PVE configuration, "" for none */
-  time_t now;             /* 0: the current time */
-};
 
 struct serve_reply {
   int status;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Looking up the page's files (the table itself is generated; see
  * serve_assets.h).

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The page's files (serve/web/), compiled into the program so that the
+ * The page's files (src/serve/web/), compiled into the program so that the
  * server needs no files of its own at run time and a package cannot ship
  * a page that does not match its server.  The table is generated at build
  * time by embed_assets.cmake.

@@ -1,13 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * libmicrohttpd glue (see serve_http.h).  libmicrohttpd is Debian's
+ * libmicrohttpd glue (see include/pvecg/serve.h).  libmicrohttpd is Debian's
  * (libmicrohttpd12), small, and parses HTTP with a long record of fuzzing;
  * everything the server decides is in serve_answer.c, so this file only
  * collects a request's parts, sends the answer with its headers, and logs
  * what failed, at most LOG_BURST lines per LOG_WINDOW seconds so a hostile
  * client cannot fill the journal.
  */
-#include "serve_http.h"
+#include "pvecg/serve.h"
 
+#include "serve_answer.h"
 #include "serve_listen.h"
 
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The listings of serve_list.h: two directory reads of the data directory
  * and, for guests, one of each node's qemu-server/ and lxc/ in the PVE
@@ -5,12 +6,12 @@
  */
 #include "serve_list.h"
 
-#include "file_read.h"
-#include "guest.h"
-#include "guest_config.h"
-#include "rrd_file_name.h"
-#include "rrd_layout.h"
-#include "vmid.h"
+#include "pvecg/file_read.h"
+#include "pvecg/guest.h"
+#include "pvecg/guest_config.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrd_layout.h"
+#include "pvecg/vmid.h"
 
 #include <dirent.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What the data directory holds, as Proxmox's listings: the nodes with a
  * pve-node-9.0 file and the guests with a pve-vm-9.0 file, with each
@@ -9,7 +10,7 @@
 #ifndef PVECG_SERVE_LIST_H
 #define PVECG_SERVE_LIST_H
 
-#include "json_writer.h"
+#include "pvecg/json_writer.h"
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Parsing --listen (see serve_listen.h).
  */
 #include "serve_listen.h"
 
-#include "decimal.h"
-#include "host_port.h"
+#include "pvecg/decimal.h"
+#include "pvecg/host_port.h"
 
 #include <errno.h>
 #include <arpa/inet.h>

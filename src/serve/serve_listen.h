@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --listen's address: "HOST:PORT" with HOST a numeric IPv4 address, or
  * "[V6]:PORT" for IPv6 ("[::]:8016" is every address).  Numbers only, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The request rules of `pvecg serve` (see serve_request.h).  A path is cut
  * into at most eight segments of the characters a node name or VMID can
@@ -7,7 +8,7 @@
  */
 #include "serve_request.h"
 
-#include "vmid.h"
+#include "pvecg/vmid.h"
 
 #include <errno.h>
 #include <stdarg.h>

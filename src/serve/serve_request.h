@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What an HTTP request to `pvecg serve` asks for, from its method, path and
  * query parameters alone: no file is looked at here, so every rule (which
@@ -16,9 +17,9 @@
 #ifndef PVECG_SERVE_REQUEST_H
 #define PVECG_SERVE_REQUEST_H
 
-#include "rrd_fetch.h"
-#include "rrd_file_name.h"
-#include "rrddata.h"
+#include "pvecg/rrd_fetch.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrddata.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Reading files whole from offset 0 (see file_read.h). */
-#include "file_read.h"
+#include "pvecg/file_read.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Splitting "HOST:PORT" (see host_port.h).
  */
-#include "host_port.h"
+#include "pvecg/host_port.h"
 
 #include <errno.h>
 #include <string.h>

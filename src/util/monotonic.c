@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* The monotonic clock (see monotonic.h). */
-#include "monotonic.h"
+#include "pvecg/monotonic.h"
 
 #include <time.h>
 

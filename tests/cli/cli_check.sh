@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pvecg check: a file of each layout is named as such (exit 0); a file of
 # another layout in a layout's directory, a foreign file elsewhere, a file
 # that is not an RRD, a directory and a missing file are each reported with

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pvecg export --format csv against a file this test fills with known rows
 # through rrdtool: every exported row compared with an independent reading
 # by `rrdtool fetch` of the archive it must come from (the minute rows of

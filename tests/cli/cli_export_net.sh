@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pvecg export --to: Graphite plaintext over TCP and InfluxDB line protocol
 # over UDP to a listener of the test (line_listener) that records what
 # arrives; every line is compared with lines made independently from

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pvecg graph: every graph of a guest (with a legacy pve2-vm file in the
 # window) and of the node is drawn as a PNG of exactly the requested size
 # (signature, IHDR width and height); bad arguments are refused.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pvecg rrddata against files this test fills with known rows through
 # rrdtool: every timeframe's rows compared with two independent readings
 # with the same -r/-s/-e (AVERAGE and MAX): the labels and values `rrdtool

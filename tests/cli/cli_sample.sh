@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pvecg sample on a fixture cgroup tree (tests/integration/fixture.sh):
 # the exact table and JSON for a QEMU VM with a name from its config, a
 # container with swap, a VM without a cpu "full" line and without memory

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * layout_defs LAYOUT: prints the DS and RRA arguments of `rrdtool create`
  * for a layout of rrd_layouts[], one a line, so the shell tests make their
  * files from the layout tables rather than from a copy of them.
  */
-#include "rrd_file.h"
-#include "rrd_layout.h"
+#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stdio.h>
 #include <string.h>

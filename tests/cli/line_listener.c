@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * line_listener tcp|udp|tcp-stall PORTFILE OUTFILE: a stand-in for a
  * Graphite/InfluxDB listener, for the `pvecg export --to` tests.

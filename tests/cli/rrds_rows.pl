@@ -1,4 +1,5 @@
 #!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The rows Proxmox VE's API makes of one fetch, computed by Proxmox's own
 # way of reading a file: Perl's RRDs::fetch (librrds-perl) and the loop of
 # PVE::RRD's get_rrd_data, "time" => $start, $start += $step per row,

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of cli/sample_view.c: bytes in binary units at every boundary, the
+ * Tests of src/cli/sample_view.c: bytes in binary units at every boundary, the
  * exact table and JSON for samples with known, unknown and missing
  * values (a cpu.pressure without "full", no memory, swap known), names
  * copied (the sampler's string does not outlive its callback), and the

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/arcstats.c.  Checks, beyond memory safety: only the
+ * Fuzz target for src/parse/arcstats.c.  Checks, beyond memory safety: only the
  * documented errors, *ret untouched on error, a deterministic result that
  * a final newline does not change, and that a minimal kstat printed back
  * in SPL's form parses to the same size.
@@ -8,7 +9,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "arcstats.h"
+#include "pvecg/arcstats.h"
 #include "fuzz_check.h"
 
 #define FILL 0xa5

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/cgroup_memory.c.  The input is the usage file, a NUL,
- * then memory.stat (no NUL: all usage, empty stat).  For both hierarchy
+ * Fuzz target for src/parse/cgroup_memory.c.  The input is the usage file, a
+ * NUL, then memory.stat (no NUL: all usage, empty stat).  For both hierarchy
  * versions the result must be what the two underlying parsers give: the
  * usage file's error first, then memory.stat's, -ENOMSG without the cache
  * key, else usage - cache clamped to 0; *ret untouched on error.
@@ -9,9 +10,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "cgroup_memory.h"
-#include "decimal.h"
-#include "flat_keyed.h"
+#include "pvecg/cgroup_memory.h"
+#include "pvecg/decimal.h"
+#include "pvecg/flat_keyed.h"
 #include "fuzz_check.h"
 
 #define SENTINEL UINT64_C(0xfeedfacefeedface)

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/cgroup_stats.c (io.stat, cpu.max, memory.max on the
+ * Fuzz target for src/parse/cgroup_stats.c (io.stat, cpu.max, memory.max on the
  * same input).  Invariants: only the documented error codes, outputs
  * untouched on error, io.stat totals at least those of its first line
  * alone (sums never wrap), and deterministic results.
@@ -7,7 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "cgroup_stats.h"
+#include "pvecg/cgroup_stats.h"
 #include "fuzz_check.h"
 
 static void check_io(const char *buf, size_t size) {

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Invariant checks for the fuzz targets.  A violated contract is as much a
  * bug as a crash, so it aborts: libFuzzer then saves the input as a crash.
  * The digit helpers are the targets' own, deliberately naive, oracles: they
- * share no code with parse/decimal.c.
+ * share no code with src/parse/decimal.c.
  */
 #ifndef PVECG_FUZZ_CHECK_H
 #define PVECG_FUZZ_CHECK_H

@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the words the pvecg command takes as option values:
- * export_format_parse and export_prefix_problem (cli/export_format.c),
- * rrddata_timeframe_parse (cli/rrddata.c) and graph_what_parse
- * (cli/graph_def.c).  Checks, beyond memory safety: each parser accepts
+ * export_format_parse and export_prefix_problem (src/history/export_format.c),
+ * rrddata_timeframe_parse (src/history/rrddata.c) and graph_what_parse
+ * (src/history/graph_def.c).  Checks, beyond memory safety: each parser accepts
  * exactly the words its header documents, listed here again, and returns
  * the matching enumerator; a refusal is -EINVAL with *ret untouched; a
  * metric prefix is refused exactly when it is empty, longer than 64 bytes,
@@ -13,10 +14,10 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "export_format.h"
+#include "pvecg/export_format.h"
 #include "fuzz_check.h"
-#include "graph_def.h"
-#include "rrddata.h"
+#include "pvecg/graph_def.h"
+#include "pvecg/rrddata.h"
 
 #define SENTINEL 0x5a5a
 

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the other values the plugins take from collectd's config:
- * pve_cgroup's Guests (parse/guest.c guest_type_parse) and pve_rrd's
+ * pve_cgroup's Guests (src/parse/guest.c guest_type_parse) and pve_rrd's
  * DaemonAddress (rrd/rrdcached_client.c, which validates it; nothing here
  * connects).  Checks, beyond memory safety: a guest type is exactly "qemu"
  * or "lxc", an address is refused (-EINVAL, nothing returned) exactly when
@@ -13,8 +14,8 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "guest.h"
-#include "rrdcached_client.h"
+#include "pvecg/guest.h"
+#include "pvecg/rrdcached_client.h"
 
 #define SENTINEL ((enum guest_type)0x5a5a)
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/decimal.c.  Besides memory safety it checks the
+ * Fuzz target for src/parse/decimal.c.  Besides memory safety it checks the
  * results against independent oracles: the digits printed back by
  * snprintf for integers, glibc's correctly rounded strtod for fixed point,
  * and the integer parser for the single-value file form.
@@ -9,7 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 #include "fuzz_check.h"
 
 #define SENTINEL_U64 UINT64_C(0x0123456789abcdef)

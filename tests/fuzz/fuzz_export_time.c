@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for export_time_parse (cli/export_range.c), the times of
+ * Fuzz target for export_time_parse (src/history/export_range.c), the times of
  * `pvecg export --since/--until`.  The first byte picks the clock reading
  * ("now", never negative), the rest is the text.  Checks, beyond memory
  * safety and signed overflow (UBSan): the result agrees with an oracle
@@ -10,7 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "export_range.h"
+#include "pvecg/export_range.h"
 #include "fuzz_check.h"
 
 #define SENTINEL ((time_t)0x5a5a5a5a5a5a5a5a)

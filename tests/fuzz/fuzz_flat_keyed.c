@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/flat_keyed.c, checked against a line-by-line oracle
+ * Fuzz target for src/parse/flat_keyed.c, checked against a line-by-line oracle
  * written independently here: the same result code, mask and values for a
  * set of keys that are prefixes of one another ("fil", "file",
  * "file_mapped", ...), for the whole set and for each key alone, and the
@@ -9,7 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "flat_keyed.h"
+#include "pvecg/flat_keyed.h"
 #include "fuzz_check.h"
 
 #define NKEYS 8

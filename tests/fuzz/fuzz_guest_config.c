@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/guest_config.c: both guest types on the same input.
+ * Fuzz target for src/parse/guest_config.c: both guest types on the same input.
  * Invariants: the result is deterministic, *ret is untouched on error, CPU
  * counts and memory stay within PVE's ranges, and the name is printable
  * and NUL-terminated.
@@ -8,7 +9,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "guest_config.h"
+#include "pvecg/guest_config.h"
 
 static void check_one(enum guest_type type, const char *buf, size_t size) {
   struct guest_config a, b;

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/guest_extra.c and parse/memory_detail.c: the input is
- * split at NUL bytes into memory.stat, memory.events and
+ * Fuzz target for src/parse/guest_extra.c and src/parse/memory_detail.c: the
+ * input is split at NUL bytes into memory.stat, memory.events and
  * memory.swap.current, fed for both hierarchy versions.  Invariants: only
  * documented results, nothing filled when memory.stat is refused, and
  * memory_with_shmem never above the usage.
@@ -9,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "guest_extra.h"
+#include "pvecg/guest_extra.h"
 
 static const char *part(const char **p, const char *end, size_t *len) {
   const char *start = *p;

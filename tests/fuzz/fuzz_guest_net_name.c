@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for guest_net_parse_name (sample/guest_net.c), which tells a
+ * Fuzz target for guest_net_parse_name (src/sample/guest_net.c), which tells a
  * guest's network interface from the names in /proc/net/dev.  Checks,
  * beyond memory safety: a name is accepted exactly when it is "tap" (qemu)
  * or "veth" (lxc), a canonical VMID (3 to 9 digits, no leading zero), 'i'
@@ -11,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "guest.h"
+#include "pvecg/guest.h"
 #include "guest_net.h"
 
 #define TYPE_SENTINEL ((enum guest_type)0x5a5a)

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/ksm_stat.c (ksm_stat and pid files on the same
+ * Fuzz target for src/parse/ksm_stat.c (ksm_stat and pid files on the same
  * input).  Invariants: only documented errors, outputs untouched on error,
  * deterministic results, pids positive.
  */
@@ -7,7 +8,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "ksm_stat.h"
+#include "pvecg/ksm_stat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   const char *buf = (const char *)data;

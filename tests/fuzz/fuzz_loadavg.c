@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/loadavg.c.  Checks, beyond memory safety: only the
+ * Fuzz target for src/parse/loadavg.c.  Checks, beyond memory safety: only the
  * documented errors, *ret untouched on error, a deterministic result that
  * one final newline does not change (and a second one refuses), finite
  * non-negative averages, and that the line printed back parses to the same
@@ -11,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "loadavg.h"
+#include "pvecg/loadavg.h"
 
 #define FILL 0xa5
 #define ROUND_TRIP_MAX 1e6

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/meminfo.c.  Checks, beyond memory safety: only the
+ * Fuzz target for src/parse/meminfo.c.  Checks, beyond memory safety: only the
  * documented errors, *ret untouched on error, a deterministic result that
  * a final newline does not change, whole kibibytes on success, and that
  * the four lines printed back in the kernel's form parse to the same
@@ -10,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "meminfo.h"
+#include "pvecg/meminfo.h"
 
 #define FILL 0xa5
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/mountinfo.c.  Checks that *ret is always fully and
+ * Fuzz target for src/parse/mountinfo.c.  Checks that *ret is always fully and
  * deterministically written, that any path found is absolute and
  * NUL-terminated within PATH_MAX, and that lines are independent with the
  * first match winning: known cgroup lines put after the input only fill
@@ -9,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "mountinfo.h"
+#include "pvecg/mountinfo.h"
 
 #define KNOWN_UNIFIED "/fuzz/unified"
 #define KNOWN_MEMORY "/fuzz/memory"

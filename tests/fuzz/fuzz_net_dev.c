@@ -1,13 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/net_dev.c.  Invariants: only the documented results,
- * every reported name non-empty, NUL-terminated, at most 15 bytes and free
- * of spaces and colons, and the same interfaces reported on a second parse.
+ * Fuzz target for src/parse/net_dev.c.  Invariants: only the documented
+ * results, every reported name non-empty, NUL-terminated, at most 15 bytes and
+ * free of spaces and colons, and the same interfaces reported on a second
+ * parse.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "net_dev.h"
+#include "pvecg/net_dev.h"
 
 struct tally {
   unsigned n;

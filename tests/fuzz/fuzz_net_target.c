@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for net_target_parse (cli/net_sender.c), the listener URL of
- * `pvecg export --to`.  Checks, beyond memory safety, against an oracle that
+ * Fuzz target for net_target_parse (src/history/net_sender.c), the listener URL
+ * of `pvecg export --to`.  Checks, beyond memory safety, against an oracle that
  * splits the URL from the right instead of the left: "tcp://" or "udp://",
  * then a host of 1..NET_HOST_MAX-1 bytes without '/' (without ':' unless
  * in brackets, and a bracketed one without ']'), ':' and a port of 1..65535
@@ -12,7 +13,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "net_sender.h"
+#include "pvecg/net_sender.h"
 
 #define FILL 0xa5
 

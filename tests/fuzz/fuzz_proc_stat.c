@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/proc_stat.c.  Checks, beyond memory safety: only the
- * documented errors, *ret untouched on error, a deterministic result, at
+ * Fuzz target for src/parse/proc_stat.c.  Checks, beyond memory safety: only
+ * the documented errors, *ret untouched on error, a deterministic result, at
  * least one CPU on success, that bytes after the input change nothing once
  * it parses (nothing after the CPU block is looked at), and that the
  * kernel's form printed back from a result parses to the same values.
@@ -10,7 +11,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "proc_stat.h"
+#include "pvecg/proc_stat.h"
 
 #define FILL 0xa5
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/psi.c.  Checks, beyond memory safety: only the
+ * Fuzz target for src/parse/psi.c.  Checks, beyond memory safety: only the
  * documented errors, *ret untouched on error, averages within 0..100, a
  * zero "full" when it is absent, a deterministic result that a final
  * newline does not change, and that the kernel's form printed back from a
@@ -11,7 +12,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "psi.h"
+#include "pvecg/psi.h"
 
 #define FILL 0xa5
 

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for layout/rrd_file_name.c: the names of RRD files, which arrive
- * from directories, the network plugin and the command line.  The first
+ * Fuzz target for src/layout/rrd_file_name.c: the names of RRD files, which
+ * arrive from directories, the network plugin and the command line.  The first
  * byte picks the data directory and the layout, the rest is the name.
  * Checks, beyond memory safety: a name is accepted exactly when it is
  * 1..64 bytes, not "." or "..", without '/' or '\\' and without a control
@@ -13,7 +14,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "rrd_file_name.h"
+#include "pvecg/rrd_file_name.h"
 
 #define PATH_SIZE 512
 

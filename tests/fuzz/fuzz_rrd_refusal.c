@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for rrd_file_parse_refusal (rrd/rrd_file.c), which reads the
  * file's last update out of librrd's and rrdcached's error text.  Checks,
@@ -13,7 +14,7 @@
 #include <time.h>
 
 #include "fuzz_check.h"
-#include "rrd_file.h"
+#include "pvecg/rrd_file.h"
 
 #define SENTINEL ((time_t)0x5a5a5a5a5a5a5a5a)
 #define ATTEMPT "illegal attempt to update"

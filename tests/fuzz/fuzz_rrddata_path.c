@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for the path rules of cli/rrddata.c: rrddata_path_layout (the
- * layout a file belongs to, by the name of its directory) and
+ * Fuzz target for the path rules of src/history/rrddata.c: rrddata_path_layout
+ * (the layout a file belongs to, by the name of its directory) and
  * rrddata_legacy_path (the pve2 file next to a 9.0 file).  The first byte
  * picks the suffix, the rest is the path.  Checks, beyond memory safety,
  * against an oracle that splits the path with its own loop: the layout is
@@ -15,7 +16,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "rrddata.h"
+#include "pvecg/rrddata.h"
 
 #define FILL 'Z'
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for serve_request_parse (serve/serve_request.c), the rules of
+ * Fuzz target for serve_request_parse (src/serve/serve_request.c), the rules of
  * every HTTP request `pvecg serve` answers.  The input is
  * "METHOD\nPATH\nk=v&k&k=v...": a parameter without '=' has no value, as
  * libmicrohttpd gives it.  Beyond memory safety it checks:
@@ -16,9 +17,9 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "rrd_file_name.h"
+#include "pvecg/rrd_file_name.h"
 #include "serve_request.h"
-#include "vmid.h"
+#include "pvecg/vmid.h"
 
 #define INPUT_MAX 2048
 

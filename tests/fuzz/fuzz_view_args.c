@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for view_args_set (cli/view_source.c), which takes the option
- * values shared by `pvecg rrddata`, `check` and `graph`.  The first byte
+ * Fuzz target for view_args_set (src/history/view_source.c), which takes the
+ * option values shared by `pvecg rrddata`, `check` and `graph`.  The first byte
  * picks the option (one of the eight, or one that is not shared), the rest
  * is the value.  Checks, beyond memory safety, against an oracle that
  * changes a copy of the arguments as the option's documentation says:
@@ -16,7 +17,7 @@
 #include <unistd.h>
 
 #include "fuzz_check.h"
-#include "view_source.h"
+#include "pvecg/view_source.h"
 
 #define OPT_COUNT 8
 #define OPT_NOT_SHARED 'x'

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/vmid.c: each of the three entry points accepts
+ * Fuzz target for src/parse/vmid.c: each of the three entry points accepts
  * exactly the canonical VMID texts (3 to 9 digits without a leading zero,
  * which is 100..999999999) and returns their value; everything else is
  * -EINVAL with the output untouched.
@@ -9,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "vmid.h"
+#include "pvecg/vmid.h"
 
 #define SENTINEL 0xa5a5a5a5u
 #define SCOPE_SUFFIX ".scope"

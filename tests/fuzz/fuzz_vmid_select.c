@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for parse/vmid_select.c, the VMID select list of the
+ * Fuzz target for src/parse/vmid_select.c, the VMID select list of the
  * pve_cgroup config.  The input is one line per entry; the first byte picks
  * IgnoreSelected and the size of the error buffer.  Checks, beyond memory
  * safety (including no leak from a regular expression that does not
@@ -22,8 +23,8 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "vmid.h"
-#include "vmid_select.h"
+#include "pvecg/vmid.h"
+#include "pvecg/vmid_select.h"
 
 #define ENTRIES_MAX 8
 #define FILL 'Z'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Helpers shared by the parser tests.  The parsers get buffers straight
  * from pread, without a terminating NUL, so the tests hand them heap copies

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Fixture cgroup trees for C tests (see fixture_tree.h). */
 #include "fixture_tree.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fixture cgroup trees for C tests: directories and files laid out like
  * cgroupfs, with contents in the kernel's formats.  Every helper aborts the

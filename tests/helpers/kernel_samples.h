@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * memory.stat contents shared by the flat-keyed and memhost tests.  The v1
  * files were read on a Debian 12 host running Linux 6.18 with the hybrid

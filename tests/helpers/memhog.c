@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * memhog MIB READY_FILE: allocates MIB MiB of anonymous memory, writes a
  * distinct byte into every page (so that neither the zero page nor KSM can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A /proc/net/dev of a PVE node with two VMs and a container, for tests:
  * tap100i0 + tap100i1 (VM 100), veth200i0 (CT 200), a firewall pair and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fixture trees for the node tests: network interfaces laid out as sysfs
  * lays them out (the device directory below devices/, a class/net symlink

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Host-wide kernel files shared by the node parser and sampler tests.
  * stat, meminfo and loadavg were read on the development host (Linux 6.18,

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of cli/export_format.c: the exact text of every format for exact
- * inputs — unknown values left out, an all-unknown row giving nothing,
+ * Tests of src/history/export_format.c: the exact text of every format for
+ * exact inputs — unknown values left out, an all-unknown row giving nothing,
  * numbers that must survive (2^53+2, 1e15, negatives, tiny values),
  * escaping of line-protocol measurements, tags and fields, CSV quoting,
  * JSON strings — and sources that cannot be written refused without a
@@ -13,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "export_format.h"
+#include "pvecg/export_format.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of cli/export_range.c: which rows of which archive `pvecg export`
- * reads, for exact last-update times and ranges (values worked out by
+ * Tests of src/history/export_range.c: which rows of which archive `pvecg
+ * export` reads, for exact last-update times and ranges (values worked out by
  * hand from the archive table: resolution, rows, and the newest row at
  * the last update rounded down), and the parsing of --since/--until.
  */
@@ -11,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "export_range.h"
+#include "pvecg/export_range.h"
 
 #include <errno.h>
 #include <time.h>

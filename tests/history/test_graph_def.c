@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of cli/graph_def.c: every graph draws data sources its layout has
- * (and the node's pressure graph has no cpu full), and the librrd
- * arguments come out exactly, with the legacy file's lines, the x100 of
- * cpu/iowait and ':' escaped in file names.
+ * Tests of src/history/graph_def.c: every graph draws data sources its layout
+ * has (and the node's pressure graph has no cpu full), and the librrd arguments
+ * come out exactly, with the legacy file's lines, the x100 of cpu/iowait and
+ * ':' escaped in file names.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "graph_def.h"
+#include "pvecg/graph_def.h"
 
 #include <errno.h>
 #include <string.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of cli/json_writer.c: commas and nesting come out right whatever
- * the mix of values, strings are escaped exactly as JSON requires (and
+ * Tests of src/history/json_writer.c: commas and nesting come out right
+ * whatever the mix of values, strings are escaped exactly as JSON requires (and
  * UTF-8 is left alone), numbers print as Perl prints them, and what JSON
  * cannot hold becomes null.
  */
@@ -11,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "json_writer.h"
+#include "pvecg/json_writer.h"
 
 #include <math.h>
 #include <stdio.h>

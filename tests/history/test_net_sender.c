@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of cli/net_sender.c: --to URLs parsed exactly (IPv6 brackets,
+ * Tests of src/history/net_sender.c: --to URLs parsed exactly (IPv6 brackets,
  * ports 1..65535, nothing else accepted); lines sent over TCP arrive
  * byte for byte and are counted; UDP packs whole lines into datagrams of
  * at most 1400 bytes, exactly as many as fit, a longer line alone; a
@@ -12,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "net_sender.h"
+#include "pvecg/net_sender.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of cli/rrddata.c: the windows of every timeframe at a fixed now,
- * when and how the legacy file is read, which legacy rows are joined in
+ * Tests of src/history/rrddata.c: the windows of every timeframe at a fixed
+ * now, when and how the legacy file is read, which legacy rows are joined in
  * front, the legacy file's path, and the JSON rows (unknown values left
  * out, an empty newest row dropped, memfree given as memavailable).
  */
@@ -11,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "rrddata.h"
+#include "pvecg/rrddata.h"
 
 #include <errno.h>
 #include <math.h>

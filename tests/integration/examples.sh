@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The example configurations of docs/deployment.md, as the tests load them:
 # each is the fenced block after a line "<!-- example: NAME -->", with the
 # paths, addresses and intervals of a real host replaced by the test's own.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Builds fixture cgroup trees: directories and files laid out like cgroupfs,
 # with contents in the kernel's exact formats, so the plugins can be run on
 # known numbers.  Sourced by the integration tests.

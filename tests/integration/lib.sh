@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared helpers for the integration tests: a private temp dir, the real
 # collectd in the foreground, and reading values back with rrdtool.
 # Sourced by the test scripts; expects PLUGIN_DIR (the built plugins).

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The central-collector examples of docs/deployment.md on loopback: two
 # "nodes" run pve_cgroup on different fixture trees (distinct VMIDs, other
 # memory figures) and send through collectd's network plugin, encrypted

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A sender whose clock runs an hour ahead (libfaketime), next to one whose
 # clock is right, both sending to the central collector of
 # docs/deployment.md: the collector drops the early sender's rows

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Guest files that cannot be read the way the kernel's can, under the real
 # collectd with both plugins: a directory where memory.current should be
 # (EISDIR), a FIFO as cpu.pressure and as a guest's PVE config (opening one

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A REAL guest cgroup removed while collectd reads it, and made again under
 # the same VMID: its kept descriptors start failing with ENODEV, the guest
 # is dropped (no row, nothing logged: a guest that stops is not an error),

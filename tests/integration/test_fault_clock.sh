@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The wall clock stepping backwards under the real collectd with both
 # plugins (libfaketime, its offset read from a file while collectd runs):
 # back by 20 s, the rows carry times the files already have: they are

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # DataDir on a full file system: a 2 MiB tmpfs holds one pve-vm-9.0 file
 # (1,346,072 bytes) but not two.  Under the real collectd with both
 # plugins, the first guest's file keeps getting its rows, the second

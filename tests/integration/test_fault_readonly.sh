@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # DataDir on a read-only mount (a read-only bind mount: as root, file modes
 # would not stop a write), under the real collectd with pve_cgroup,
 # pve_rrd and collectd's csv plugin as a second writer: collectd keeps

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Damaged RRD files where guests' files should be, under the real collectd
 # with both plugins: a valid pve-vm-9.0 file cut in half, one overwritten
 # with random bytes of the right size, an empty one, and a symlink to a

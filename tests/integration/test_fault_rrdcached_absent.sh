@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rrdcached not accepting connections at all, under the real collectd with
 # both plugins and collectd's csv plugin: a unix socket left behind by a
 # daemon that is gone (connect: ECONNREFUSED), and a TCP port nothing

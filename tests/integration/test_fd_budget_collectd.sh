@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A collectd whose open-files limit cannot hold every guest's files (hard
 # limit 320: a budget of 24 descriptors, 3 guests' 7 files kept open): the rest are
 # read by open/read/close, every guest's row is still exact, and the plugin

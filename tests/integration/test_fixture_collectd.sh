@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The whole path on a fixture cgroup tree: the real collectd loads
 # pve_cgroup and pve_rrd at Interval 1, and the RRD files must hold exactly
 # the numbers the fixture files say, U where nothing is known, the exact

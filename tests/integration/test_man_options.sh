@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The manual pages against the code: every option a plugin's config
 # callback accepts (its strcasecmp("Option", ...->key) calls) is an item of
 # the OPTIONS section of the plugin's page with a "Default:" line, and the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The node row through the real collectd: pve_cgroup's node sampler on
 # fixture /proc and /sys trees, pve_rrd writing pve-node-9.0/<node>, and
 # every one of the 19 columns checked by name (cpu and iowait, which are

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The optional value lists (PressureDetails, ExtraStats, KSM) through the
 # real collectd, written by collectd's own csv plugin: every list arrives
 # with the plugin instance of its guest, the stock type and the exact value

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pve_rrd next to pmxcfs (the Proxmox VE node example of docs/deployment.md),
 # with a stand-in for pmxcfs updating PVE's own pve-vm-9.0/100 through the
 # same rrdcached every second.  As configured, pve_rrd never touches PVE's

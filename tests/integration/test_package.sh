@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The Debian package: scripts/package builds it from the source tree in a
 # private build directory; its exact file list (modes, owners, paths: the
 # plugins in /usr/lib/collectd, pvecg-types.db, the manual pages, the

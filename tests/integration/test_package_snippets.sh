@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The configuration snippets the package ships (packaging/examples/): each
 # is its deployment's block of docs/deployment.md byte for byte (which the
 # deployment tests run with values checked), holds nothing but LoadPlugin

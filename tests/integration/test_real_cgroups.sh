@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # memhost and pressure from REAL kernel cgroups: a QEMU-like and an LXC-like
 # guest cgroup are made under a private subtree (cgroup2, plus the v1 memory
 # hierarchy on hybrid hosts), a process holding 64 MiB (48 MiB) of its own

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # An rrdcached that accepts connections but does not answer (SIGSTOP), under
 # the Proxmox VE node example of docs/deployment.md with DaemonTimeout 2:
 # collectd's write threads go on (the csv plugin, fed by the same threads,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rrdcached stopped in the middle of a run and started again, under the
 # Proxmox VE node example of docs/deployment.md: every row collectd
 # dispatched (recorded by collectd's csv plugin in the same instance) is

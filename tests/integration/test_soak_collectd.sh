@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Churn soak of the real collectd with both plugins: thousands of intervals
 # (Interval 0.02) while guests are removed, re-created under the same VMID
 # and added back at random.  Each guest's memhost encodes its VMID and its

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The real collectd with both plugins under valgrind memcheck, at Interval 1
 # for several intervals, while guests appear, disappear and come back with
 # the same VMID: no memory errors and no definite leaks in our code.

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of layout/rrd_file_name.c: the one rule for the names of RRD files
+ * Tests of src/layout/rrd_file_name.c: the one rule for the names of RRD files
  * (VMIDs and node names, from directories, the network plugin, pve_cgroup's
  * NodeName and the command line), refused before they become paths.
  */
@@ -10,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "rrd_file_name.h"
+#include "pvecg/rrd_file_name.h"
 
 #include <errno.h>
 #include <string.h>

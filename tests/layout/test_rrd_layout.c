@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Checks the layout tables of layout/rrd_layout.c against the PVE layouts as
- * Proxmox defines them (pve-cluster status.c).  The expected names, types and
- * archives are typed out here a second time on purpose: a slip in the table
+ * Checks the layout tables of src/layout/rrd_layout.c against the PVE layouts
+ * as Proxmox defines them (pve-cluster status.c).  The expected names, types
+ * and archives are typed out here a second time on purpose: a slip in the table
  * must not be able to hide behind the test reading the same table.
  */
 #include <setjmp.h>
@@ -11,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "rrd_layout.h"
+#include "pvecg/rrd_layout.h"
 
 #include <errno.h>
 #include <stdio.h>

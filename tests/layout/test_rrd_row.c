@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of layout/rrd_row.c: the exact text of values and rows, since
+ * Tests of src/layout/rrd_row.c: the exact text of values and rows, since
  * rrdcached takes the text as it is and a bad value only shows up later in
  * the daemon's log.
  */
@@ -10,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "rrd_row.h"
+#include "pvecg/rrd_row.h"
 
 #include <errno.h>
 #include <float.h>

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests for parse/arcstats.c: an arcstats file in SPL's exact layout, names
+ * Tests for src/parse/arcstats.c: an arcstats file in SPL's exact layout, names
  * that end in "size", signed statistics, every prefix, a file of 100,000
  * statistics, and the malformed forms.
  */
@@ -13,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "arcstats.h"
+#include "pvecg/arcstats.h"
 #include "exact_buffer.h"
 #include "node_samples.h"
 

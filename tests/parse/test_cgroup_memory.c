@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests for parse/cgroup_memory.c: memhost from real v1 files and a v2 file,
- * the right cache key per hierarchy, the clamp at zero, and which file's
+ * Tests for src/parse/cgroup_memory.c: memhost from real v1 files and a v2
+ * file, the right cache key per hierarchy, the clamp at zero, and which file's
  * error is reported.
  */
 #include <errno.h>
@@ -11,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "cgroup_memory.h"
+#include "pvecg/cgroup_memory.h"
 #include "exact_buffer.h"
 #include "kernel_samples.h"
 

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the io.stat, cpu.max and memory.max parsers. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "cgroup_stats.h"
+#include "pvecg/cgroup_stats.h"
 
 #include <errno.h>
 #include <stdlib.h>

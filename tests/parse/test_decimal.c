@@ -1,8 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests for parse/decimal.c: the kernel's number forms are accepted exactly,
- * everything strtoull/strtod would also take (signs, spaces, hex, exponents)
- * is refused, 64-bit overflow is -ERANGE, and fixed-point values come back
- * as the nearest double.
+ * Tests for src/parse/decimal.c: the kernel's number forms are accepted
+ * exactly, everything strtoull/strtod would also take (signs, spaces, hex,
+ * exponents) is refused, 64-bit overflow is -ERANGE, and fixed-point values
+ * come back as the nearest double.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "decimal.h"
+#include "pvecg/decimal.h"
 #include "exact_buffer.h"
 
 #define SENTINEL_U64 UINT64_C(0xdeadbeefcafef00d)

@@ -1,7 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests for parse/flat_keyed.c: exact key matching on real memory.stat files,
- * strict values for wanted keys only, duplicates, overflow, truncation, and
- * that an error leaves the caller's values and mask alone.
+ * Tests for src/parse/flat_keyed.c: exact key matching on real memory.stat
+ * files, strict values for wanted keys only, duplicates, overflow, truncation,
+ * and that an error leaves the caller's values and mask alone.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,7 +14,7 @@
 #include <cmocka.h>
 
 #include "exact_buffer.h"
-#include "flat_keyed.h"
+#include "pvecg/flat_keyed.h"
 #include "kernel_samples.h"
 
 #define SENTINEL UINT64_C(0x5a5a5a5a5a5a5a5a)

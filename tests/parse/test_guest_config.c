@@ -1,10 +1,11 @@
-/* Unit tests of the PVE guest config parser (parse/guest_config.c). */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of the PVE guest config parser (src/parse/guest_config.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "guest_config.h"
+#include "pvecg/guest_config.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,10 +1,11 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the ExtraStats figures (memory_detail.c, guest_extra.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "guest_extra.h"
+#include "pvecg/guest_extra.h"
 #include "kernel_samples.h"
 
 #include <errno.h>

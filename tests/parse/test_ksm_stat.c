@@ -1,10 +1,11 @@
-/* Unit tests of the ksm_stat and pid file parsers (parse/ksm_stat.c). */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of the ksm_stat and pid file parsers (src/parse/ksm_stat.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "ksm_stat.h"
+#include "pvecg/ksm_stat.h"
 
 #include <errno.h>
 #include <stdlib.h>

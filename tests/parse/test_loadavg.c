@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests for parse/loadavg.c on the development host's /proc/loadavg, every
+ * Tests for src/parse/loadavg.c on the development host's /proc/loadavg, every
  * prefix of it, and the forms the strict parser must refuse.
  */
 #include <errno.h>
@@ -13,7 +14,7 @@
 #include <cmocka.h>
 
 #include "exact_buffer.h"
-#include "loadavg.h"
+#include "pvecg/loadavg.h"
 #include "node_samples.h"
 
 static int parse_len(const char *s, size_t len, struct loadavg *out) {

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests for parse/meminfo.c on the development host's /proc/meminfo, every
+ * Tests for src/parse/meminfo.c on the development host's /proc/meminfo, every
  * prefix of it, a file with thousands of other keys, and every way a
  * wanted line can be malformed.
  */
@@ -14,7 +15,7 @@
 #include <cmocka.h>
 
 #include "exact_buffer.h"
-#include "meminfo.h"
+#include "pvecg/meminfo.h"
 #include "node_samples.h"
 
 #define TOTAL "MemTotal:       1000 kB\n"

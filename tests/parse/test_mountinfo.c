@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests for parse/mountinfo.c: finding the cgroup2 and v1 memory mounts on
+ * Tests for src/parse/mountinfo.c: finding the cgroup2 and v1 memory mounts on
  * hybrid and unified hosts, octal escapes, the exact "memory" super option,
  * first match wins, PATH_MAX, and skipping lines without the mountinfo form.
  */
@@ -12,7 +13,7 @@
 #include <cmocka.h>
 
 #include "exact_buffer.h"
-#include "mountinfo.h"
+#include "pvecg/mountinfo.h"
 
 /* /proc/self/mountinfo of a Debian 12 host with the hybrid layout, less
  * three bind mounts (its cgroup mounts have no optional fields). */

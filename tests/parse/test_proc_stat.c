@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests for parse/proc_stat.c on the development host's /proc/stat, the
+ * Tests for src/parse/proc_stat.c on the development host's /proc/stat, the
  * field counts of older and future kernels, a 4096-CPU file, every prefix
  * of a real file, and every way the strict parser must refuse one.
  */
@@ -15,7 +16,7 @@
 
 #include "exact_buffer.h"
 #include "node_samples.h"
-#include "proc_stat.h"
+#include "pvecg/proc_stat.h"
 
 #define TAIL "intr 1 0\nctxt 5\n"
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests for parse/psi.c on pressure files captured from Linux 6.18 (system
+ * Tests for src/parse/psi.c on pressure files captured from Linux 6.18 (system
  * wide and per cgroup), the pre-5.13 cgroup cpu.pressure without "full",
  * and every way the strict parser must refuse a file.
  */
@@ -13,7 +14,7 @@
 #include <cmocka.h>
 
 #include "exact_buffer.h"
-#include "psi.h"
+#include "pvecg/psi.h"
 
 /* /proc/pressure/cpu: system-wide cpu "full" is always zero. */
 static const char proc_cpu[] =

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests for parse/vmid.c: exactly PVE's VMIDs (100..999999999, no leading
+ * Tests for src/parse/vmid.c: exactly PVE's VMIDs (100..999999999, no leading
  * zero) pass, and nothing that could alias another guest or carry path
  * syntax does.
  */
@@ -12,7 +13,7 @@
 #include <cmocka.h>
 
 #include "exact_buffer.h"
-#include "vmid.h"
+#include "pvecg/vmid.h"
 
 #define SENTINEL 0xdeadbeefu
 

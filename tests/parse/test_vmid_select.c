@@ -1,10 +1,11 @@
-/* Unit tests of the VMID select list (parse/vmid_select.c). */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of the VMID select list (src/parse/vmid_select.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "vmid_select.h"
+#include "pvecg/vmid_select.h"
 
 #include <errno.h>
 #include <string.h>

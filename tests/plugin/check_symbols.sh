@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Every undefined dynamic symbol of a plugin must be provided by collectd
 # itself or by a library the plugin links: collectd only resolves them when
 # it dlopens the plugin, so a miss would otherwise show up only at

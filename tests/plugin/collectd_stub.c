@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The collectd stand-in for plugin unit tests (see collectd_stub.h).  The
  * cf_util_get_* helpers follow collectd's own semantics: exactly one

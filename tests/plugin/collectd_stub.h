@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A stand-in for the parts of the collectd daemon the plugins call, so the
  * plugin sources can be unit-tested in-process: registrations are recorded,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the pve_cgroup plugin's collectd glue: configuration
  * errors, what is dispatched for a fixture tree (one row list per guest,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the pve_rrd plugin's collectd glue against the collectd
  * stand-in: configuration, which value lists become which files, and what
@@ -12,8 +13,8 @@
 #include "collectd_stub.h"
 #include "collectd/core/utils/common/common.h"
 #include "fixture_tree.h"
-#include "rrd_file.h"
-#include "rrd_layout.h"
+#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_layout.h"
 
 #include <limits.h>
 #include <math.h>

@@ -1,10 +1,11 @@
-/* Unit tests of the sample -> pve-vm-9.0 row mapping (row/guest_row.c). */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of the sample -> pve-vm-9.0 row mapping (src/row/guest_row.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "guest_row.h"
+#include "pvecg/guest_row.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the node sample -> pve-node-9.0 row mapping
- * (row/node_row.c): every column by position, unknown values as NAN,
+ * (src/row/node_row.c): every column by position, unknown values as NAN,
  * and layouts that lack a column refused.
  */
 #include <setjmp.h>
@@ -8,7 +9,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "node_row.h"
+#include "pvecg/node_row.h"
 
 #include <errno.h>
 #include <math.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Temporary directories and whole-file helpers for the tests of rrd/ (see
  * rrd_fixture.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Temporary directories and whole-file reads for the tests of rrd/: every
  * test works in its own mkdtemp directory, removed afterwards, and compares

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A real rrdcached per test (see rrdcached_fixture.h).
  */

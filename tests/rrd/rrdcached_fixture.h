@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A real rrdcached for the tests of rrd/: started in a test's own
  * directory (socket, base directory -B, pid file, journal), on a unix

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The wall clock stepping back an hour, as the store sees it: rows every
  * 10 s whose times (and the store's now) are suddenly an hour behind the
@@ -14,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "rrd_file.h"
+#include "pvecg/rrd_file.h"
 #include "rrd_fixture.h"
-#include "rrd_store.h"
+#include "pvecg/rrd_store.h"
 
 #include <stdio.h>
 #include <stdlib.h>

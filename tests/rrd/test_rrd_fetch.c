@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Tests of rrd/rrd_fetch.c: rows written with librrd (or sent to a real
  * rrdcached and not yet on disk) come back with their exact values and
@@ -10,10 +11,10 @@
 
 #include <cmocka.h>
 
-#include "rrd_fetch.h"
-#include "rrd_file.h"
+#include "pvecg/rrd_fetch.h"
+#include "pvecg/rrd_file.h"
 #include "rrd_fixture.h"
-#include "rrd_row.h"
+#include "pvecg/rrd_row.h"
 #include "rrdcached_fixture.h"
 
 #include <rrd_client.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Tests of rrd/rrd_file.c against the real librrd: files are made in a
  * temporary directory and read back with rrd_info_r, and the check is fed
@@ -10,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "rrd_file.h"
+#include "pvecg/rrd_file.h"
 #include "rrd_fixture.h"
-#include "rrd_row.h"
+#include "pvecg/rrd_row.h"
 
 #include <rrd.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Node names as they arrive over collectd's network plugin, written through
  * a real rrdcached: the daemon's protocol is one line of words per request,
@@ -13,9 +14,9 @@
 
 #include <cmocka.h>
 
-#include "rrd_file.h"
+#include "pvecg/rrd_file.h"
 #include "rrd_fixture.h"
-#include "rrd_sink.h"
+#include "pvecg/rrd_sink.h"
 #include "rrdcached_fixture.h"
 
 #include <dirent.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * librrd 1.7 computes its NaN and infinity lazily and not thread-safely
  * (see rrd_file_prepare_librrd): two write threads making their first
@@ -19,7 +20,7 @@
 #include <cmocka.h>
 
 #include "rrd_fixture.h"
-#include "rrd_store.h"
+#include "pvecg/rrd_store.h"
 
 #include <math.h>
 #include <rrd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Tests of rrd/rrd_queue.c: first in first out across the ring's end, the
  * bound, and rows that carry a copy of everything (the caller's buffers

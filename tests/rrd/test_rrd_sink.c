@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Tests of rrd/rrd_sink.c and rrd_sender.c with a real rrdcached: rows in
  * order and exact (read back from the daemon's journal, which lists every
@@ -14,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "rrd_file.h"
+#include "pvecg/rrd_file.h"
 #include "rrd_fixture.h"
-#include "rrd_row.h"
-#include "rrd_sink.h"
+#include "pvecg/rrd_row.h"
+#include "pvecg/rrd_sink.h"
 #include "rrdcached_fixture.h"
 
 #include <errno.h>

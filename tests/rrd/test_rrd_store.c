@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Tests of rrd/rrd_store.c: every outcome, when it asks to be logged, that
  * files it does not own are never changed, and that parallel writers leave
@@ -11,10 +12,10 @@
 
 #include <cmocka.h>
 
-#include "rrd_file.h"
+#include "pvecg/rrd_file.h"
 #include "rrd_fixture.h"
-#include "rrd_row.h"
-#include "rrd_store.h"
+#include "pvecg/rrd_row.h"
+#include "pvecg/rrd_store.h"
 
 #include <rrd.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Write-path concurrency: several threads hand rows of many guests to one
  * rrd_sink at the same time, as collectd's write threads do, while another
@@ -15,10 +16,10 @@
 
 #include <cmocka.h>
 
-#include "rrd_file.h"
+#include "pvecg/rrd_file.h"
 #include "rrd_fixture.h"
-#include "rrd_row.h"
-#include "rrd_sink.h"
+#include "pvecg/rrd_row.h"
+#include "pvecg/rrd_sink.h"
 #include "rrdcached_fixture.h"
 
 #include <rrd.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Tests of rrd/rrdcached_client.c against a real rrdcached -B (unix socket
  * and TCP on 127.0.0.1): files created through the daemon with exactly the
@@ -14,10 +15,10 @@
 
 #include <cmocka.h>
 
-#include "rrd_file.h"
+#include "pvecg/rrd_file.h"
 #include "rrd_fixture.h"
-#include "rrd_row.h"
-#include "rrdcached_client.h"
+#include "pvecg/rrd_row.h"
+#include "pvecg/rrdcached_client.h"
 #include "rrdcached_fixture.h"
 
 #include <rrd.h>

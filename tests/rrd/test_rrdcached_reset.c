@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A daemon that resets the connection with a request unread -- what a real
  * rrdcached does when it is stopped while an UPDATE is in flight.  librrd
@@ -19,7 +20,7 @@
 #include <cmocka.h>
 
 #include "rrd_fixture.h"
-#include "rrdcached_client.h"
+#include "pvecg/rrdcached_client.h"
 
 #include <poll.h>
 #include <pthread.h>

@@ -1,10 +1,11 @@
-/* Unit tests of the descriptor budget (sample/fd_budget.c). */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Unit tests of the descriptor budget (src/sample/fd_budget.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "fd_budget.h"
+#include "pvecg/fd_budget.h"
 
 #include <sys/resource.h>
 

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of sample/kept_file.c on files in a temp dir and on real procfs: a
+ * Tests of src/sample/kept_file.c on files in a temp dir and on real procfs: a
  * kept descriptor sees new contents, the buffer grows until a whole file
  * fits (and refuses one beyond READ_BUFFER_MAX), a failed read closes the
  * descriptor so that the next open starts afresh.

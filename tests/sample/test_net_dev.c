@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests of the /proc/net/dev parser and the per-guest net table. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -6,7 +7,7 @@
 
 #include "fixture_tree.h"
 #include "guest_net.h"
-#include "net_dev.h"
+#include "pvecg/net_dev.h"
 #include "net_dev_sample.h"
 
 #include <errno.h>

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of sample/nic_counters.c on fixture sysfs trees: which interfaces
+ * Tests of src/sample/nic_counters.c on fixture sysfs trees: which interfaces
  * count (each fixture NIC's rx_bytes is a distinct power of two, so the sum
  * says exactly which ones were added), kept descriptors between listings,
  * NICs that appear, go, are re-created or whose counters go backwards, and

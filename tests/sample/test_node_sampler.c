@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of the node sampler (sample/node_sampler.c) on fixture /proc and /sys
- * trees built in a temp dir: every one of the 19 values exact, cpu and
+ * Tests of the node sampler (src/sample/node_sampler.c) on fixture /proc and
+ * /sys trees built in a temp dir: every one of the 19 values exact, cpu and
  * iowait from known counter deltas (first run unknown, counters reset or
  * going backwards unknown, never negative), arcstats missing (0), malformed
  * (unknown) and appearing later, memory figures that would go negative,
@@ -11,7 +12,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "node_sample.h"
+#include "pvecg/node_sample.h"
 
 #include "exact_buffer.h"
 #include "node_fixture.h"

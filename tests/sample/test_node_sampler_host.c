@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The node sampler on this machine's real /proc, /sys and /: each value
  * checked against an independent source (sysconf, sysinfo, statvfs, the
@@ -12,7 +13,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "node_sample.h"
+#include "pvecg/node_sample.h"
 
 #include <errno.h>
 #include <inttypes.h>

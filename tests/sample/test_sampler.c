@@ -1,6 +1,7 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of the sampler (sample/sampler.c) on fixture cgroup trees built in a
- * temp dir: discovery, exact values, kept-open descriptors that see new
+ * Tests of the sampler (src/sample/sampler.c) on fixture cgroup trees built in
+ * a temp dir: discovery, exact values, kept-open descriptors that see new
  * contents, guests that go and come back with the same VMID, per-file
  * errors that leave the rest of the sample intact.
  */
@@ -9,7 +10,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "sampler.h"
+#include "pvecg/sampler.h"
 
 #include "fixture_tree.h"
 

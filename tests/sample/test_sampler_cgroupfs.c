@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The sampler on REAL cgroupfs: discovery through cgroup.stat (listing
  * skipped while nothing changes, a new guest seen in the next run), and a
@@ -11,8 +12,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "cgroup_roots.h"
-#include "sampler.h"
+#include "pvecg/cgroup_roots.h"
+#include "pvecg/sampler.h"
 
 #include <errno.h>
 #include <stdio.h>

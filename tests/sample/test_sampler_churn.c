@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Churn soak of the sampler on a fixture tree: for thousands of runs,
  * guests are created, removed and re-created under the same VMID at
@@ -14,7 +15,7 @@
 #include <cmocka.h>
 
 #include "fixture_tree.h"
-#include "sampler.h"
+#include "pvecg/sampler.h"
 
 #include <dirent.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Files for the serve tests, made by rrdtool from the layout tables
 # (LAYOUT_DEFS) and filled with rows that vary in every archive, with
 # unknown values here and there.  Sourced by the test scripts.

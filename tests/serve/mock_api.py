@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""A stand-in for `pvecg serve` while working on the page (serve/web/).
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A stand-in for `pvecg serve` while working on the page (src/serve/web/).
 
-Serves serve/web/ with the same Content-Security-Policy as the real server
+Serves src/serve/web/ with the same Content-Security-Policy as the real server
 and canned answers for cluster/resources and rrddata, so the page and
 tests/serve/page_check.sh can be tried without RRD files:
 
@@ -35,7 +36,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; "
        "form-action 'none'; frame-ancestors 'none'")
 
 WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                   "..", "..", "serve", "web")
+                   "..", "..", "src", "serve", "web")
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"),
           "/app.js": ("app.js", "text/javascript; charset=utf-8"),
           "/app.css": ("app.css", "text/css; charset=utf-8")}
@@ -72,7 +73,7 @@ NODE_KEYS = ["loadavg", "maxcpu", "cpu", "iowait", "memtotal", "memused",
              "pressureiosome", "pressureiofull", "pressurememorysome",
              "pressurememoryfull"]
 
-# The page's graphs (serve/web/app.js), for --expect.  arcsize is drawn only
+# The page's graphs (src/serve/web/app.js), for --expect.  arcsize is drawn only
 # when some row has it.
 GUEST_GRAPHS = {
     "cpu": ["cpu"],

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # page_check.sh BASE_URL TARGET_ID OUT_PNG EXPECT_JSON
 #
 # Opens the page of `pvecg serve` at BASE_URL/#TARGET_ID in headless Chromium,

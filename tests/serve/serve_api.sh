@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # pvecg serve against files this test fills through rrdtool and reads
 # through a real rrdcached that still holds rows it has not written:
 #   - every API path's body is byte for byte what `pvecg rrddata` prints
@@ -115,7 +116,7 @@ check "nodes" '{"data":[{"id":"node/pve1","type":"node","node":"pve1"}]}' "$(cur
 # ---- the page ----------------------------------------------------------------
 page_headers=$(curl -s -D - -o "$T/index.html" "$URL/" | tr -d '\r')
 check "the page's policy" "Content-Security-Policy: default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'" "$(grep -i '^content-security-policy:' <<<"$page_headers")"
-check "the page is index.html" "" "$(cmp "$T/index.html" "$(dirname "$0")/../../serve/web/index.html" 2>&1)"
+check "the page is index.html" "" "$(cmp "$T/index.html" "$(dirname "$0")/../../src/serve/web/index.html" 2>&1)"
 check "app.js is served as JavaScript" "200 text/javascript; charset=utf-8" "$(curl -s -o /dev/null -w '%{http_code} %{content_type}' "$URL/app.js")"
 
 # ---- hostile requests ---------------------------------------------------------

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The page of pvecg serve in a real headless Chromium (page_check.sh):
 # files with three days of rows up to now, the real server, and for a
 # guest (hour, and day with MAX), a container (week) and a node (day):
@@ -44,7 +45,7 @@ SERVE_PID=$!
 URL=http://127.0.0.1:$PORT
 wait_serving "$URL/"
 
-# The series of each graph, as the page draws them (serve/web/app.js).
+# The series of each graph, as the page draws them (src/serve/web/app.js).
 GUEST_GRAPHS='{"cpu":["cpu"],"memory":["memhost","mem","maxmem"],"network":["netin","netout"],"disk":["diskread","diskwrite"],"pressure":["pressurecpusome","pressurecpufull","pressureiosome","pressureiofull","pressurememorysome","pressurememoryfull"]}'
 NODE_GRAPHS='{"cpu":["cpu","iowait"],"load":["loadavg"],"memory":["memtotal","memused","memavailable","arcsize"],"swap":["swaptotal","swapused"],"network":["netin","netout"],"root":["roottotal","rootused"],"pressure":["pressurecpusome","pressureiosome","pressureiofull","pressurememorysome","pressurememoryfull"]}'
 

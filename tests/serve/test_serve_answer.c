@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of serve/serve_answer.c and serve_list.c without HTTP: the
+ * Tests of src/serve/serve_answer.c and serve_list.c without HTTP: the
  * listings of a data directory and a PVE configuration (names, types and
  * nodes where known, everything else left out, foreign files ignored), the
  * page's files with their policy, and the JSON error answers.

@@ -1,5 +1,6 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of serve/serve_request.c and serve_listen.c: every path the server
+ * Tests of src/serve/serve_request.c and serve_listen.c: every path the server
  * has, the names and parameters each takes, and the exact 4xx answer for
  * what it refuses (hostile paths included); --listen's addresses.
  */

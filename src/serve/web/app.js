@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pvecg serve: the graphs page.  Reads the Proxmox-compatible JSON that
  * `pvecg serve` answers (cluster/resources, rrddata) and draws each graph of
