@@ -9,13 +9,15 @@
  * is then a pread per file and a parse; nothing is allocated per guest per
  * run once the set of guests is stable.
  *
- * This file holds the API, the run loop and the guest array's lifetime;
- * sampler_guest.c opens a guest's files, sampler_discovery.c finds the
- * guests, sampler_read.c reads them (see sampler_internal.h).
+ * This file is the API and the run loop.  The loop calls down, never the
+ * other way round: sampler_discovery.c finds the guests, sampler_guest.c
+ * gets a guest's files ready, sampler_read.c reads them.
  */
-#include "sampler_internal.h"
+#include "sampler_discovery.h"
+#include "sampler_read.h"
 
 #include "pvecg/monotonic.h"
+#include "pvecg/sampler.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,18 +26,36 @@
 
 #define ALL_FILES ((1u << GUEST_FILE_COUNT) - 1)
 
+struct sampler {
+  struct sampler_config config;
+  struct sampler_discovery discovery; /* the guests */
+  struct sampler_reader reader;
+  unsigned run_gen;
+};
+
+/* Reads one guest.  Returns -ENODEV when it turned out to be gone. */
+static int sample_guest(struct sampler *s, struct guest *g, double now,
+                        struct guest_sample *out) {
+  int err = sampler_guest_ready(&s->discovery.dirs, g, now);
+  if (err == 0)
+    err = sampler_read_guest(&s->reader, g, now, out);
+  if (!g->kept)
+    sampler_guest_close_files(g);
+  return err;
+}
+
 /* Samples every guest not yet sampled in this run.  Returns true when one
  * turned out to be gone, so the caller lists the directories again. */
 static bool sample_all(struct sampler *s, double now, sampler_visit_fn visit,
                        void *ctx) {
   bool any_gone = false;
   struct guest_sample sample;
-  for (size_t i = 0; i < s->count; i++) {
-    struct guest *g = &s->guests[i];
+  for (size_t i = 0; i < s->discovery.count; i++) {
+    struct guest *g = &s->discovery.guests[i];
     if (g->sampled == s->run_gen)
       continue;
     g->sampled = s->run_gen;
-    if (sampler_sample_guest(s, g, now, &sample) < 0) {
+    if (sample_guest(s, g, now, &sample) < 0) {
       g->gone = true;
       any_gone = true;
       continue;
@@ -48,16 +68,15 @@ static bool sample_all(struct sampler *s, double now, sampler_visit_fn visit,
 int sampler_run(struct sampler *s, sampler_visit_fn visit, void *ctx) {
   double now = s->config.clock ? s->config.clock() : monotonic_seconds();
   s->run_gen++;
-  guest_net_refresh(&s->net);
-  int err = sampler_scan(s, now);
+  sampler_reader_begin_run(&s->reader);
+  int err = sampler_discovery_scan(&s->discovery, now);
   if (err < 0)
     return err;
   /* One rescan is enough: it picks up a guest re-created since the first
    * listing; anything later is the next run's business. */
   if (sample_all(s, now, visit, ctx)) {
-    for (int t = 0; t < GUEST_TYPE_COUNT; t++)
-      dir_change_forget(&s->changes[t]);
-    err = sampler_scan(s, now);
+    sampler_discovery_forget(&s->discovery);
+    err = sampler_discovery_scan(&s->discovery, now);
     if (err < 0)
       return err;
     sample_all(s, now, visit, ctx);
@@ -83,14 +102,14 @@ int sampler_new(const struct sampler_config *config, struct sampler **ret) {
   if (!s)
     return -ENOMEM;
   s->config = *config;
-  s->wanted_files =
+  unsigned wanted =
       config->extra_stats ? ALL_FILES : ALL_FILES & ~GUEST_FILES_EXTRA;
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-  s->host_cpus =
+  unsigned host_cpus =
       config->host_cpus ? config->host_cpus : (unsigned)(cpus > 0 ? cpus : 1);
-  for (int t = 0; t < GUEST_TYPE_COUNT; t++)
-    dir_change_init(&s->changes[t]);
-  guest_net_init(&s->net, config->proc_root);
+  /* Both keep a pointer to s->config, which lives as long as they do. */
+  sampler_discovery_init(&s->discovery, &s->config, wanted);
+  sampler_reader_init(&s->reader, &s->config, host_cpus);
   *ret = s;
   return 0;
 }
@@ -98,32 +117,23 @@ int sampler_new(const struct sampler_config *config, struct sampler **ret) {
 void sampler_free(struct sampler *s) {
   if (!s)
     return;
-  for (size_t i = 0; i < s->count; i++)
-    sampler_guest_close_files(&s->guests[i]);
-  for (int t = 0; t < GUEST_TYPE_COUNT; t++)
-    dir_change_close(&s->changes[t]);
-  guest_net_free(&s->net);
-  free(s->guests);
-  free(s->pending);
+  sampler_discovery_free(&s->discovery);
+  sampler_reader_free(&s->reader);
   free(s);
 }
 
-size_t sampler_guest_count(const struct sampler *s) { return s->count; }
+size_t sampler_guest_count(const struct sampler *s) {
+  return s->discovery.count;
+}
 
 size_t sampler_fd_count(const struct sampler *s) {
-  size_t n = 0;
-  for (size_t i = 0; i < s->count; i++)
-    for (int f = 0; f < GUEST_FILE_COUNT; f++)
-      n += s->guests[i].fd[f] >= 0;
-  for (int t = 0; t < GUEST_TYPE_COUNT; t++)
-    n += s->changes[t].fd >= 0;
-  return n;
+  return sampler_discovery_fd_count(&s->discovery);
 }
 
 void sampler_get_stats(const struct sampler *s, struct sampler_stats *ret) {
-  ret->guests = s->count;
-  ret->unkept_guests = s->count - s->kept_count;
+  ret->guests = s->discovery.count;
+  ret->unkept_guests = s->discovery.count - s->discovery.kept_count;
   ret->fds = sampler_fd_count(s);
-  ret->listings = s->listings;
-  ret->listings_skipped = s->listings_skipped;
+  ret->listings = s->discovery.listings;
+  ret->listings_skipped = s->discovery.listings_skipped;
 }

@@ -5,9 +5,10 @@
  * change), which also gives inode numbers, so a name whose inode changed is
  * a re-created cgroup and is reopened.  New directories are collected as
  * pending, opened, and merged into the array sorted by (type, vmid); guests
- * no longer listed are dropped.
+ * no longer listed are dropped.  New guests keep their files open while
+ * the descriptor budget allows.
  */
-#include "sampler_internal.h"
+#include "sampler_discovery.h"
 
 #include "pvecg/vmid.h"
 
@@ -25,24 +26,25 @@ static int compare_guest(const void *a, const void *b) {
   return ka < kb ? -1 : ka > kb;
 }
 
-static struct guest *find_guest(struct sampler *s, uint64_t key) {
-  if (s->count == 0)
+static struct guest *find_guest(struct sampler_discovery *d, uint64_t key) {
+  if (d->count == 0)
     return NULL; /* bsearch must not be given a NULL array */
   struct guest probe = {.key = key};
-  return bsearch(&probe, s->guests, s->count, sizeof(*s->guests),
+  return bsearch(&probe, d->guests, d->count, sizeof(*d->guests),
                  compare_guest);
 }
 
-static int add_pending(struct sampler *s, uint64_t key, ino_t ino) {
-  if (s->pending_count == s->pending_cap) {
-    size_t cap = s->pending_cap ? s->pending_cap * 2 : 64;
-    struct pending *p = realloc(s->pending, cap * sizeof(*p));
+static int add_pending(struct sampler_discovery *d, uint64_t key, ino_t ino) {
+  if (d->pending_count == d->pending_cap) {
+    size_t cap = d->pending_cap ? d->pending_cap * 2 : 64;
+    struct sampler_pending *p = realloc(d->pending, cap * sizeof(*p));
     if (!p)
       return -ENOMEM;
-    s->pending = p;
-    s->pending_cap = cap;
+    d->pending = p;
+    d->pending_cap = cap;
   }
-  s->pending[s->pending_count++] = (struct pending){.key = key, .ino = ino};
+  d->pending[d->pending_count++] =
+      (struct sampler_pending){.key = key, .ino = ino};
   return 0;
 }
 
@@ -62,31 +64,32 @@ static bool is_directory_at(DIR *dir, const char *name) {
          S_ISDIR(st.st_mode);
 }
 
-static int note_entry(struct sampler *s, enum guest_type type, DIR *dir,
-                      const struct dirent *de) {
+static int note_entry(struct sampler_discovery *d, enum guest_type type,
+                      DIR *dir, const struct dirent *de) {
   uint32_t vmid;
   if (parse_entry(type, de, &vmid) < 0)
     return 0;
   if (de->d_type == DT_UNKNOWN && !is_directory_at(dir, de->d_name))
     return 0;
   uint64_t key = guest_key(type, vmid);
-  struct guest *g = find_guest(s, key);
+  struct guest *g = find_guest(d, key);
   if (g && g->ino == de->d_ino) {
-    g->listed = s->scan_gen;
+    g->listed = d->scan_gen;
     return 0;
   }
   /* New, or re-created under the same name (the old one is left unlisted
    * and dropped). */
-  if (s->config.accept && !s->config.accept(type, vmid, s->config.accept_ctx))
+  if (d->config->accept &&
+      !d->config->accept(type, vmid, d->config->accept_ctx))
     return 0;
-  return add_pending(s, key, de->d_ino);
+  return add_pending(d, key, de->d_ino);
 }
 
 /* Lists one type directory.  A missing directory just means no guests of
  * that type are running. */
-static int list_type_dir(struct sampler *s, enum guest_type type) {
+static int list_type_dir(struct sampler_discovery *d, enum guest_type type) {
   char path[PATH_MAX];
-  int n = snprintf(path, sizeof(path), "%s/%s", s->config.cgroup_root,
+  int n = snprintf(path, sizeof(path), "%s/%s", d->config->cgroup_root,
                    sampler_type_dirs[type]);
   if (n < 0 || (size_t)n >= sizeof(path))
     return -ENAMETOOLONG;
@@ -97,7 +100,7 @@ static int list_type_dir(struct sampler *s, enum guest_type type) {
   struct dirent *de;
   errno = 0;
   while (err == 0 && (de = readdir(dir)) != NULL)
-    err = note_entry(s, type, dir, de);
+    err = note_entry(d, type, dir, de);
   if (err == 0 && errno != 0)
     err = -errno;
   closedir(dir);
@@ -105,102 +108,162 @@ static int list_type_dir(struct sampler *s, enum guest_type type) {
 }
 
 /* Drops guests that are gone or were not listed by the last scan. */
-static void drop_stale(struct sampler *s) {
+static void drop_stale(struct sampler_discovery *d) {
   size_t kept = 0;
-  for (size_t i = 0; i < s->count; i++) {
-    struct guest *g = &s->guests[i];
-    if (g->gone || g->listed != s->scan_gen) {
+  for (size_t i = 0; i < d->count; i++) {
+    struct guest *g = &d->guests[i];
+    if (g->gone || g->listed != d->scan_gen) {
       sampler_guest_close_files(g);
-      s->kept_count -= g->kept;
+      d->kept_count -= g->kept;
       continue;
     }
-    s->guests[kept++] = *g;
+    d->guests[kept++] = *g;
   }
-  s->count = kept;
+  d->count = kept;
 }
 
-static int ensure_capacity(struct sampler *s, size_t want) {
-  if (want <= s->cap)
+static int ensure_capacity(struct sampler_discovery *d, size_t want) {
+  if (want <= d->cap)
     return 0;
-  size_t cap = s->cap ? s->cap : 64;
+  size_t cap = d->cap ? d->cap : 64;
   while (cap < want)
     cap *= 2;
-  struct guest *g = realloc(s->guests, cap * sizeof(*g));
+  struct guest *g = realloc(d->guests, cap * sizeof(*g));
   if (!g)
     return -ENOMEM;
-  s->guests = g;
-  s->cap = cap;
+  d->guests = g;
+  d->cap = cap;
+  return 0;
+}
+
+/* Whether one more guest's files fit the descriptor budget. */
+static bool budget_allows(const struct sampler_discovery *d) {
+  size_t budget = d->config->fd_budget;
+  size_t per_guest = (size_t)__builtin_popcount(d->dirs.wanted);
+  return budget == 0 || (d->kept_count + 1) * per_guest <= budget;
+}
+
+/* Opens a new guest; beyond the budget its files are closed again and
+ * opened for each sample instead. */
+static int add_guest(struct sampler_discovery *d, struct guest *g, uint64_t key,
+                     double now) {
+  int err = sampler_guest_open(&d->dirs, g, key, now);
+  if (err < 0)
+    return err;
+  g->listed = d->scan_gen;
+  g->kept = budget_allows(d);
+  if (g->kept)
+    d->kept_count++;
+  else
+    sampler_guest_close_files(g);
   return 0;
 }
 
 /* Opens the pending guests and merges them into the sorted array. */
-static int add_pending_guests(struct sampler *s, double now) {
-  int err = ensure_capacity(s, s->count + s->pending_count);
+static int add_pending_guests(struct sampler_discovery *d, double now) {
+  int err = ensure_capacity(d, d->count + d->pending_count);
   if (err < 0)
     return err;
-  size_t before = s->count;
-  for (size_t i = 0; i < s->pending_count; i++) {
-    struct guest *g = &s->guests[s->count];
+  size_t before = d->count;
+  for (size_t i = 0; i < d->pending_count; i++) {
+    struct guest *g = &d->guests[d->count];
     /* A directory that vanished between listing and opening is skipped. */
-    if (sampler_guest_init(s, g, s->pending[i].key, now) == 0)
-      s->count++;
+    if (add_guest(d, g, d->pending[i].key, now) == 0)
+      d->count++;
   }
-  s->pending_count = 0;
-  if (s->count != before)
-    qsort(s->guests, s->count, sizeof(*s->guests), compare_guest);
+  d->pending_count = 0;
+  if (d->count != before)
+    qsort(d->guests, d->count, sizeof(*d->guests), compare_guest);
   return 0;
 }
 
 /* Marks the guests of a type directory that was not listed as still
  * there: unchanged, or unreadable this time (they are kept until it can be
  * listed again). */
-static void keep_type(struct sampler *s, enum guest_type type) {
-  for (size_t i = 0; i < s->count; i++)
-    if (sampler_key_type(s->guests[i].key) == type)
-      s->guests[i].listed = s->scan_gen;
+static void keep_type(struct sampler_discovery *d, enum guest_type type) {
+  for (size_t i = 0; i < d->count; i++)
+    if (sampler_key_type(d->guests[i].key) == type)
+      d->guests[i].listed = d->scan_gen;
 }
 
 /* Lists one type directory unless cgroupfs says its children are the same
  * as at the last listing. */
-static int scan_type(struct sampler *s, enum guest_type type) {
+static int scan_type(struct sampler_discovery *d, enum guest_type type) {
   char dir[PATH_MAX];
-  int n = snprintf(dir, sizeof(dir), "%s/%s", s->config.cgroup_root,
+  int n = snprintf(dir, sizeof(dir), "%s/%s", d->config->cgroup_root,
                    sampler_type_dirs[type]);
   if (n < 0 || (size_t)n >= sizeof(dir))
     return -ENAMETOOLONG;
   uint64_t token;
-  if (!dir_change_check(&s->changes[type], dir, &token)) {
-    s->listings_skipped++;
-    keep_type(s, type);
+  if (!dir_change_check(&d->changes[type], dir, &token)) {
+    d->listings_skipped++;
+    keep_type(d, type);
     return 0;
   }
-  s->listings++;
-  size_t pending_before = s->pending_count;
-  int err = list_type_dir(s, type);
+  d->listings++;
+  size_t pending_before = d->pending_count;
+  int err = list_type_dir(d, type);
   if (err < 0) {
-    s->pending_count = pending_before;
-    keep_type(s, type);
+    d->pending_count = pending_before;
+    keep_type(d, type);
     return err;
   }
-  dir_change_listed(&s->changes[type], token);
+  dir_change_listed(&d->changes[type], token);
   return 0;
 }
 
-int sampler_scan(struct sampler *s, double now) {
-  s->scan_gen++;
+int sampler_discovery_scan(struct sampler_discovery *d, double now) {
+  d->scan_gen++;
   int listed = 0, first_err = 0;
   for (int t = 0; t < GUEST_TYPE_COUNT; t++) {
-    if (!s->config.types[t])
+    if (!d->config->types[t])
       continue;
-    int err = scan_type(s, (enum guest_type)t);
+    int err = scan_type(d, (enum guest_type)t);
     if (err < 0)
       first_err = first_err ? first_err : err;
     else
       listed++;
   }
-  drop_stale(s);
-  int err = add_pending_guests(s, now);
+  drop_stale(d);
+  int err = add_pending_guests(d, now);
   if (err < 0)
     return err;
   return listed == 0 && first_err ? first_err : 0;
+}
+
+void sampler_discovery_init(struct sampler_discovery *d,
+                            const struct sampler_config *config,
+                            unsigned wanted) {
+  *d = (struct sampler_discovery){
+      .config = config,
+      .dirs = {.cgroup_root = config->cgroup_root,
+               .memory_root = config->memory_root,
+               .wanted = wanted},
+  };
+  for (int t = 0; t < GUEST_TYPE_COUNT; t++)
+    dir_change_init(&d->changes[t]);
+}
+
+void sampler_discovery_free(struct sampler_discovery *d) {
+  for (size_t i = 0; i < d->count; i++)
+    sampler_guest_close_files(&d->guests[i]);
+  for (int t = 0; t < GUEST_TYPE_COUNT; t++)
+    dir_change_close(&d->changes[t]);
+  free(d->guests);
+  free(d->pending);
+}
+
+void sampler_discovery_forget(struct sampler_discovery *d) {
+  for (int t = 0; t < GUEST_TYPE_COUNT; t++)
+    dir_change_forget(&d->changes[t]);
+}
+
+size_t sampler_discovery_fd_count(const struct sampler_discovery *d) {
+  size_t n = 0;
+  for (size_t i = 0; i < d->count; i++)
+    for (int f = 0; f < GUEST_FILE_COUNT; f++)
+      n += d->guests[i].fd[f] >= 0;
+  for (int t = 0; t < GUEST_TYPE_COUNT; t++)
+    n += d->changes[t].fd >= 0;
+  return n;
 }

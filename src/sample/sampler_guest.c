@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A guest's cgroup directory and its descriptors: the path from the key,
- * opening the files the sampler wants (relative to the directory opened
- * O_PATH, the memory controller's from the v1 hierarchy on hybrid hosts),
- * keeping them open within the descriptor budget, and closing them.
+ * A guest's cgroup directory and its descriptors (see sampler_guest.h):
+ * the path from the key, opening the wanted files relative to the
+ * directory opened O_PATH (the memory controller's from the v1 hierarchy
+ * on hybrid hosts), looking again for the missing ones, and closing them.
  */
-#include "sampler_internal.h"
+#include "sampler_guest.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -68,11 +68,10 @@ static void open_files(struct guest *g, int dirfd, unsigned mask) {
 
 /* On hybrid hosts the memory controller lives in the v1 hierarchy, in a
  * directory of the same relative path. */
-static void open_memory_v1(const struct sampler *s, struct guest *g) {
+static void open_memory_v1(const struct guest_dirs *dirs, struct guest *g) {
   char path[PATH_MAX];
-  if (s->config.memory_root[0] == '\0' ||
-      sampler_guest_dir_path(s->config.memory_root, g->key, path,
-                             sizeof(path)) < 0)
+  if (dirs->memory_root[0] == '\0' ||
+      sampler_guest_dir_path(dirs->memory_root, g->key, path, sizeof(path)) < 0)
     return;
   int dirfd = open_dir(path);
   if (dirfd < 0)
@@ -85,11 +84,11 @@ static void open_memory_v1(const struct sampler *s, struct guest *g) {
 /* (Re)opens whatever of the guest's files is not open.  Returns the
  * directory's inode through ino, or a negative errno when the guest's
  * cgroup2 directory itself cannot be opened. */
-int sampler_guest_open_missing(const struct sampler *s, struct guest *g,
-                               ino_t *ino) {
+static int open_missing(const struct guest_dirs *dirs, struct guest *g,
+                        ino_t *ino) {
   char path[PATH_MAX];
   int err =
-      sampler_guest_dir_path(s->config.cgroup_root, g->key, path, sizeof(path));
+      sampler_guest_dir_path(dirs->cgroup_root, g->key, path, sizeof(path));
   if (err < 0)
     return err;
   int dirfd = open_dir(path);
@@ -111,48 +110,50 @@ int sampler_guest_open_missing(const struct sampler *s, struct guest *g,
   /* No memory.current in cgroup2: try the v1 memory hierarchy. */
   if (g->memory_version == CGROUP_MEMORY_V2 && (g->missing & MEMORY_FILES) &&
       g->fd[GUEST_FILE_MEMORY_USAGE] < 0 && g->fd[GUEST_FILE_MEMORY_STAT] < 0)
-    open_memory_v1(s, g);
+    open_memory_v1(dirs, g);
   else if (g->memory_version == CGROUP_MEMORY_V1 && (want & MEMORY_FILES))
-    open_memory_v1(s, g);
+    open_memory_v1(dirs, g);
   return 0;
 }
 
-/* Whether one more guest's files fit the descriptor budget. */
-static bool budget_allows(const struct sampler *s) {
-  size_t budget = s->config.fd_budget;
-  size_t per_guest = (size_t)__builtin_popcount(s->wanted_files);
-  return budget == 0 || (s->kept_count + 1) * per_guest <= budget;
-}
-
-int sampler_guest_init(struct sampler *s, struct guest *g, uint64_t key,
-                       double now) {
+int sampler_guest_open(const struct guest_dirs *dirs, struct guest *g,
+                       uint64_t key, double now) {
   memset(g, 0, sizeof(*g));
   g->key = key;
   for (int i = 0; i < GUEST_FILE_COUNT; i++)
     g->fd[i] = -1;
   g->memory_version = CGROUP_MEMORY_V2;
-  g->missing = s->wanted_files;
+  g->missing = dirs->wanted;
   g->retry_at = now + SAMPLER_MISSING_RETRY_SECONDS;
-  g->listed = s->scan_gen;
   guest_settings_init(&g->settings);
-  int err = sampler_guest_open_missing(s, g, &g->ino);
-  g->kept = err == 0 && budget_allows(s);
-  if (g->kept)
-    s->kept_count++;
-  else
+  int err = open_missing(dirs, g, &g->ino);
+  if (err < 0)
     sampler_guest_close_files(g);
   return err;
 }
 
 /* A guest beyond the descriptor budget has its files opened for each
  * sample (and closed after it), like a naive reader. */
-int sampler_open_unkept(const struct sampler *s, struct guest *g) {
+static int open_unkept(const struct guest_dirs *dirs, struct guest *g) {
   ino_t ino;
-  g->missing = s->wanted_files;
+  g->missing = dirs->wanted;
   g->memory_version = CGROUP_MEMORY_V2;
-  if (sampler_guest_open_missing(s, g, &ino) < 0 || ino != g->ino) {
+  if (open_missing(dirs, g, &ino) < 0 || ino != g->ino) {
     sampler_guest_close_files(g);
     return -ENODEV;
   }
+  return 0;
+}
+
+int sampler_guest_ready(const struct guest_dirs *dirs, struct guest *g,
+                        double now) {
+  if (!g->kept)
+    return open_unkept(dirs, g);
+  if (!g->missing || now < g->retry_at)
+    return 0;
+  ino_t ino;
+  if (open_missing(dirs, g, &ino) < 0 || ino != g->ino)
+    return -ENODEV;
+  g->retry_at = now + SAMPLER_MISSING_RETRY_SECONDS;
   return 0;
 }

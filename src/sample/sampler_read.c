@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Reading one guest into a guest_sample: a pread from offset 0 of each
- * kept-open file and a parse, plus its settings (re-read now and then), KSM
- * and its network counters.  A file that has gone with its cgroup makes the
- * whole guest gone (-ENODEV); any other error is recorded per file in the
- * sample.  Nothing is allocated: the buffers are the sampler's.
+ * Reading one guest into a guest_sample (see sampler_read.h): a pread from
+ * offset 0 of each open file and a parse, plus its settings (re-read now
+ * and then), KSM and its network counters.  A file that has gone with its
+ * cgroup makes the whole guest gone (-ENODEV); any other error is recorded
+ * per file in the sample.  Nothing is allocated: the buffers are the
+ * reader's.
  */
-#include "sampler_internal.h"
+#include "sampler_read.h"
 
 #include "pvecg/decimal.h"
 #include "pvecg/file_read.h"
@@ -28,25 +29,25 @@ static int read_kept(int fd, char *buf, size_t size, size_t *len) {
 
 static bool is_gone_error(int err) { return err == -ENODEV || err == -ENOENT; }
 
-/* ExtraStats: memory.stat is still in s->buf; events and swap are read
+/* ExtraStats: memory.stat is still in r->buf; events and swap are read
  * into the (no longer needed) usage buffer and a small one. */
-static int sample_extra(struct sampler *s, const struct guest *g,
+static int sample_extra(struct sampler_reader *r, const struct guest *g,
                         uint64_t usage, size_t stat_len,
                         struct guest_sample *out) {
   char swap[64];
   size_t elen = 0, wlen = 0;
   int efd = g->fd[GUEST_FILE_MEMORY_EVENTS],
       wfd = g->fd[GUEST_FILE_MEMORY_SWAP];
-  int eerr = read_kept(efd, s->usage_buf, sizeof(s->usage_buf), &elen);
+  int eerr = read_kept(efd, r->usage_buf, sizeof(r->usage_buf), &elen);
   int werr = read_kept(wfd, swap, sizeof(swap), &wlen);
   if ((eerr < 0 && efd >= 0 && is_gone_error(eerr)) ||
       (werr < 0 && wfd >= 0 && is_gone_error(werr)))
     return -ENODEV;
   struct guest_extra_input in = {.version = g->memory_version,
                                  .usage = usage,
-                                 .stat = s->buf,
+                                 .stat = r->buf,
                                  .stat_len = stat_len,
-                                 .events = eerr ? NULL : s->usage_buf,
+                                 .events = eerr ? NULL : r->usage_buf,
                                  .events_len = elen,
                                  .swap = werr ? NULL : swap,
                                  .swap_len = wlen};
@@ -58,13 +59,13 @@ static int sample_extra(struct sampler *s, const struct guest *g,
 }
 
 /* Returns -ENODEV when the guest's cgroup has disappeared. */
-static int sample_memory(struct sampler *s, const struct guest *g,
+static int sample_memory(struct sampler_reader *r, const struct guest *g,
                          struct guest_sample *out) {
   size_t ulen = 0, slen = 0;
-  int uerr = read_kept(g->fd[GUEST_FILE_MEMORY_USAGE], s->usage_buf,
-                       sizeof(s->usage_buf), &ulen);
+  int uerr = read_kept(g->fd[GUEST_FILE_MEMORY_USAGE], r->usage_buf,
+                       sizeof(r->usage_buf), &ulen);
   int serr =
-      read_kept(g->fd[GUEST_FILE_MEMORY_STAT], s->buf, sizeof(s->buf), &slen);
+      read_kept(g->fd[GUEST_FILE_MEMORY_STAT], r->buf, sizeof(r->buf), &slen);
   out->error[GUEST_FILE_MEMORY_USAGE] = uerr;
   out->error[GUEST_FILE_MEMORY_STAT] = serr;
   if ((uerr && g->fd[GUEST_FILE_MEMORY_USAGE] >= 0 && is_gone_error(uerr)) ||
@@ -76,47 +77,47 @@ static int sample_memory(struct sampler *s, const struct guest *g,
   /* The usage file is checked on its own first so that an error names the
    * file that was malformed. */
   uint64_t usage;
-  int err = decimal_parse_u64_file(s->usage_buf, ulen, &usage);
+  int err = decimal_parse_u64_file(r->usage_buf, ulen, &usage);
   if (err < 0) {
     out->error[GUEST_FILE_MEMORY_USAGE] = err;
     return 0;
   }
-  err = cgroup_memory_parse(g->memory_version, s->usage_buf, ulen, s->buf, slen,
+  err = cgroup_memory_parse(g->memory_version, r->usage_buf, ulen, r->buf, slen,
                             &out->memory_used);
   if (err < 0) {
     out->error[GUEST_FILE_MEMORY_STAT] = err;
     return 0;
   }
   out->memory_valid = true;
-  return s->config.extra_stats ? sample_extra(s, g, usage, slen, out) : 0;
+  return r->config->extra_stats ? sample_extra(r, g, usage, slen, out) : 0;
 }
 
-static int sample_pressure(struct sampler *s, const struct guest *g,
-                           enum psi_resource r, struct guest_sample *out) {
-  enum guest_file file = (enum guest_file)(GUEST_FILE_CPU_PRESSURE + r);
+static int sample_pressure(struct sampler_reader *r, const struct guest *g,
+                           enum psi_resource res, struct guest_sample *out) {
+  enum guest_file file = (enum guest_file)(GUEST_FILE_CPU_PRESSURE + res);
   size_t len = 0;
-  int err = read_kept(g->fd[file], s->buf, sizeof(s->buf), &len);
+  int err = read_kept(g->fd[file], r->buf, sizeof(r->buf), &len);
   if (err == 0)
-    err = psi_parse(s->buf, len, &out->psi[r]);
+    err = psi_parse(r->buf, len, &out->psi[res]);
   else if (g->fd[file] >= 0 && is_gone_error(err))
     return -ENODEV;
   out->error[file] = err;
-  out->psi_valid[r] = err == 0;
+  out->psi_valid[res] = err == 0;
   return 0;
 }
 
 /* Busy CPUs since the last sample, from cpu.stat's usage_usec. */
-static int sample_cpu(struct sampler *s, struct guest *g, double now,
+static int sample_cpu(struct sampler_reader *r, struct guest *g, double now,
                       struct guest_sample *out) {
   static const char *const keys[] = {"usage_usec"};
   size_t len = 0;
   uint64_t usage = 0, found = 0;
   int fd = g->fd[GUEST_FILE_CPU_STAT];
-  int err = read_kept(fd, s->buf, sizeof(s->buf), &len);
+  int err = read_kept(fd, r->buf, sizeof(r->buf), &len);
   if (err < 0 && fd >= 0 && is_gone_error(err))
     return -ENODEV;
   if (err == 0)
-    err = flat_keyed_parse(s->buf, len, keys, 1, &usage, &found);
+    err = flat_keyed_parse(r->buf, len, keys, 1, &usage, &found);
   if (err == 0 && found != 1)
     err = -ENOMSG;
   out->error[GUEST_FILE_CPU_STAT] = err;
@@ -136,84 +137,63 @@ static int sample_cpu(struct sampler *s, struct guest *g, double now,
   return 0;
 }
 
-static int sample_io(struct sampler *s, const struct guest *g,
+static int sample_io(struct sampler_reader *r, const struct guest *g,
                      struct guest_sample *out) {
   size_t len = 0;
   int fd = g->fd[GUEST_FILE_IO_STAT];
-  int err = read_kept(fd, s->buf, sizeof(s->buf), &len);
+  int err = read_kept(fd, r->buf, sizeof(r->buf), &len);
   if (err < 0 && fd >= 0 && is_gone_error(err))
     return -ENODEV;
   if (err == 0)
-    err = io_stat_parse(s->buf, len, &out->io);
+    err = io_stat_parse(r->buf, len, &out->io);
   out->error[GUEST_FILE_IO_STAT] = err;
   out->io_valid = err == 0;
   return 0;
 }
 
-static void sample_settings(struct sampler *s, struct guest *g, double now,
-                            struct guest_sample *out) {
+static void sample_settings(struct sampler_reader *r, struct guest *g,
+                            double now, struct guest_sample *out) {
   if (now >= g->settings.next_check) {
     char dir[PATH_MAX];
     struct guest_settings_source src = {
-        .pve_config_dir = s->config.pve_config_dir,
+        .pve_config_dir = r->config->pve_config_dir,
         .cgroup_dir = dir,
-        .refresh_seconds = s->config.settings_refresh_seconds,
-        .buf = s->config_buf,
-        .buf_size = sizeof(s->config_buf),
-        .want_pid = s->config.ksm,
-        .run_dir = s->config.run_dir,
-        .proc_root = s->config.proc_root,
+        .refresh_seconds = r->config->settings_refresh_seconds,
+        .buf = r->config_buf,
+        .buf_size = sizeof(r->config_buf),
+        .want_pid = r->config->ksm,
+        .run_dir = r->config->run_dir,
+        .proc_root = r->config->proc_root,
     };
-    if (sampler_guest_dir_path(s->config.cgroup_root, g->key, dir,
+    if (sampler_guest_dir_path(r->config->cgroup_root, g->key, dir,
                                sizeof(dir)) == 0)
       guest_settings_refresh(&g->settings, sampler_key_type(g->key),
                              sampler_key_vmid(g->key), &src, now);
   }
-  guest_settings_apply(&g->settings, s->host_cpus, out);
+  guest_settings_apply(&g->settings, r->host_cpus, out);
 }
 
 /* KSM: /proc/<pid>/ksm_stat of the VM's QEMU process, opened each time
  * (the pid can change while the scope stays). */
-static void sample_ksm(struct sampler *s, struct guest *g,
+static void sample_ksm(struct sampler_reader *r, struct guest *g,
                        struct guest_sample *out) {
   char path[PATH_MAX];
   int pid = g->settings.pid;
   if (pid <= 0)
     return;
   int n =
-      snprintf(path, sizeof(path), "%s/%d/ksm_stat", s->config.proc_root, pid);
+      snprintf(path, sizeof(path), "%s/%d/ksm_stat", r->config->proc_root, pid);
   if (n < 0 || (size_t)n >= sizeof(path))
     return;
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   size_t len = 0;
-  int err = fd < 0 ? -errno : read_kept(fd, s->buf, sizeof(s->buf), &len);
+  int err = fd < 0 ? -errno : read_kept(fd, r->buf, sizeof(r->buf), &len);
   if (fd >= 0)
     close(fd);
   if (err == 0)
-    out->ksm_valid = ksm_stat_parse(s->buf, len, &out->ksm) == 0;
+    out->ksm_valid = ksm_stat_parse(r->buf, len, &out->ksm) == 0;
   else
     guest_settings_expire(&g->settings); /* look for the pid again */
-}
-
-static int sample_files(struct sampler *s, struct guest *g, double now,
-                        struct guest_sample *out);
-
-/* Fills out for g.  Returns -ENODEV when the guest has disappeared. */
-int sampler_sample_guest(struct sampler *s, struct guest *g, double now,
-                         struct guest_sample *out) {
-  if (!g->kept) {
-    if (sampler_open_unkept(s, g) < 0)
-      return -ENODEV;
-  } else if (g->missing && now >= g->retry_at) {
-    ino_t ino;
-    if (sampler_guest_open_missing(s, g, &ino) < 0 || ino != g->ino)
-      return -ENODEV;
-    g->retry_at = now + SAMPLER_MISSING_RETRY_SECONDS;
-  }
-  int err = sample_files(s, g, now, out);
-  if (!g->kept)
-    sampler_guest_close_files(g);
-  return err;
 }
 
 static unsigned failed_files(const struct guest_sample *out) {
@@ -226,26 +206,40 @@ static unsigned failed_files(const struct guest_sample *out) {
   return failed;
 }
 
-static int sample_files(struct sampler *s, struct guest *g, double now,
-                        struct guest_sample *out) {
+int sampler_read_guest(struct sampler_reader *r, struct guest *g, double now,
+                       struct guest_sample *out) {
   memset(out, 0, sizeof(*out));
   out->vmid = sampler_key_vmid(g->key);
   out->type = sampler_key_type(g->key);
   out->memory_version = g->memory_version;
-  if (sample_memory(s, g, out) < 0)
+  if (sample_memory(r, g, out) < 0)
     return -ENODEV;
-  for (int r = 0; r < PSI_RESOURCE_COUNT; r++)
-    if (sample_pressure(s, g, (enum psi_resource)r, out) < 0)
+  for (int res = 0; res < PSI_RESOURCE_COUNT; res++)
+    if (sample_pressure(r, g, (enum psi_resource)res, out) < 0)
       return -ENODEV;
-  if (sample_cpu(s, g, now, out) < 0 || sample_io(s, g, out) < 0)
+  if (sample_cpu(r, g, now, out) < 0 || sample_io(r, g, out) < 0)
     return -ENODEV;
-  sample_settings(s, g, now, out);
-  if (s->config.ksm && out->type == GUEST_QEMU)
-    sample_ksm(s, g, out);
+  sample_settings(r, g, now, out);
+  if (r->config->ksm && out->type == GUEST_QEMU)
+    sample_ksm(r, g, out);
   out->net_valid =
-      guest_net_lookup(&s->net, g->key, &out->netin, &out->netout) == 0;
+      guest_net_lookup(&r->net, g->key, &out->netin, &out->netout) == 0;
   out->failed = failed_files(out);
   out->failed_before = g->failed;
   g->failed = out->failed;
   return 0;
+}
+
+void sampler_reader_init(struct sampler_reader *r,
+                         const struct sampler_config *config,
+                         unsigned host_cpus) {
+  r->config = config;
+  r->host_cpus = host_cpus;
+  guest_net_init(&r->net, config->proc_root);
+}
+
+void sampler_reader_free(struct sampler_reader *r) { guest_net_free(&r->net); }
+
+void sampler_reader_begin_run(struct sampler_reader *r) {
+  guest_net_refresh(&r->net);
 }
