@@ -32,9 +32,10 @@ void read_buffer_free(struct read_buffer *buf);
  * negative errno. */
 int file_pread_all(int fd, char *buf, size_t size, size_t *len);
 
-/* As file_pread_all into buf, which grows (from 4 KiB) and is read again
- * while a read fills it.  Returns 0, -ENOMEM, -EFBIG when the file does
- * not fit max bytes, or the read's negative errno. */
+/* As file_pread_all into buf, which grows (from 4 KiB, doubling, the last
+ * step up to max) and is read again while a read fills it.  Returns 0,
+ * -ENOMEM, -EFBIG when the file does not fit max bytes (max or more), or
+ * the read's negative errno. */
 int file_pread_grow(int fd, struct read_buffer *buf, size_t max, size_t *len);
 
 /*

@@ -36,12 +36,16 @@ int file_pread_all(int fd, char *buf, size_t size, size_t *len) {
   return 0;
 }
 
+/* Doubles the buffer, the last step only up to max: a file fits when it
+ * is shorter than max (a read that fills the buffer is cut short). */
 static int read_buffer_grow(struct read_buffer *buf, size_t max) {
   size_t size = buf->size ? buf->size * 2 : READ_BUFFER_MIN;
   char *data;
 
-  if (size > max)
+  if (buf->size >= max)
     return -EFBIG;
+  if (size > max)
+    size = max;
   data = realloc(buf->data, size);
   if (!data)
     return -ENOMEM;
@@ -58,7 +62,8 @@ int file_pread_grow(int fd, struct read_buffer *buf, size_t max, size_t *len) {
 
     if (buf->size == 0 && (r = read_buffer_grow(buf, max)) < 0)
       return r;
-    r = file_pread_all(fd, buf->data, buf->size, len);
+    /* a buffer grown for a larger max still reads at most max */
+    r = file_pread_all(fd, buf->data, buf->size < max ? buf->size : max, len);
     if (r != -EFBIG)
       return r;
     r = read_buffer_grow(buf, max);

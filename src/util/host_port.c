@@ -13,7 +13,7 @@ int host_port_split(const char *text, char *host, size_t size,
   if (text[0] == '[') {
     begin = text + 1;
     end = strchr(begin, ']');
-    if (end == NULL || end[1] != ':')
+    if (end == NULL || end[1] != ':' || strchr(end + 2, ':') != NULL)
       return -EINVAL;
     colon = end + 1;
   } else {
