@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The tree keeps its shape (docs/architecture.md):
+# - every header in include/pvecg/ is used by more than one part, directly
+#   or through another header of include/pvecg/;
+# - the parts include each other's headers in one direction only: a part
+#   includes headers of the parts before it in LAYERS, never after it.
+# A header belongs to the part whose folder holds the .c of the same name
+# (OWNER below for the few interfaces without one).
+# usage: check_layers.sh SOURCE_DIR
+set -euo pipefail
+cd "${1:-$(dirname "$0")/../..}"
+
+LAYERS=(src/util src/parse src/sample src/layout src/row rrd src/history
+        src/serve src/cli plugin)
+declare -A OWNER=([node_sample.h]=src/sample [rrd_access.h]=rrd
+                  [serve.h]=src/serve)
+declare -A RANK
+for i in "${!LAYERS[@]}"; do RANK[${LAYERS[$i]}]=$i; done
+
+fail=0
+problem() { echo "not ok - $*"; fail=1; }
+
+owner_of() {
+  local h=$1 c=${1%.h}.c part
+  [ -n "${OWNER[$h]:-}" ] && { echo "${OWNER[$h]}"; return; }
+  for part in "${LAYERS[@]}"; do
+    [ -f "$part/$c" ] && { echo "$part"; return; }
+  done
+  echo unknown
+}
+
+# The public headers a file includes ("pvecg/x.h" -> x.h).
+includes_of() {
+  sed -n 's|^#include "pvecg/\([^"]*\)".*|\1|p' "$1"
+}
+
+# Every public header a header reaches through include/pvecg/.
+reach() {
+  local todo=("$1") seen=" $1 " h n
+  while [ ${#todo[@]} -gt 0 ]; do
+    h=${todo[0]}; todo=("${todo[@]:1}")
+    for n in $(includes_of "include/pvecg/$h"); do
+      case $seen in *" $n "*) ;; *) seen+="$n "; todo+=("$n") ;; esac
+    done
+  done
+  echo "$seen"
+}
+
+declare -A USERS
+for part in "${LAYERS[@]}"; do
+  for f in "$part"/*.c "$part"/*.h; do
+    [ -f "$f" ] || continue
+    for h in $(includes_of "$f"); do
+      owner=$(owner_of "$h")
+      if [ "$owner" == unknown ]; then
+        problem "$f includes pvecg/$h, which no part owns"
+      elif [ "${RANK[$owner]}" -gt "${RANK[$part]}" ]; then
+        problem "$f ($part) includes pvecg/$h of $owner, a part above it"
+      fi
+      for r in $(reach "$h"); do
+        [ "$(owner_of "$r")" == "$part" ] || USERS[$r]+=" $part"
+      done
+    done
+  done
+done
+
+for path in include/pvecg/*.h; do
+  h=${path##*/}
+  if [ -z "${USERS[$h]:-}" ]; then
+    problem "pvecg/$h is used by no part but $(owner_of "$h"): it belongs beside its sources"
+  fi
+done
+
+[ $fail -eq 0 ] && echo "ok - $(ls include/pvecg | wc -l) contracts, ${#LAYERS[@]} parts, one direction"
+exit $fail
