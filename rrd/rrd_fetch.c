@@ -4,6 +4,8 @@
  * rrd_fetch_r (after a FLUSH when a daemon on this host holds rows for the
  * file) or, for a daemon over TCP, its FETCH.  Both hand back arrays that
  * librrd allocated; the series adopts them and releases them with rrd_freemem.
+ * The daemon is asked through the rrdcached client, which handles a
+ * connection that breaks under a request.
  */
 #include "pvecg/rrd_fetch.h"
 
@@ -11,10 +13,10 @@
 #include "pvecg/rrdcached_client.h"
 
 #include <rrd.h>
-#include <rrd_client.h>
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void series_adopt(struct rrd_series *ret, time_t start, time_t end,
@@ -37,61 +39,54 @@ static void free_names(char **names, unsigned long count) {
   rrd_freemem(names);
 }
 
-/* The daemon's answer was never read (see rrdcached_socket_failed):
- * whatever librrd returned is not the answer. */
-static int connection_broke(bool returned, char **names, unsigned long ds_count,
-                            rrd_value_t *data, char *err, size_t err_size) {
-  int broke = errno;
-  if (returned) {
-    free_names(names, ds_count);
-    rrd_freemem(data);
+/* librrd keeps one daemon connection per process, so fetches share one
+ * client: made for the first address asked for, anew for another.  (Not
+ * thread-safe, as rrd_fetch.h says of daemons.) */
+static int daemon_client(const char *address, struct rrdcached_client **ret,
+                         char *err, size_t err_size) {
+  static struct rrdcached_client *client;
+  if (client == NULL ||
+      strcmp(rrdcached_client_address(client), address) != 0) {
+    rrdcached_client_free(client);
+    client = NULL;
+    if (rrdcached_client_new(address, &client) != 0) {
+      rrd_text_set(err, err_size, "not an rrdcached address: %s", address);
+      return -EINVAL;
+    }
   }
-  rrdc_disconnect();
-  rrd_text_set(err, err_size, "the connection to rrdcached broke: %s",
-               strerror(broke));
-  return -EIO;
-}
-
-static int daemon_connect(const char *address, char *err, size_t err_size) {
-  rrd_clear_error();
-  if (rrdc_connect(address) != 0 || !rrdc_is_connected(address)) {
+  char why[512] = "";
+  if (rrdcached_client_connect(client, why, sizeof(why)) != 0) {
     rrd_text_set(err, err_size, "cannot reach rrdcached at %s: %s", address,
-                 rrd_text_librrd_error("no answer"));
+                 why);
     return -ENOTCONN;
   }
+  *ret = client;
   return 0;
 }
 
 /* Over TCP the file is the daemon's, so the daemon must read it: FETCH,
  * which has no resolution argument and answers from the finest archive
  * covering the range.  A coarser resolution cannot be had that way. */
-static int fetch_remote(const struct rrd_fetch_request *req, const char *cf,
+static int fetch_remote(struct rrdcached_client *client,
+                        const struct rrd_fetch_request *req, const char *cf,
                         struct rrd_series *ret, char *err, size_t err_size) {
-  time_t start = req->start, end = req->end;
-  unsigned long step = 0, ds_count = 0;
-  char **names = NULL;
-  rrd_value_t *data = NULL;
-  rrd_clear_error();
-  errno = 0;
-  int r =
-      rrdc_fetch(req->path, cf, &start, &end, &step, &ds_count, &names, &data);
-  if (rrdcached_socket_failed(errno))
-    return connection_broke(r == 0, names, ds_count, data, err, err_size);
-  if (r != 0) {
-    rrd_text_set(err, err_size, "%s", rrd_text_librrd_error("fetch failed"));
-    return -EIO;
-  }
-  series_adopt(ret, start, end, step, ds_count, names, data);
-  if (req->resolution > step) {
+  struct rrdcached_rows rows = {.start = req->start, .end = req->end};
+  int r = rrdcached_client_fetch(client, req->path, cf, &rows, err, err_size);
+  if (r != 0)
+    return r == -ENOTCONN ? r : -EIO;
+  series_adopt(ret, rows.start, rows.end, rows.step, rows.ds_count, rows.names,
+               rows.data);
+  if (req->resolution > rows.step) {
     rrd_series_free(ret);
     rrd_text_set(err, err_size,
                  "rrdcached over TCP only returns %lu s rows, not %lu s: "
                  "read the file on the daemon's host",
-                 step, req->resolution);
+                 rows.step, req->resolution);
     return -EOPNOTSUPP;
   }
   return 0;
 }
+
 static int fetch_file(const struct rrd_fetch_request *req, const char *cf,
                       struct rrd_series *ret, char *err, size_t err_size) {
   time_t start = req->start, end = req->end;
@@ -108,6 +103,23 @@ static int fetch_file(const struct rrd_fetch_request *req, const char *cf,
   return 0;
 }
 
+/* Through a daemon: FETCH over TCP; on this host, the daemon writes its
+ * pending rows (as PVE's readers have it do) and librrd reads the file at
+ * the wanted resolution. */
+static int fetch_through(const struct rrd_fetch_request *req, const char *cf,
+                         struct rrd_series *ret, char *err, size_t err_size) {
+  struct rrdcached_client *client;
+  int r = daemon_client(req->daemon, &client, err, err_size);
+  if (r != 0)
+    return r;
+  if (!rrdcached_client_is_unix(client))
+    return fetch_remote(client, req, cf, ret, err, err_size);
+  r = rrdcached_client_flush(client, req->path, err, err_size);
+  if (r != 0)
+    return r == -ENOTCONN ? r : -EIO;
+  return fetch_file(req, cf, ret, err, err_size);
+}
+
 int rrd_fetch_series(const struct rrd_fetch_request *req,
                      struct rrd_series *ret, char *err, size_t err_size) {
   if (req->path == NULL || req->path[0] == '\0' || req->start > req->end) {
@@ -117,26 +129,8 @@ int rrd_fetch_series(const struct rrd_fetch_request *req,
   const char *cf = rrd_cf_name(req->cf);
   struct rrd_series series = {0};
   bool daemon = req->daemon != NULL && req->daemon[0] != '\0';
-  int r = daemon ? daemon_connect(req->daemon, err, err_size) : 0;
-  if (r == 0 && daemon && !rrdcached_address_is_unix(req->daemon)) {
-    r = fetch_remote(req, cf, &series, err, err_size);
-  } else if (r == 0) {
-    /* A local file: have the daemon write out its pending rows, as PVE's
-     * readers do, then read it at the wanted resolution. */
-    if (daemon) {
-      errno = 0;
-      int flushed = rrdc_flush(req->path);
-      int broke = rrdcached_socket_failed(errno) ? errno : 0;
-      if (flushed != 0 || broke != 0) {
-        rrd_text_set(err, err_size, "%s",
-                     broke != 0 ? strerror(broke)
-                                : rrd_text_librrd_error("flush failed"));
-        r = -EIO;
-      }
-    }
-    if (r == 0)
-      r = fetch_file(req, cf, &series, err, err_size);
-  }
+  int r = daemon ? fetch_through(req, cf, &series, err, err_size)
+                 : fetch_file(req, cf, &series, err, err_size);
   if (r == 0)
     *ret = series;
   return r;

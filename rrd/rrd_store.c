@@ -11,11 +11,13 @@
  * valid after the table lock is dropped.
  *
  * This file holds the public API, the validation of the caller's rows and
- * the locking; the entries' table is rrd_store_table.c, a file's lifecycle
- * rrd_store_file.c (with rrd_store_dir.c for its directory), and outcomes
- * and messages rrd_store_report.c.
+ * the locking, and takes each row through the other three once (see
+ * rrd_store_entry.h): the table finds the entry, rrd_store_entry.c applies
+ * the row or finds why not, rrd_store_report.c says what happened.
  */
-#include "rrd_store_internal.h"
+#include "rrd_store_entry.h"
+#include "rrd_store_report.h"
+#include "rrd_store_table.h"
 
 #include "pvecg/rrd_file.h"
 #include "pvecg/rrd_file_name.h"
@@ -27,6 +29,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct rrd_store {
+  struct store_config config;
+  atomic_ullong counts[RRD_STORE_OUTCOMES];
+  struct store_table table;
+};
+
 /* ---- names and paths -------------------------------------------------- */
 
 int rrd_store_path(const struct rrd_store *store,
@@ -36,9 +44,9 @@ int rrd_store_path(const struct rrd_store *store,
     return -EINVAL;
   /* A daemon's base directory itself is "", and its paths stay relative;
    * a local "" is the root. */
-  const char *dir = store->data_dir[0] == '\0' && !store->access->local
-                        ? NULL
-                        : store->data_dir;
+  const struct store_config *c = &store->config;
+  const char *dir =
+      c->data_dir[0] == '\0' && !c->access->local ? NULL : c->data_dir;
   return rrd_file_name_path(dir, layout, name, buf, size);
 }
 
@@ -73,18 +81,19 @@ int rrd_store_new(const struct rrd_store_options *options,
   struct rrd_store *store = calloc(1, sizeof(*store));
   if (store == NULL)
     return -ENOMEM;
-  store->data_dir = strdup(options->data_dir);
-  if (store->data_dir == NULL || store_table_init(&store->table) != 0) {
-    free(store->data_dir);
+  struct store_config *c = &store->config;
+  c->data_dir = strdup(options->data_dir);
+  if (c->data_dir == NULL || store_table_init(&store->table) != 0) {
+    free(c->data_dir);
     free(store);
     return -ENOMEM;
   }
-  size_t len = strlen(store->data_dir);
-  while (len > 0 && store->data_dir[len - 1] == '/')
-    store->data_dir[--len] = '\0';
-  store->recheck_seconds = options->recheck_seconds;
-  store->max_ahead_seconds = options->max_ahead_seconds;
-  store->access = access;
+  size_t len = strlen(c->data_dir);
+  while (len > 0 && c->data_dir[len - 1] == '/')
+    c->data_dir[--len] = '\0';
+  c->recheck_seconds = options->recheck_seconds;
+  c->max_ahead_seconds = options->max_ahead_seconds;
+  c->access = access;
   *ret = store;
   return 0;
 }
@@ -93,14 +102,8 @@ void rrd_store_free(struct rrd_store *store) {
   if (store == NULL)
     return;
   store_table_destroy(&store->table);
-  free(store->data_dir);
+  free(store->config.data_dir);
   free(store);
-}
-
-static int invalid(struct rrd_store_result *res, const char *what) {
-  store_set_outcome(res, RRD_STORE_FAILED, false);
-  store_add_message(res, "Invalid row: %s; the row is dropped.", what);
-  return -EINVAL;
 }
 
 /* The caller's mistakes, found before any entry or file is touched. */
@@ -110,16 +113,31 @@ static int validate(const struct rrd_store *store,
                     struct rrd_store_result *res) {
   const char *problem = rrd_file_name_problem(name);
   if (store == NULL || layout == NULL)
-    return invalid(res, "no store or layout");
+    return store_report_invalid(res, "no store or layout");
   if (problem != NULL)
-    return invalid(res, problem);
+    return store_report_invalid(res, problem);
   if (n != layout->ds_count || (n > 0 && values == NULL))
-    return invalid(res, "the number of values does not match the layout");
+    return store_report_invalid(
+        res, "the number of values does not match the layout");
   /* t - 1 is the start of a new file, and librrd reads a start of 0 as
    * "now" */
   if (t < 2)
-    return invalid(res, "the time is not after the epoch");
+    return store_report_invalid(res, "the time is not after the epoch");
   return 0;
+}
+
+/* The entry of (layout, name), made with its path on its first row. */
+static struct entry *entry_of(struct rrd_store *store,
+                              const struct rrd_layout *layout,
+                              const char *name) {
+  struct entry *e = store_table_find(&store->table, layout, name);
+  if (e != NULL)
+    return e;
+  /* A path that does not fit stays NULL: every row then fails, logged
+   * with back-off like any other failure. */
+  char path[PATH_MAX];
+  bool fits = rrd_store_path(store, layout, name, path, sizeof(path)) == 0;
+  return store_table_add(&store->table, layout, name, fits ? path : NULL);
 }
 
 int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
@@ -127,28 +145,24 @@ int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
                     time_t now, struct rrd_store_result *res) {
   if (res == NULL)
     return -EINVAL;
-  res->path[0] = '\0';
   int r = validate(store, layout, name, t, values, n, res);
   if (r != 0)
     return r;
-  char row[RRD_ROW_SIZE];
-  if (rrd_row_format(layout, t, values, n, row, sizeof(row)) < 0)
-    return invalid(res, "the row cannot be formatted for the layout");
-  struct entry *e = store_entry_get(store, layout, name);
+  char text[RRD_ROW_SIZE];
+  if (rrd_row_format(layout, t, values, n, text, sizeof(text)) < 0)
+    return store_report_invalid(res,
+                                "the row cannot be formatted for the layout");
+  struct entry *e = entry_of(store, layout, name);
   if (e == NULL) {
-    store_set_outcome(res, RRD_STORE_FAILED, true);
-    store_add_message(res, "Out of memory: the row for %s/%s is dropped.",
-                      layout->name, name);
+    store_report_no_memory(res, layout, name);
     return 0;
   }
+  struct store_row row = {
+      .config = &store->config, .e = e, .t = t, .text = text, .now = now};
+  struct store_event ev;
   pthread_mutex_lock(&e->lock);
-  if (e->path != NULL)
-    store_write_entry(store, e, t, row, now, res);
-  else
-    store_fail(e, now, res,
-               "Dropped the row for %lld for %s/%s: its path is longer than "
-               "PATH_MAX (data directory %s).",
-               (long long)t, layout->name, name, store->data_dir);
+  store_entry_write(&row, &ev);
+  store_report(&row, &ev, res);
   pthread_mutex_unlock(&e->lock);
   atomic_fetch_add(&store->counts[res->outcome], 1);
   return 0;
@@ -176,10 +190,10 @@ static int take_if_dirty(struct entry *e, size_t entries, void *ctx) {
   }
   pthread_mutex_lock(&e->lock);
   int r = 0;
-  if (e->dirty && (list->paths[list->count] = strdup(e->path)) == NULL)
+  if (e->file.dirty && (list->paths[list->count] = strdup(e->path)) == NULL)
     r = -ENOMEM;
-  else if (e->dirty) {
-    e->dirty = false;
+  else if (e->file.dirty) {
+    e->file.dirty = false;
     list->count++;
   }
   pthread_mutex_unlock(&e->lock);

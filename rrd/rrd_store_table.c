@@ -1,12 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The store's hash table of entries, one per (layout, name), chained in
- * buckets whose count doubles when there are more entries than buckets:
- * its memory, its lock and its walks.  Entries live until the table is
- * destroyed (with the store), so a pointer stays valid after the table
- * lock is dropped.
+ * The store's entries (see rrd_store_table.h), chained in buckets whose
+ * count doubles when there are more entries than buckets: their memory,
+ * the lock and the walks.
  */
-#include "rrd_store_internal.h"
+#include "rrd_store_table.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -70,9 +68,8 @@ static void grow(struct store_table *table) {
   table->bucket_count = count;
 }
 
-static struct entry *entry_new(const struct rrd_store *store,
-                               const struct rrd_layout *layout,
-                               const char *name) {
+static struct entry *entry_new(const struct rrd_layout *layout,
+                               const char *name, const char *path) {
   struct entry *e = calloc(1, sizeof(*e));
   if (e == NULL)
     return NULL;
@@ -82,16 +79,10 @@ static struct entry *entry_new(const struct rrd_store *store,
   }
   e->layout = layout;
   snprintf(e->name, sizeof(e->name), "%s", name);
-  /* A path that does not fit stays NULL: every row then fails, logged
-   * with back-off like any other failure. */
-  char path[PATH_MAX];
-  if (rrd_store_path(store, layout, name, path, sizeof(path)) == 0) {
-    if ((e->path = strdup(path)) == NULL) {
-      pthread_mutex_destroy(&e->lock);
-      free(e);
-      return NULL;
-    }
-    store_shorten_path(e->path, e->shown, sizeof(e->shown));
+  if (path != NULL && (e->path = strdup(path)) == NULL) {
+    pthread_mutex_destroy(&e->lock);
+    free(e);
+    return NULL;
   }
   return e;
 }
@@ -106,14 +97,23 @@ static struct entry *entry_find(const struct store_table *table,
   return NULL;
 }
 
-struct entry *store_entry_get(struct rrd_store *store,
-                              const struct rrd_layout *layout,
-                              const char *name) {
-  struct store_table *table = &store->table;
+struct entry *store_table_find(struct store_table *table,
+                               const struct rrd_layout *layout,
+                               const char *name) {
   size_t hash = entry_hash(layout, name);
   pthread_mutex_lock(&table->lock);
   struct entry *e = entry_find(table, layout, name, hash);
-  if (e == NULL && (e = entry_new(store, layout, name)) != NULL) {
+  pthread_mutex_unlock(&table->lock);
+  return e;
+}
+
+struct entry *store_table_add(struct store_table *table,
+                              const struct rrd_layout *layout, const char *name,
+                              const char *path) {
+  size_t hash = entry_hash(layout, name);
+  pthread_mutex_lock(&table->lock);
+  struct entry *e = entry_find(table, layout, name, hash);
+  if (e == NULL && (e = entry_new(layout, name, path)) != NULL) {
     size_t b = hash & (table->bucket_count - 1);
     e->next = table->buckets[b];
     table->buckets[b] = e;

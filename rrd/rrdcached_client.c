@@ -11,7 +11,7 @@
  */
 #include "pvecg/rrdcached_client.h"
 
-#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_words.h"
 #include "rrdcached_cloexec.h"
 
 #include "rrd_text.h"
@@ -135,6 +135,14 @@ struct info_call {
 static int call_info(struct rrdcached_client *c, void *arg) {
   struct info_call *ic = arg;
   ic->info = rrdc_info(ic->path);
+  int error = errno;
+  /* an answer that was not read is not the file's info (call_fetch) */
+  if (ic->info != NULL && rrdcached_socket_failed(error)) {
+    rrd_info_free(ic->info);
+    ic->info = NULL;
+    errno = error;
+    return 0;
+  }
   return ic->info != NULL ? 0 : failed(c);
 }
 
@@ -183,7 +191,7 @@ static int daemon_check(void *ctx, const struct rrd_layout *layout,
       rrd_text_set(why, why_size, "%s", text);
     return r;
   }
-  r = rrd_file_check_info(layout, ic.info, why, why_size);
+  r = rrd_words_check_info(layout, ic.info, why, why_size);
   rrd_info_free(ic.info);
   return r;
 }
@@ -192,7 +200,7 @@ struct create_call {
   const char *path;
   const struct rrd_layout *layout;
   time_t start;
-  struct rrd_file_definitions *defs;
+  struct rrd_words_definitions *defs;
 };
 
 static int call_create(struct rrdcached_client *c, void *arg) {
@@ -223,8 +231,8 @@ static int call_create(struct rrdcached_client *c, void *arg) {
 static int daemon_create(void *ctx, const struct rrd_layout *layout,
                          const char *path, time_t start, char *err,
                          size_t err_size) {
-  struct rrd_file_definitions defs;
-  if (rrd_file_definitions(layout, &defs) != 0) {
+  struct rrd_words_definitions defs;
+  if (rrd_words_definitions(layout, &defs) != 0) {
     rrd_text_set(err, err_size, "layout %s cannot be expressed", layout->name);
     return -EIO;
   }
@@ -252,7 +260,7 @@ static int daemon_update(void *ctx, const char *path, const char *row,
   int r = perform(ctx, &req, text, sizeof(text));
   if (r != 0)
     rrd_text_set(err, err_size, "%s", text);
-  if (r == -EIO && rrd_file_parse_refusal(text, file_last) == 0)
+  if (r == -EIO && rrd_words_refusal(text, file_last) == 0)
     return -ESTALE;
   return r;
 }
@@ -270,6 +278,44 @@ int rrdcached_client_flush(struct rrdcached_client *c, const char *path,
                            char *err, size_t err_size) {
   struct flush_call fc = {path};
   struct request req = {call_flush, &fc};
+  return perform(c, &req, err, err_size);
+}
+
+struct fetch_call {
+  const char *path, *cf;
+  time_t start, end; /* asked for: librrd moves rows->start and end */
+  struct rrdcached_rows *rows;
+};
+
+static void free_rows(struct rrdcached_rows *rows) {
+  for (unsigned long i = 0; rows->names != NULL && i < rows->ds_count; i++)
+    rrd_freemem(rows->names[i]);
+  rrd_freemem(rows->names);
+  rrd_freemem(rows->data);
+  rows->names = NULL;
+  rows->data = NULL;
+}
+
+static int call_fetch(struct rrdcached_client *c, void *arg) {
+  struct fetch_call *fc = arg;
+  struct rrdcached_rows *rows = fc->rows;
+  *rows = (struct rrdcached_rows){.start = fc->start, .end = fc->end};
+  int r = rrdc_fetch(fc->path, fc->cf, &rows->start, &rows->end, &rows->step,
+                     &rows->ds_count, &rows->names, &rows->data);
+  int error = errno;
+  /* the answer was not read (see rrdcached_socket_failed): whatever
+   * librrd made of it is not the rows, and perform() asks again */
+  if (r == 0 && rrdcached_socket_failed(error))
+    free_rows(rows);
+  errno = error;
+  return r != 0 ? failed(c) : 0;
+}
+
+int rrdcached_client_fetch(struct rrdcached_client *c, const char *path,
+                           const char *cf, struct rrdcached_rows *rows,
+                           char *err, size_t err_size) {
+  struct fetch_call fc = {path, cf, rows->start, rows->end, rows};
+  struct request req = {call_fetch, &fc};
   return perform(c, &req, err, err_size);
 }
 

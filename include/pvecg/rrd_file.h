@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * RRD files of a layout, through librrd: create, check, update.
+ * RRD files of a layout, through librrd: create, check, update, last
+ * update; and the store's access to local files made of them.
  *
- * Creation matches pmxcfs: start at local midnight, never overwrite.  The
- * check compares every property the layout fixes (DS names, types, order,
- * heartbeat, min, max; step; every RRA's CF, steps, rows, xff) and says what
- * differs, so a file someone else made is never written into.
+ * Creation never overwrites.  The check compares the file with the layout
+ * as rrd_words.h does and says what differs, so a file someone else made
+ * is never written into.
  * All functions are thread-safe (librrd's *_r calls) and report librrd's
  * error text through err/why buffers.
  */
@@ -15,42 +15,8 @@
 #include "pvecg/rrd_access.h"
 #include "pvecg/rrd_layout.h"
 
-#include <rrd.h>
-
 #include <stddef.h>
 #include <time.h>
-
-/* Longest "DS:..."/"RRA:..." argument: names are at most 19 characters in
- * rrd, numbers at most 24. */
-#define RRD_FILE_DEF_SIZE 128
-/* More archives than any PVE layout; a wider table is refused. */
-#define RRD_FILE_RRA_MAX 64
-
-/* The DS and RRA arguments of rrd_create for a layout, in file order. */
-struct rrd_file_definitions {
-  char text[RRD_LAYOUT_DS_MAX + RRD_FILE_RRA_MAX][RRD_FILE_DEF_SIZE];
-  const char *argv[RRD_LAYOUT_DS_MAX + RRD_FILE_RRA_MAX];
-  int argc;
-};
-
-/* Fills defs from the layout table; -EINVAL when the layout does not fit.
- * Shared with the rrdcached client, so a file created through the daemon is
- * defined exactly like one created here. */
-int rrd_file_definitions(const struct rrd_layout *layout,
-                         struct rrd_file_definitions *defs);
-
-/* rrd_file_check() on an info list already read (from librrd or from the
- * daemon's INFO): 0 or -EPROTO with the first difference in why. */
-int rrd_file_check_info(const struct rrd_layout *layout, const rrd_info_t *info,
-                        char *why, size_t why_size);
-
-/*
- * Whether err is librrd's (or rrdcached's, which uses the same words)
- * refusal of an update that is not newer than the file's last update:
- * "illegal attempt to update using time X when last update time is Y".
- * Returns 0 and Y in *ret, or -ENOENT for any other message.
- */
-int rrd_file_parse_refusal(const char *err, time_t *ret);
 
 /* The store's access to local files through librrd (ctx unused). */
 extern const struct rrd_access rrd_access_librrd;
@@ -64,9 +30,6 @@ extern const struct rrd_access rrd_access_librrd;
  * uses librrd (rrd_store_new() does); later calls cost nothing.
  */
 void rrd_file_prepare_librrd(void);
-
-/* The start time pmxcfs gives a new file: local midnight of now's day. */
-time_t rrd_file_start_time(time_t now);
 
 /*
  * Creates path with the layout, its last update time set to start.  Never

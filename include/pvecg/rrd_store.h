@@ -71,9 +71,8 @@ enum rrd_store_outcome {
 
 struct rrd_store_result {
   enum rrd_store_outcome outcome;
-  bool report;         /* the caller should log message now */
-  char path[PATH_MAX]; /* the file concerned */
-  char message[768];   /* what happened, for the log (when report) */
+  bool report;       /* the caller should log message now */
+  char message[768]; /* what happened, naming the file, for the log */
 };
 
 /* Returns 0, -EINVAL (data_dir not as described above) or -ENOMEM. */

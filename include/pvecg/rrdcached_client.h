@@ -32,6 +32,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 struct rrdcached_client;
 
@@ -72,6 +73,23 @@ bool rrdcached_socket_failed(int error);
 int rrdcached_client_connect(struct rrdcached_client *client, char *err,
                              size_t err_size);
 void rrdcached_client_disconnect(struct rrdcached_client *client);
+
+/* The rows of a file as the daemon reads them. */
+struct rrdcached_rows {
+  time_t start, end; /* asked for; then the rows' */
+  unsigned long step, ds_count;
+  char **names; /* librrd's: each and the array freed with rrd_freemem */
+  double *data; /* librrd's rrd_value_t, ds_count per row */
+};
+
+/*
+ * FETCH of path with consolidation function cf over rows->start..end: the
+ * daemon answers from the finest archive covering the range (FETCH has no
+ * resolution).  Returns 0, -ENOTCONN, or -EIO with the reason in err.
+ */
+int rrdcached_client_fetch(struct rrdcached_client *client, const char *path,
+                           const char *cf, struct rrdcached_rows *rows,
+                           char *err, size_t err_size);
 
 /* Makes the daemon write the file's pending rows now (FLUSH, which returns
  * when they are on disk): 0, -ENOTCONN, or -EIO with the reason in err. */

@@ -3,12 +3,13 @@
  * pvecg check FILE...: which of the known layouts (rrd_layouts[]) each
  * file has, or exactly how it differs from the one it should have: the
  * layout its directory is named after, else the layout it is closest to.
- * The comparison is rrd_file_check_info(), the same the writer makes
+ * The comparison is rrd_words_check_info(), the same the writer makes
  * before it touches a file, so "check" says what the writer would say.
  */
 #include "commands.h"
 #include "pvecg/rrd_file.h"
 #include "pvecg/rrd_layout.h"
+#include "pvecg/rrd_words.h"
 #include "pvecg/rrddata.h"
 
 #include <rrd.h>
@@ -82,7 +83,7 @@ static const struct rrd_layout *closest_layout(const rrd_info_t *info) {
 static const struct rrd_layout *matching_layout(const rrd_info_t *info) {
   char why[256];
   for (size_t i = 0; i < rrd_layouts_count; i++)
-    if (rrd_file_check_info(rrd_layouts[i], info, why, sizeof(why)) == 0)
+    if (rrd_words_check_info(rrd_layouts[i], info, why, sizeof(why)) == 0)
       return rrd_layouts[i];
   return NULL;
 }
@@ -98,7 +99,7 @@ static bool report_rrd(const char *path, const rrd_info_t *info) {
   }
   const struct rrd_layout *want = dir != NULL ? dir : closest_layout(info);
   char why[256];
-  rrd_file_check_info(want, info, why, sizeof(why));
+  rrd_words_check_info(want, info, why, sizeof(why));
   printf("%s: differs from %s (%s): %s", path, want->name,
          dir != NULL ? "the layout of its directory" : "the closest layout",
          why);

@@ -4,7 +4,7 @@
  * for a layout of rrd_layouts[], one a line, so the shell tests make their
  * files from the layout tables rather than from a copy of them.
  */
-#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_words.h"
 #include "pvecg/rrd_layout.h"
 
 #include <stdio.h>
@@ -16,10 +16,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   for (size_t i = 0; i < rrd_layouts_count; i++) {
-    struct rrd_file_definitions defs;
+    struct rrd_words_definitions defs;
     if (strcmp(rrd_layouts[i]->name, argv[1]) != 0)
       continue;
-    if (rrd_file_definitions(rrd_layouts[i], &defs) != 0)
+    if (rrd_words_definitions(rrd_layouts[i], &defs) != 0)
       return 1;
     for (int a = 0; a < defs.argc; a++)
       puts(defs.argv[a]);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for rrd_file_parse_refusal (rrd/rrd_file.c), which reads the
+ * Fuzz target for rrd_words_refusal (rrd/rrd_words.c), which reads the
  * file's last update out of librrd's and rrdcached's error text.  Checks,
  * beyond memory safety: the result is 0 or -ENOENT with *ret untouched;
  * it agrees with an oracle that looks for the same two phrases and reads
@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "fuzz_check.h"
-#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_words.h"
 
 #define SENTINEL ((time_t)0x5a5a5a5a5a5a5a5a)
 #define ATTEMPT "illegal attempt to update"
@@ -40,7 +40,7 @@ static bool oracle(const char *s, time_t *ret) {
 static void check_text(const char *s) {
   time_t got = SENTINEL, want = SENTINEL;
   bool ok = oracle(s, &want);
-  int r = rrd_file_parse_refusal(s, &got);
+  int r = rrd_words_refusal(s, &got);
 
   if (ok)
     FUZZ_CHECK(r == 0 && got == want);
@@ -58,14 +58,14 @@ static void check_messages(uint64_t last) {
            " using time %" PRIu64 " when last update time is %" PRIu64
            " (minimum one second step)",
            last, last);
-  FUZZ_CHECK(rrd_file_parse_refusal(text, &got) == 0 && got == (time_t)last);
+  FUZZ_CHECK(rrd_words_refusal(text, &got) == 0 && got == (time_t)last);
   got = SENTINEL;
   snprintf(text, sizeof(text),
            "rrdcached@unix:/run/rrdcached.sock: " ATTEMPT
            " using time %f when last update time is %f (minimum one second "
            "step)",
            (double)last - 60, (double)last);
-  FUZZ_CHECK(rrd_file_parse_refusal(text, &got) == 0 && got == (time_t)last);
+  FUZZ_CHECK(rrd_words_refusal(text, &got) == 0 && got == (time_t)last);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   check_text(s);
   memcpy(&last, data, size < sizeof(last) ? size : sizeof(last));
   check_messages(last % TIME_LIMIT);
-  FUZZ_CHECK(rrd_file_parse_refusal(NULL, &got) == -ENOENT && got == SENTINEL);
+  FUZZ_CHECK(rrd_words_refusal(NULL, &got) == -ENOENT && got == SENTINEL);
   free(s);
   return 0;
 }

@@ -17,6 +17,7 @@
 #include "pvecg/rrd_row.h"
 #include "rrdcached_fixture.h"
 
+#include <rrd.h>
 #include <rrd_client.h>
 
 #include <errno.h>

@@ -567,34 +567,6 @@ static void test_update_missing_file(void **state) {
   assert_int_equal(last, 42); /* untouched on failure */
 }
 
-/* ---- start time -------------------------------------------------------- */
-
-static void assert_midnight(const char *tz, time_t now, time_t want) {
-  setenv("TZ", tz, 1);
-  tzset();
-  assert_int_equal(rrd_file_start_time(now), want);
-}
-
-static void test_start_time(void **state) {
-  (void)state;
-  char *old = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
-  assert_midnight("UTC0", 1700000000, 1699920000);
-  assert_midnight("UTC0", 1699920000, 1699920000);
-  const char *cet = "CET-1CEST,M3.5.0,M10.5.0/3";
-  assert_midnight(cet, 1711879200, 1711839600); /* 2024-03-31, 23 h day */
-  assert_midnight(cet, 1730026800, 1729980000); /* 2024-10-27, 25 h day */
-  assert_midnight(cet, 1730069999, 1729980000); /* its last second */
-  /* Brazil 2018: clocks jumped from 00:00 to 01:00, so the day began at
-   * 01:00 local, as mktime (and so pmxcfs) has it. */
-  assert_midnight("BRT3BRST,M10.3.0/0,M2.3.0/0", 1540130400, 1540090800);
-  if (old != NULL)
-    setenv("TZ", old, 1);
-  else
-    unsetenv("TZ");
-  tzset();
-  free(old);
-}
-
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_create_vm, setup, teardown),
@@ -621,7 +593,6 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_update_not_newer, setup, teardown),
       cmocka_unit_test_setup_teardown(test_update_missing_file, setup,
                                       teardown),
-      cmocka_unit_test(test_start_time),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

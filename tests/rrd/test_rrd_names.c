@@ -19,6 +19,8 @@
 #include "pvecg/rrd_sink.h"
 #include "rrdcached_fixture.h"
 
+#include <rrd.h>
+
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>

@@ -16,6 +16,7 @@
 #include "rrd_fixture.h"
 #include "pvecg/rrd_row.h"
 #include "pvecg/rrd_store.h"
+#include "rrd_store_entry.h" /* store_start_time */
 
 #include <rrd.h>
 
@@ -165,7 +166,6 @@ static void test_created_then_written(void **state) {
   vm_path(f, "100", path, sizeof(path));
   assert_int_equal(write_at(f, "100", NOW - 5, NOW, &res), RRD_STORE_CREATED);
   assert_false(res.report);
-  assert_string_equal(res.path, path);
   assert_contains(res.message, path);
   assert_int_equal(mode_of(f->data_dir), 0750);
   assert_int_equal(mode_of(f->vm_dir), 0750);
@@ -207,13 +207,20 @@ static void test_trailing_slash_and_layout_dirs(void **state) {
                    0);
   assert_int_equal(res.outcome, RRD_STORE_CREATED);
   snprintf(want, sizeof(want), "%s/pve-node-9.0/100", f->data_dir);
-  assert_string_equal(res.path, want);
+  assert_int_equal(rrd_file_check(&layout_pve_node_9_0, want, NULL, 0), 0);
+  char path[700];
+  assert_int_equal(
+      rrd_store_path(store, &layout_pve_node_9_0, "100", path, sizeof(path)),
+      0);
+  assert_string_equal(path, want);
   /* the same name under another layout is another file */
   assert_int_equal(
       rrd_store_write(store, &layout_pve2_vm, "100", NOW, v, 10, NOW, &res), 0);
   assert_int_equal(res.outcome, RRD_STORE_CREATED);
   snprintf(want, sizeof(want), "%s/pve2-vm/100", f->data_dir);
-  assert_string_equal(res.path, want);
+  assert_int_equal(
+      rrd_store_path(store, &layout_pve2_vm, "100", path, sizeof(path)), 0);
+  assert_string_equal(path, want);
   assert_int_equal(rrd_file_check(&layout_pve2_vm, want, NULL, 0), 0);
   rrd_store_free(store);
 }
@@ -407,7 +414,6 @@ static void test_foreign_layout(void **state) {
 
   assert_int_equal(write_at(f, "200", NOW, NOW, &res), RRD_STORE_FOREIGN);
   assert_true(res.report);
-  assert_string_equal(res.path, path);
   assert_contains(res.message, path);
   assert_contains(res.message, "ds[10] is missing, expected 'memhost'");
   assert_contains(res.message, "left untouched");
@@ -936,6 +942,34 @@ static void test_parallel_writers(void **state) {
   }
 }
 
+/* ---- start time -------------------------------------------------------- */
+
+static void assert_midnight(const char *tz, time_t now, time_t want) {
+  setenv("TZ", tz, 1);
+  tzset();
+  assert_int_equal(store_start_time(now), want);
+}
+
+static void test_start_time(void **state) {
+  (void)state;
+  char *old = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+  assert_midnight("UTC0", 1700000000, 1699920000);
+  assert_midnight("UTC0", 1699920000, 1699920000);
+  const char *cet = "CET-1CEST,M3.5.0,M10.5.0/3";
+  assert_midnight(cet, 1711879200, 1711839600); /* 2024-03-31, 23 h day */
+  assert_midnight(cet, 1730026800, 1729980000); /* 2024-10-27, 25 h day */
+  assert_midnight(cet, 1730069999, 1729980000); /* its last second */
+  /* Brazil 2018: clocks jumped from 00:00 to 01:00, so the day began at
+   * 01:00 local, as mktime (and so pmxcfs) has it. */
+  assert_midnight("BRT3BRST,M10.3.0/0,M2.3.0/0", 1540130400, 1540090800);
+  if (old != NULL)
+    setenv("TZ", old, 1);
+  else
+    unsetenv("TZ");
+  tzset();
+  free(old);
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -964,6 +998,7 @@ int main(void) {
       cmocka_unit_test(test_remote_paths),
       cmocka_unit_test(test_unavailable),
       T(test_parallel_writers),
+      cmocka_unit_test(test_start_time),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The store's entries by (layout, name): a hash table with its own lock,
+ * never held during I/O (rrd_store_table.c).  It knows nothing of files:
+ * an entry's path is handed to it.  Entries live until the table is
+ * destroyed (with the store), so a pointer stays valid after the table
+ * lock is dropped.
+ */
+#ifndef PVECG_RRD_STORE_TABLE_H
+#define PVECG_RRD_STORE_TABLE_H
+
+#include "rrd_store_entry.h"
+
+#include <pthread.h>
+#include <stddef.h>
+
+struct store_table {
+  pthread_mutex_t lock;
+  struct entry **buckets;
+  size_t bucket_count; /* a power of two */
+  size_t entry_count;
+};
+
+/* An empty table.  Returns 0 or -ENOMEM. */
+int store_table_init(struct store_table *table);
+
+/* Frees the table and every entry in it. */
+void store_table_destroy(struct store_table *table);
+
+/* The entry of (layout, name), or NULL. */
+struct entry *store_table_find(struct store_table *table,
+                               const struct rrd_layout *layout,
+                               const char *name);
+
+/* The entry of (layout, name), added with a copy of path (NULL: it has
+ * none) unless another thread added it first; NULL when out of memory. */
+struct entry *store_table_add(struct store_table *table,
+                              const struct rrd_layout *layout, const char *name,
+                              const char *path);
+
+/* Calls visit(e, count, ctx) for each entry, count being the number of
+ * entries, with the table locked, until visit returns non-zero; returns
+ * that, or 0.  visit may take e->lock: the lock order is table -> entry,
+ * and nothing holds an entry lock while taking the table's. */
+int store_table_each(struct store_table *table,
+                     int (*visit)(struct entry *e, size_t count, void *ctx),
+                     void *ctx);
+
+#endif
