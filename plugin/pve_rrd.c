@@ -10,11 +10,12 @@
  * either with librrd directly or through rrdcached (DaemonAddress).
  * Everything about files -- creation, layout checks, refusing foreign
  * files, leaving alone files someone else writes, dropping rows that are
- * not newer, when a problem deserves a log line -- lives in rrd/rrd_store.c,
- * and how rows reach a daemon without making collectd's write threads wait
- * in rrd/rrd_sink.c; this file maps value lists to rows, collectd's FLUSH to
- * the sink's, and logs what they report.  Write callbacks run on several
- * collectd threads at once; the sink is thread-safe.
+ * not newer, when a problem deserves a log line -- is the store's
+ * (rrd/rrd_store*.c), and how rows reach a daemon without making
+ * collectd's write threads wait is the sink's (rrd/rrd_sink*.c,
+ * rrd/rrd_sender.c); this file maps value lists to rows and collectd's
+ * FLUSH to the sink's, and hands the sink collectd's log.  Write callbacks run
+ * on several collectd threads at once; the sink is thread-safe.
  */
 #include "collectd/core/daemon/plugin.h"
 #include "collectd/core/utils/common/common.h"
@@ -256,24 +257,17 @@ static int pve_rrd_write(const data_set_t *ds, const value_list_t *vl,
 
 /* ---- flush ------------------------------------------------------------- */
 
-/* The file an identifier "host/plugin[-instance]/type[-instance]" names,
- * with its name in name; NULL when it is not a row of ours. */
+/* The file an identifier "host/plugin[-instance]/type[-instance]" names
+ * (read by collectd's own parser), with its name in name; NULL when it is
+ * not a row of ours. */
 static const struct rrd_layout *identified_file(const char *identifier,
                                                 char *name, size_t size) {
-  char copy[6 * DATA_MAX_NAME_LEN];
-  sstrncpy(copy, identifier, sizeof(copy));
-  char *plugin = strchr(copy, '/');
-  char *type = plugin ? strchr(plugin + 1, '/') : NULL;
-  if (type == NULL)
+  value_list_t vl = VALUE_LIST_INIT;
+  if (parse_identifier_vl(identifier, &vl) != 0)
     return NULL;
-  *plugin++ = '\0';
-  *type++ = '\0';
-  type[strcspn(type, "-")] = '\0';
-  char *instance = strchr(plugin, '-');
-  const struct rrd_layout *layout = writable_layout(type);
+  const struct rrd_layout *layout = writable_layout(vl.type);
   const char *file;
-  if (!layout ||
-      row_file_name(layout, copy, instance ? instance + 1 : "", &file) != 0)
+  if (!layout || row_file_name(layout, vl.host, vl.plugin_instance, &file) != 0)
     return NULL;
   sstrncpy(name, file, size);
   return layout;

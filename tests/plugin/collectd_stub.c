@@ -86,6 +86,29 @@ char *sstrncpy(char *dest, const char *src, size_t n) {
   return dest;
 }
 
+/* As collectd's: "host/plugin[-instance]/type[-instance]". */
+int parse_identifier_vl(const char *str, value_list_t *vl) {
+  char copy[6 * DATA_MAX_NAME_LEN];
+  sstrncpy(copy, str, sizeof(copy));
+  char *plugin = strchr(copy, '/');
+  char *type = plugin ? strchr(plugin + 1, '/') : NULL;
+  if (type == NULL || strchr(type + 1, '/') != NULL)
+    return -1;
+  *plugin++ = '\0';
+  *type++ = '\0';
+  char *pi = strchr(plugin, '-'), *ti = strchr(type, '-');
+  if (pi != NULL)
+    *pi++ = '\0';
+  if (ti != NULL)
+    *ti++ = '\0';
+  sstrncpy(vl->host, copy, sizeof(vl->host));
+  sstrncpy(vl->plugin, plugin, sizeof(vl->plugin));
+  sstrncpy(vl->plugin_instance, pi ? pi : "", sizeof(vl->plugin_instance));
+  sstrncpy(vl->type, type, sizeof(vl->type));
+  sstrncpy(vl->type_instance, ti ? ti : "", sizeof(vl->type_instance));
+  return 0;
+}
+
 char *sstrerror(int errnum, char *buf, size_t buflen) {
   snprintf(buf, buflen, "%s", strerror(errnum));
   return buf;
