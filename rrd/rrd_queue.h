@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The rows waiting for the RRD daemon: a bounded first-in first-out ring
- * of rows, filled by collectd's write threads and emptied by the sink's
- * sender (rrd_sink.c), which holds the lock around every call.  Bounded so
+ * of rows, filled by collectd's write threads (rrd_sink.c) and emptied by
+ * the sink's sender thread (rrd_sender.c), under the sink's lock.  Bounded so
  * that a daemon that stays away costs a known amount of memory: at most
  * capacity rows (a pve-vm-9.0 row is about 200 bytes).  Rows keep their
  * arrival order, which for one file is time order, so a replay after an

@@ -8,15 +8,19 @@
  * daemon could not be reached for is the first to go once it is back, and
  * rows of one file reach it in time order.  While the daemon is away it
  * tries to connect again after retry_min, doubling to retry_max.  Flush
- * requests run once every row queued before them has been applied.
+ * requests run once every row queued before them has been applied.  What
+ * its requests and connection attempts meet changes the link's state,
+ * which also schedules the next attempt (rrd_sink_link.c); the rows it
+ * takes off may end a full queue's episode (rrd_sink_overflow.c).
  */
 #include "rrd_sink_internal.h"
+#include "rrd_sink_log.h"
+#include "rrd_sink_overflow.h"
 
 #include "pvecg/monotonic.h"
 
 #include <errno.h>
 #include <signal.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -28,41 +32,7 @@ static struct timespec monotonic_at(double at) {
   return ts;
 }
 
-static const char *address(const struct rrd_sink *s) {
-  return rrdcached_client_address(s->client);
-}
-
 /* ---- the link to the daemon -------------------------------------------- */
-
-static void link_lost(struct rrd_sink *s, const char *reason) {
-  double now = monotonic_seconds();
-  s->link_up = false;
-  s->down_since = now;
-  s->retry_delay = s->retry_min;
-  s->retry_at = now + s->retry_delay;
-  bool said = s->lost_reported || s->stalled;
-  s->lost_reported = true;
-  s->stalled = false;
-  if (!said)
-    rrd_sink_say(s, RRD_SINK_ERROR,
-                 "Lost the connection to rrdcached at %s (%s); rows are kept "
-                 "in a queue of up to %zu and written once it is back.",
-                 address(s), reason, s->queue.capacity);
-}
-
-static void link_restored(struct rrd_sink *s) {
-  bool first = !s->ever_up, was_lost = s->lost_reported;
-  double down = monotonic_seconds() - s->down_since;
-  s->link_up = s->ever_up = true;
-  s->lost_reported = false;
-  if (was_lost)
-    rrd_sink_say(s, RRD_SINK_INFO,
-                 "rrdcached at %s is reachable again after %.0f s; writing "
-                 "the %zu rows queued meanwhile.",
-                 address(s), down, s->queue.count);
-  else if (first)
-    rrd_sink_say(s, RRD_SINK_INFO, "Connected to rrdcached at %s.", address(s));
-}
 
 /* Not connected: wait for the next attempt, or make it. */
 static void reconnect(struct rrd_sink *s) {
@@ -76,51 +46,13 @@ static void reconnect(struct rrd_sink *s) {
   pthread_mutex_unlock(&s->lock);
   int r = rrdcached_client_connect(s->client, err, sizeof(err));
   pthread_mutex_lock(&s->lock);
-  if (r == 0) {
-    link_restored(s);
-    return;
-  }
-  s->retry_delay =
-      s->retry_delay * 2 < s->retry_min ? s->retry_min : s->retry_delay * 2;
-  if (s->retry_delay > s->retry_max)
-    s->retry_delay = s->retry_max;
-  s->retry_at = monotonic_seconds() + s->retry_delay;
-  if (!s->lost_reported) {
-    s->lost_reported = true;
-    s->down_since = now;
-    rrd_sink_say(s, RRD_SINK_ERROR,
-                 "Cannot reach rrdcached at %s (%s); rows are kept in a queue "
-                 "of up to %zu and written once it is reachable.",
-                 address(s), err, s->queue.capacity);
-  }
+  if (r == 0)
+    rrd_sink_link_connect_ok(s);
+  else
+    rrd_sink_link_connect_failed(s, err, now);
 }
 
 /* ---- rows -------------------------------------------------------------- */
-
-/* A request that was reported as not answering has been answered. */
-static void answered(struct rrd_sink *s) {
-  if (!s->stalled)
-    return;
-  s->stalled = false;
-  rrd_sink_say(s, RRD_SINK_INFO,
-               "rrdcached at %s answers again; writing the %zu rows queued "
-               "meanwhile.",
-               address(s), s->queue.count);
-}
-
-/* Rows are accepted again once the queue has drained to half, so a queue
- * at its limit does not log a line per row. */
-static void drained(struct rrd_sink *s) {
-  if (!s->overflowing || s->queue.count > s->queue.capacity / 2)
-    return;
-  unsigned long long dropped = s->overflowed_now;
-  s->overflowing = false;
-  s->overflowed_now = 0;
-  rrd_sink_say(s, RRD_SINK_WARNING,
-               "The queue for rrdcached at %s accepts rows again; %llu rows "
-               "were dropped while it was full.",
-               address(s), dropped);
-}
 
 static void send_row(struct rrd_sink *s, struct rrd_queued_row *row) {
   pthread_mutex_unlock(&s->lock);
@@ -131,24 +63,30 @@ static void send_row(struct rrd_sink *s, struct rrd_queued_row *row) {
   atomic_store(&s->busy_since, 0);
   pthread_mutex_lock(&s->lock);
   if (err == 0 && res.outcome == RRD_STORE_UNAVAILABLE) {
-    link_lost(s, res.message); /* the row stays first in line */
+    rrd_sink_link_lost(s, res.message); /* the row stays first in line */
     return;
   }
   rrd_queue_pop(&s->queue);
-  s->done++;
-  answered(s);
-  drained(s);
-  bool quiet = s->quiet;
+  rrd_sink_link_answered(s);
+  rrd_sink_overflow_drained(s);
+  bool orphaned = s->orphaned;
   pthread_mutex_unlock(&s->lock);
-  rrd_sink_report(s, quiet, err, &res);
+  rrd_sink_log_store(s, orphaned, err, &res);
   free(row);
   pthread_mutex_lock(&s->lock);
 }
 
 /* ---- flush ------------------------------------------------------------- */
 
+/* Rows taken off the queue, ever: every row pushed is still queued or has
+ * been taken off (by send_row alone). */
+static unsigned long long rows_done(const struct rrd_sink *s) {
+  return s->pushed - s->queue.count;
+}
+
 static bool flush_due(const struct rrd_sink *s) {
-  return s->flush_requested > s->flush_completed && s->done >= s->flush_after;
+  return s->flush_requested > s->flush_completed &&
+         rows_done(s) >= s->flush_after;
 }
 
 /* Whether rrd_sink_free's deadline has passed.  Called without the lock
@@ -208,7 +146,7 @@ static void run_flush(struct rrd_sink *s) {
   pthread_mutex_lock(&s->lock);
   if (r == -ENOTCONN) {
     s->flush_all = true; /* again once the daemon is back */
-    link_lost(s, err);
+    rrd_sink_link_lost(s, err);
     return;
   }
   s->flush_result = r == -EIO ? 0 : r;
@@ -225,7 +163,7 @@ static bool finished(const struct rrd_sink *s) {
     return false;
   bool idle = s->queue.count == 0 && !flush_due(s);
   return idle || monotonic_seconds() >= s->stop_deadline ||
-         (!s->link_up && monotonic_seconds() < s->retry_at);
+         (!rrd_sink_link_connected(s) && monotonic_seconds() < s->retry_at);
 }
 
 /* A daemon that goes away makes librrd's next write raise SIGPIPE; in this
@@ -243,7 +181,7 @@ void *rrd_sender_main(void *arg) {
   pthread_mutex_lock(&s->lock);
   while (!finished(s)) {
     struct rrd_queued_row *row = rrd_queue_peek(&s->queue);
-    if (!s->link_up)
+    if (!rrd_sink_link_connected(s))
       reconnect(s);
     else if (flush_due(s))
       run_flush(s);

@@ -4,14 +4,17 @@
  * mode writes through the store right here.  Daemon mode copies the row
  * into the queue and wakes the sender (rrd_sender.c); the only waiting a
  * write thread can do is for the queue's mutex, which nobody holds across
- * I/O, a log call, or anything longer than a few pointer moves.
+ * I/O, a log call, or anything longer than a few pointer moves.  On the
+ * way a write thread notices a full queue (rrd_sink_overflow.c) and a
+ * daemon that does not answer the sender (rrd_sink_link.c).
  */
 #include "rrd_sink_internal.h"
+#include "rrd_sink_log.h"
+#include "rrd_sink_overflow.h"
 
 #include "pvecg/monotonic.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,36 +24,6 @@
 #define DEFAULT_TIMEOUT 5.0
 #define DEFAULT_RETRY_MIN 1.0
 #define DEFAULT_RETRY_MAX 30.0
-#define MESSAGE_SIZE 1024
-
-/* ---- clock and log ----------------------------------------------------- */
-
-void rrd_sink_say(struct rrd_sink *s, enum rrd_sink_level level,
-                  const char *fmt, ...) {
-  char message[MESSAGE_SIZE];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(message, sizeof(message), fmt, ap);
-  va_end(ap);
-  bool quiet = s->quiet;
-  pthread_mutex_unlock(&s->lock);
-  if (!quiet)
-    s->log(s->log_ctx, level, message);
-  pthread_mutex_lock(&s->lock);
-}
-
-void rrd_sink_report(struct rrd_sink *s, bool quiet, int err,
-                     const struct rrd_store_result *res) {
-  if (quiet || (err == 0 && !res->report))
-    return;
-  enum rrd_sink_level level = RRD_SINK_INFO;
-  if (err != 0 || res->outcome == RRD_STORE_FAILED ||
-      res->outcome == RRD_STORE_FOREIGN || res->outcome == RRD_STORE_CONFLICT)
-    level = RRD_SINK_ERROR;
-  else if (res->outcome == RRD_STORE_STALE)
-    level = RRD_SINK_WARNING;
-  s->log(s->log_ctx, level, res->message);
-}
 
 static void ignore_log(void *ctx, enum rrd_sink_level level,
                        const char *message) {
@@ -100,7 +73,7 @@ static int start_daemon_mode(struct rrd_sink *s,
     snprintf(err, err_size, "out of memory for a queue of %zu rows", size);
     return r;
   }
-  s->link_up = false; /* the sender connects first thing */
+  s->link = RRD_SINK_LINK_NEW; /* the sender connects first thing */
   if (pthread_create(&s->thread, NULL, rrd_sender_main, s) != 0) {
     snprintf(err, err_size, "cannot start the sender thread");
     return -EAGAIN;
@@ -198,7 +171,7 @@ static void orphan(struct rrd_sink *s) {
   pthread_mutex_lock(&s->lock);
   bool done = s->finished;
   if (!done) {
-    s->orphaned = s->quiet = true;
+    s->orphaned = true;
     pthread_detach(s->thread);
   }
   pthread_mutex_unlock(&s->lock);
@@ -208,16 +181,10 @@ static void orphan(struct rrd_sink *s) {
   }
 }
 
+/* The sender has finished (joined): its state is read without the lock. */
 static void report_left(struct rrd_sink *s) {
-  if (s->queue.count == 0)
-    return;
-  char message[MESSAGE_SIZE];
-  snprintf(message, sizeof(message),
-           "%zu rows for rrdcached at %s are lost: %s at shutdown.",
-           s->queue.count, rrdcached_client_address(s->client),
-           s->link_up ? "they could not all be written in time"
-                      : "the daemon was unreachable");
-  s->log(s->log_ctx, RRD_SINK_ERROR, message);
+  if (s->queue.count > 0)
+    rrd_sink_log_rows_lost(s, s->queue.count, rrd_sink_link_connected(s));
 }
 
 void rrd_sink_free(struct rrd_sink *s) {
@@ -240,45 +207,11 @@ void rrd_sink_free(struct rrd_sink *s) {
   pthread_mutex_lock(&s->lock);
   size_t left = s->queue.count;
   pthread_mutex_unlock(&s->lock);
-  char message[MESSAGE_SIZE], rows[64] = "";
-  if (left > 0)
-    snprintf(rows, sizeof(rows), " and on the %zu rows still queued for it",
-             left);
-  snprintf(message, sizeof(message),
-           "rrdcached at %s has not answered for %.0f s at shutdown: giving "
-           "up on it%s.",
-           rrdcached_client_address(s->client), s->timeout, rows);
-  s->log(s->log_ctx, RRD_SINK_ERROR, message);
+  rrd_sink_log_giving_up(s, left); /* after orphan(), s may be freed */
   orphan(s);
 }
 
 /* ---- rows -------------------------------------------------------------- */
-
-/* A request the daemon has not answered for longer than timeout: say so
- * once, from whichever thread notices (the sender itself is stuck). */
-static void check_stall(struct rrd_sink *s) {
-  long long busy = atomic_load(&s->busy_since);
-  if (busy == 0 || s->stalled || !s->link_up ||
-      (double)(monotonic_ns() - busy) / 1e9 < s->timeout)
-    return;
-  s->stalled = true;
-  rrd_sink_say(s, RRD_SINK_ERROR,
-               "rrdcached at %s has not answered for %.0f s; rows are kept "
-               "in the queue (%zu now) until it does.",
-               rrdcached_client_address(s->client), s->timeout, s->queue.count);
-}
-
-static void overflow(struct rrd_sink *s) {
-  s->overflowed++;
-  s->overflowed_now++;
-  if (s->overflowing)
-    return;
-  s->overflowing = true;
-  rrd_sink_say(s, RRD_SINK_ERROR,
-               "The queue for rrdcached at %s is full (%zu rows): new rows "
-               "are dropped and counted until it has drained to half.",
-               rrdcached_client_address(s->client), s->queue.capacity);
-}
 
 static void enqueue(struct rrd_sink *s, const struct rrd_layout *layout,
                     const char *name, time_t t, const double *values,
@@ -288,14 +221,15 @@ static void enqueue(struct rrd_sink *s, const struct rrd_layout *layout,
   pthread_mutex_lock(&s->lock);
   if (row == NULL || rrd_queue_push(&s->queue, row) != 0) {
     free(row);
-    overflow(s);
+    rrd_sink_overflow_drop(s);
   } else {
     s->pushed++;
     if (s->queue.count > s->queue_peak)
       s->queue_peak = s->queue.count;
     pthread_cond_signal(&s->work);
   }
-  check_stall(s);
+  /* the sender, stuck in a request, cannot say so itself */
+  rrd_sink_link_check_overdue(s);
   pthread_mutex_unlock(&s->lock);
 }
 
@@ -309,7 +243,7 @@ void rrd_sink_write(struct rrd_sink *s, const struct rrd_layout *layout,
   struct rrd_store_result res;
   int err =
       rrd_store_write(s->store, layout, name, t, values, n, time(NULL), &res);
-  rrd_sink_report(s, false, err, &res);
+  rrd_sink_log_store(s, false, err, &res);
 }
 
 /* ---- flush ------------------------------------------------------------- */
@@ -356,7 +290,7 @@ int rrd_sink_flush(struct rrd_sink *s, const struct rrd_layout *layout,
   while (s->flush_completed < mine && !s->finished && r != ETIMEDOUT)
     r = pthread_cond_timedwait(&s->progress, &s->lock, &until);
   r = s->flush_completed >= mine ? s->flush_result : -ETIMEDOUT;
-  check_stall(s);
+  rrd_sink_link_check_overdue(s);
   pthread_mutex_unlock(&s->lock);
   return r;
 }
@@ -365,7 +299,7 @@ void rrd_sink_stats(struct rrd_sink *s, struct rrd_sink_stats *ret) {
   *ret = (struct rrd_sink_stats){.daemon = s->client != NULL};
   if (s->client != NULL) {
     pthread_mutex_lock(&s->lock);
-    ret->reachable = s->link_up && !s->stalled;
+    ret->reachable = rrd_sink_link_reachable(s);
     ret->queued = s->queue.count;
     ret->queue_peak = s->queue_peak;
     ret->overflowed = s->overflowed;

@@ -1,13 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The state the sink's front (rrd_sink.c: collectd's threads) shares with
- * its sender thread (rrd_sender.c).  Everything below lock is guarded by
- * it; neither side holds it across I/O or while logging.
+ * its sender thread (rrd_sender.c); the link to the daemon and a full
+ * queue change in rrd_sink_link.c and rrd_sink_overflow.c, and every log
+ * line is rrd_sink_log.c's.  Everything below lock is guarded by it;
+ * nobody holds it across I/O or while logging.
  */
 #ifndef PVECG_RRD_SINK_INTERNAL_H
 #define PVECG_RRD_SINK_INTERNAL_H
 
 #include "rrd_queue.h"
+#include "rrd_sink_link.h"
 #include "pvecg/rrd_sink.h"
 #include "pvecg/rrd_store.h"
 #include "pvecg/rrdcached_client.h"
@@ -33,15 +36,16 @@ struct rrd_sink {
   atomic_llong busy_since;
 
   struct rrd_queue queue;
-  unsigned long long pushed, done; /* rows queued / taken off, ever */
+  /* Rows queued, ever.  Those taken off since are pushed - queue.count:
+   * a row enters both with its push, and leaves the queue only when the
+   * sender is done with it (rrd_sender.c). */
+  unsigned long long pushed;
   size_t queue_peak;
-  bool overflowing; /* dropping rows, until the queue is half empty */
-  unsigned long long overflowed, overflowed_now; /* ever / this episode */
+  /* Rows dropped: ever / in this episode of a full queue, which lasts
+   * while it is not 0 (rrd_sink_overflow.c). */
+  unsigned long long overflowed, overflowed_now;
 
-  bool link_up;       /* the last request reached the daemon */
-  bool ever_up;       /* it has been reached since the start */
-  bool lost_reported; /* "lost" (or "cannot reach") was logged */
-  bool stalled;       /* "not answering" was logged for this request */
+  enum rrd_sink_link link;                  /* see rrd_sink_link.h */
   double down_since, retry_at, retry_delay; /* monotonic s */
 
   unsigned long long flush_requested, flush_completed;
@@ -51,24 +55,14 @@ struct rrd_sink {
   int flush_result;
 
   bool stopping, finished;
-  bool orphaned; /* rrd_sink_free gave up waiting: the sender frees it all */
-  bool quiet;    /* no more log lines (collectd has shut down) */
+  /* rrd_sink_free gave up waiting: the sender frees it all, and logs no
+   * more lines (collectd has shut down). */
+  bool orphaned;
   double stop_deadline;
 };
 
 /* Frees everything; the sender must have finished. */
 void rrd_sink_destroy(struct rrd_sink *s);
-
-/* Formats a message and hands it to the log callback, dropping the lock
- * meanwhile (the callback may take as long as collectd's log plugins). */
-__attribute__((format(printf, 3, 4))) void
-rrd_sink_say(struct rrd_sink *s, enum rrd_sink_level level, const char *fmt,
-             ...);
-
-/* Logs what the store reported about a row, at the level it deserves;
- * called without the lock, so the caller says whether s->quiet was set. */
-void rrd_sink_report(struct rrd_sink *s, bool quiet, int err,
-                     const struct rrd_store_result *res);
 
 /* The sender thread (rrd_sender.c); arg is the sink. */
 void *rrd_sender_main(void *arg);

@@ -171,7 +171,7 @@ static void say_foreign(const struct store_row *row,
 
 static void say_held(const struct store_row *row, const struct store_event *ev,
                      const char *shown, struct rrd_store_result *res) {
-  unsigned long suppressed = problem_begin(row, RRD_STORE_CONFLICT, res);
+  unsigned long suppressed = problem_begin(row, RRD_STORE_HELD, res);
   add(res,
       "Another writer is updating %s: its last update is %lld, newer than "
       "%s (%lld). On a Proxmox VE node this is pmxcfs writing the same "
@@ -216,7 +216,7 @@ static void say_still(const struct store_row *row, const struct store_event *ev,
         "left untouched.",
         shown, row->e->layout->name, f->why);
   } else {
-    set(res, RRD_STORE_CONFLICT, false);
+    set(res, RRD_STORE_HELD, false);
     add(res,
         "Dropped a row for %s: another writer is updating it (last update "
         "%lld).",

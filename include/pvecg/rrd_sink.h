@@ -19,10 +19,11 @@
  * meanwhile: the daemon may hold older rows of the same files in its
  * journal, and would lose them when they turned out older than ours.
  *
- * Log lines (through the log callback): one per state change — daemon lost
- * (or not answering for longer than timeout), reachable again, queue full,
- * queue accepting again, rows lost at shutdown — plus what the store
- * reports about single files.
+ * Log lines (through the log callback, never with a lock held): one per
+ * state change — connected (the first time only), cannot reach, daemon
+ * lost, not answering for longer than timeout, reachable or answering
+ * again, queue full, queue accepting again, rows lost or giving up at
+ * shutdown — plus what the store reports about single files.
  */
 #ifndef PVECG_RRD_SINK_H
 #define PVECG_RRD_SINK_H

@@ -63,7 +63,8 @@ enum rrd_store_outcome {
   RRD_STORE_STALE,     /* row not newer than the file's last update: dropped */
   RRD_STORE_FAILED,    /* librrd or the file system refused */
   RRD_STORE_RECOVERED, /* row applied after earlier problems with the file */
-  RRD_STORE_CONFLICT,  /* another writer updates the file: nothing written */
+  RRD_STORE_HELD,      /* another writer updates the file: it is left
+                          alone for a while, nothing written */
   RRD_STORE_UNAVAILABLE, /* the daemon could not be reached: nothing done,
                             the row may be written again later */
 };

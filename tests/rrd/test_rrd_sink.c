@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_sink.c and rrd_sender.c with a real rrdcached: rows in
- * order and exact (read back from the daemon's journal, which lists every
- * row it accepted), a daemon that is not there yet, goes away and comes
- * back, or stops answering (SIGSTOP): writers never wait, rows are kept and
- * replayed in order, one log line per state change; a bounded queue that
- * overflows; FLUSH of everything or of one file; and the shutdown, which
- * neither loses rows silently nor waits for a frozen daemon.
+ * Tests of rrd/rrd_sink.c and rrd_sender.c (with the link's states,
+ * rrd_sink_link.c, a full queue's, rrd_sink_overflow.c, and their lines,
+ * rrd_sink_log.c) with a real rrdcached: rows in order and exact (read back
+ * from the daemon's journal, which lists every row it accepted), a daemon
+ * that is not there yet, goes away and comes back, or stops answering
+ * (SIGSTOP), and then perhaps goes away too: writers never wait, rows are
+ * kept and replayed in order, one log line per state change; a bounded
+ * queue that overflows; FLUSH of everything or of one file; and the
+ * shutdown, which neither loses rows silently nor waits for a frozen
+ * daemon.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -293,6 +296,7 @@ static void test_daemon_not_started(void **state) {
   assert_int_equal(lines_with(&f->log, "Cannot reach rrdcached"), 1);
   assert_int_equal(lines_with(&f->log, "is reachable again"), 1);
   assert_int_equal(lines_with(&f->log, "writing the 50 rows queued"), 1);
+  assert_int_equal(lines_with(&f->log, "Connected to"), 0); /* "again" */
   assert_int_equal(errors(&f->log), 1);
   rrd_sink_free(f->sink);
   f->sink = NULL;
@@ -301,7 +305,8 @@ static void test_daemon_not_started(void **state) {
 }
 
 /* Stopped in the middle and started again: nothing lost, nothing twice,
- * one "lost" and one "reachable again". */
+ * one "lost" and one "reachable again" (the failed attempts in between say
+ * nothing, and "Connected" is said the first time only). */
 static void test_daemon_restart(void **state) {
   struct fixture *f = *state;
   rrdcached_start(&f->daemon);
@@ -319,6 +324,8 @@ static void test_daemon_restart(void **state) {
     write_row(f, 100, t);
   wait_drained(f);
   assert_int_equal(lines_with(&f->log, "is reachable again"), 1);
+  assert_int_equal(lines_with(&f->log, "Cannot reach"), 0);
+  assert_int_equal(lines_with(&f->log, "Connected to rrdcached"), 1);
   assert_int_equal(errors(&f->log), 1);
   rrd_sink_free(f->sink);
   f->sink = NULL;
@@ -347,11 +354,9 @@ static void test_queue_overflow(void **state) {
   assert_journal(f, 100, START, START + 9);
 }
 
-/* SIGSTOP: the sender waits in librrd, writers do not; after timeout the
- * next writer says the daemon does not answer, once; SIGCONT and the rows
- * follow. */
-static void test_frozen_daemon(void **state) {
-  struct fixture *f = *state;
+/* A daemon that answered the first row and is frozen (SIGSTOP) with the
+ * second in flight, for longer than the sink's timeout. */
+static void freeze_with_a_row_in_flight(struct fixture *f) {
   rrdcached_start(&f->daemon);
   open_sink(f, f->daemon.address, 0);
   write_row(f, 100, START);
@@ -359,6 +364,14 @@ static void test_frozen_daemon(void **state) {
   rrdcached_freeze(&f->daemon);
   write_row(f, 100, START + 1); /* the sender is stuck with this one */
   usleep((useconds_t)(TIMEOUT * 1e6) + 200000);
+}
+
+/* SIGSTOP: the sender waits in librrd, writers do not; after timeout the
+ * next writer says the daemon does not answer, once; SIGCONT and the rows
+ * follow. */
+static void test_frozen_daemon(void **state) {
+  struct fixture *f = *state;
+  freeze_with_a_row_in_flight(f);
   struct timespec t0;
   clock_gettime(CLOCK_MONOTONIC, &t0);
   for (time_t t = START + 2; t < START + 10; t++)
@@ -375,6 +388,29 @@ static void test_frozen_daemon(void **state) {
   f->sink = NULL;
   rrdcached_stop(&f->daemon);
   assert_journal(f, 100, START, START + 9);
+}
+
+/* Frozen, said so, then killed: the outage has its one line already, so
+ * no "lost" on top of it, and its end is "reachable again" (not "answers
+ * again"); every row still goes in. */
+static void test_frozen_then_gone(void **state) {
+  struct fixture *f = *state;
+  freeze_with_a_row_in_flight(f);
+  write_row(f, 100, START + 2); /* and this writer notices */
+  assert_int_equal(lines_with(&f->log, "has not answered for"), 1);
+  rrdcached_kill(&f->daemon);
+  usleep(200000); /* the request fails, reconnecting fails */
+  assert_false(stats(f).reachable);
+  rrdcached_start(&f->daemon);
+  for (time_t t = START + 3; t < START + 6; t++)
+    write_row(f, 100, t);
+  wait_drained(f);
+  assert_int_equal(lines_with(&f->log, "Lost the connection"), 0);
+  assert_int_equal(lines_with(&f->log, "Cannot reach"), 0);
+  assert_int_equal(lines_with(&f->log, "is reachable again"), 1);
+  assert_int_equal(lines_with(&f->log, "answers again"), 0);
+  assert_int_equal(errors(&f->log), 1);
+  assert_int_equal(stats(f).store.rows[RRD_STORE_WRITTEN], 5);
 }
 
 /* ---- shutdown ---------------------------------------------------------- */
@@ -426,10 +462,15 @@ int main(void) {
   }
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
-      T(test_direct),          T(test_rows_in_order),
-      T(test_flush_one_file),  T(test_daemon_not_started),
-      T(test_daemon_restart),  T(test_queue_overflow),
-      T(test_frozen_daemon),   T(test_shutdown_with_rows_left),
+      T(test_direct),
+      T(test_rows_in_order),
+      T(test_flush_one_file),
+      T(test_daemon_not_started),
+      T(test_daemon_restart),
+      T(test_queue_overflow),
+      T(test_frozen_daemon),
+      T(test_frozen_then_gone),
+      T(test_shutdown_with_rows_left),
       T(test_shutdown_frozen),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -283,7 +283,7 @@ static void test_second_writer(void **state) {
   assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
 
   assert_int_equal(write_at(f, "104", NOW + 50, NOW + 50, &res),
-                   RRD_STORE_CONFLICT);
+                   RRD_STORE_HELD);
   assert_true(res.report);
   assert_contains(res.message, path);
   assert_contains(res.message, "Another writer is updating");
@@ -292,8 +292,8 @@ static void test_second_writer(void **state) {
 
   size_t len = 0;
   char *before = fixture_read(path, &len);
-  assert_outcome(f, "104", NOW + 150, NOW + 150, RRD_STORE_CONFLICT, false);
-  assert_outcome(f, "104", NOW + 160, NOW + 160, RRD_STORE_CONFLICT, false);
+  assert_outcome(f, "104", NOW + 150, NOW + 150, RRD_STORE_HELD, false);
+  assert_outcome(f, "104", NOW + 160, NOW + 160, RRD_STORE_HELD, false);
   assert_true(fixture_same(path, before, len));
   free(before);
 
@@ -301,7 +301,7 @@ static void test_second_writer(void **state) {
   rrd_row_format(&layout_pve_vm_9_0, NOW + 200, v, 17, row, sizeof(row));
   assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
   assert_outcome(f, "104", NOW + 50 + RECHECK, NOW + 50 + RECHECK,
-                 RRD_STORE_CONFLICT, false);
+                 RRD_STORE_HELD, false);
   assert_int_equal(last_update(path), NOW + 200);
   /* A whole RECHECK without anyone else writing: ours again. */
   time_t t = NOW + 50 + 2 * RECHECK;
@@ -333,7 +333,7 @@ static void test_interleaving_writer(void **state) {
   char *before = fixture_read(path, &len);
 
   time_t t = NOW + 10 + RECHECK;
-  assert_int_equal(write_at(f, "105", t, t, &res), RRD_STORE_CONFLICT);
+  assert_int_equal(write_at(f, "105", t, t, &res), RRD_STORE_HELD);
   assert_true(res.report);
   assert_contains(res.message, "its last update is 1800000025");
   assert_contains(res.message, "last row written here (1800000020)");
@@ -350,7 +350,7 @@ static void test_other_writer_found_early(void **state) {
   assert_outcome(f, "107", NOW, NOW, RRD_STORE_CREATED, false);
   rrd_row_format(&layout_pve_vm_9_0, NOW + 5, v, 17, row, sizeof(row));
   assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
-  assert_outcome(f, "107", NOW + 10, NOW + 10, RRD_STORE_CONFLICT, true);
+  assert_outcome(f, "107", NOW + 10, NOW + 10, RRD_STORE_HELD, true);
   assert_int_equal(last_update(path), NOW + 5);
 }
 
@@ -369,10 +369,10 @@ static void test_file_found_ahead(void **state) {
                    0);
   rrd_row_format(&layout_pve_vm_9_0, NOW + 100, v, 17, row, sizeof(row));
   assert_int_equal(rrd_file_update(path, row, NULL, 0), 0);
-  assert_int_equal(write_at(f, "108", NOW, NOW, &res), RRD_STORE_CONFLICT);
+  assert_int_equal(write_at(f, "108", NOW, NOW, &res), RRD_STORE_HELD);
   assert_true(res.report);
   assert_contains(res.message, "newer than this row (1800000000)");
-  assert_outcome(f, "108", NOW + 1, NOW + 1, RRD_STORE_CONFLICT, false);
+  assert_outcome(f, "108", NOW + 1, NOW + 1, RRD_STORE_HELD, false);
   /* nobody wrote since, and rows have caught up: written again */
   assert_outcome(f, "108", NOW + 200 + RECHECK, NOW + 200 + RECHECK,
                  RRD_STORE_RECOVERED, true);

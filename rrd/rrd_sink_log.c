@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The sink's log lines (see rrd_sink_log.h): their texts and levels, and
+ * the one way a line reaches the log callback with the lock held.
+ */
+#include "rrd_sink_log.h"
+
+#include "rrd_sink_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define MESSAGE_SIZE 1024
+
+static const char *address(const struct rrd_sink *s) {
+  return rrdcached_client_address(s->client);
+}
+
+/* Formats the line, then drops the lock for the callback; orphaned is read
+ * before, under the lock, as rrd_sink_free sets it under the lock. */
+__attribute__((format(printf, 3, 4))) static void
+say(struct rrd_sink *s, enum rrd_sink_level level, const char *fmt, ...) {
+  char message[MESSAGE_SIZE];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(message, sizeof(message), fmt, ap);
+  va_end(ap);
+  bool orphaned = s->orphaned;
+  pthread_mutex_unlock(&s->lock);
+  if (!orphaned)
+    s->log(s->log_ctx, level, message);
+  pthread_mutex_lock(&s->lock);
+}
+
+/* ---- the link to the daemon -------------------------------------------- */
+
+void rrd_sink_log_connected(struct rrd_sink *s) {
+  say(s, RRD_SINK_INFO, "Connected to rrdcached at %s.", address(s));
+}
+
+void rrd_sink_log_cannot_reach(struct rrd_sink *s, const char *reason) {
+  say(s, RRD_SINK_ERROR,
+      "Cannot reach rrdcached at %s (%s); rows are kept in a queue of up to "
+      "%zu and written once it is reachable.",
+      address(s), reason, s->queue.capacity);
+}
+
+void rrd_sink_log_lost(struct rrd_sink *s, const char *reason) {
+  say(s, RRD_SINK_ERROR,
+      "Lost the connection to rrdcached at %s (%s); rows are kept in a queue "
+      "of up to %zu and written once it is back.",
+      address(s), reason, s->queue.capacity);
+}
+
+void rrd_sink_log_reachable_again(struct rrd_sink *s, double down_seconds) {
+  say(s, RRD_SINK_INFO,
+      "rrdcached at %s is reachable again after %.0f s; writing the %zu rows "
+      "queued meanwhile.",
+      address(s), down_seconds, s->queue.count);
+}
+
+void rrd_sink_log_not_answering(struct rrd_sink *s) {
+  say(s, RRD_SINK_ERROR,
+      "rrdcached at %s has not answered for %.0f s; rows are kept in the "
+      "queue (%zu now) until it does.",
+      address(s), s->timeout, s->queue.count);
+}
+
+void rrd_sink_log_answers_again(struct rrd_sink *s) {
+  say(s, RRD_SINK_INFO,
+      "rrdcached at %s answers again; writing the %zu rows queued meanwhile.",
+      address(s), s->queue.count);
+}
+
+/* ---- a full queue ------------------------------------------------------ */
+
+void rrd_sink_log_queue_full(struct rrd_sink *s) {
+  say(s, RRD_SINK_ERROR,
+      "The queue for rrdcached at %s is full (%zu rows): new rows are "
+      "dropped and counted until it has drained to half.",
+      address(s), s->queue.capacity);
+}
+
+void rrd_sink_log_accepting_again(struct rrd_sink *s,
+                                  unsigned long long dropped) {
+  say(s, RRD_SINK_WARNING,
+      "The queue for rrdcached at %s accepts rows again; %llu rows were "
+      "dropped while it was full.",
+      address(s), dropped);
+}
+
+/* ---- without the lock -------------------------------------------------- */
+
+static enum rrd_sink_level store_level(int err,
+                                       const struct rrd_store_result *res) {
+  if (err != 0 || res->outcome == RRD_STORE_FAILED ||
+      res->outcome == RRD_STORE_FOREIGN || res->outcome == RRD_STORE_HELD)
+    return RRD_SINK_ERROR;
+  return res->outcome == RRD_STORE_STALE ? RRD_SINK_WARNING : RRD_SINK_INFO;
+}
+
+void rrd_sink_log_store(struct rrd_sink *s, bool orphaned, int err,
+                        const struct rrd_store_result *res) {
+  if (orphaned || (err == 0 && !res->report))
+    return;
+  s->log(s->log_ctx, store_level(err, res), res->message);
+}
+
+void rrd_sink_log_rows_lost(struct rrd_sink *s, size_t left, bool connected) {
+  char message[MESSAGE_SIZE];
+  snprintf(message, sizeof(message),
+           "%zu rows for rrdcached at %s are lost: %s at shutdown.", left,
+           address(s),
+           connected ? "they could not all be written in time"
+                     : "the daemon was unreachable");
+  s->log(s->log_ctx, RRD_SINK_ERROR, message);
+}
+
+void rrd_sink_log_giving_up(struct rrd_sink *s, size_t left) {
+  char message[MESSAGE_SIZE], rows[64] = "";
+  if (left > 0)
+    snprintf(rows, sizeof(rows), " and on the %zu rows still queued for it",
+             left);
+  snprintf(message, sizeof(message),
+           "rrdcached at %s has not answered for %.0f s at shutdown: giving "
+           "up on it%s.",
+           address(s), s->timeout, rows);
+  s->log(s->log_ctx, RRD_SINK_ERROR, message);
+}
