@@ -7,7 +7,7 @@ PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
   rrdtool rrdcached libcmocka-dev clang libclang-rt-14-dev valgrind
   gnuplot-nox faketime perl librrds-perl dpkg-dev file fonts-dejavu-core jq
   libmicrohttpd-dev curl chromium chromium-driver strace procps
-  clang-format)
+  clang-format lintian)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

@@ -28,6 +28,7 @@ check "scripts/package names the package it made" "$DEB" "$(tail -n 1 "$T/packag
 # expected_contents: "mode owner path" of every member, sorted by path.
 expected_contents() {
   local d='drwxr-xr-x root/root' f='-rw-r--r-- root/root' pair
+  echo "$d ./"
   echo "$d ./usr/"
   echo "$d ./usr/bin/"
   echo "-rwxr-xr-x root/root ./usr/bin/pvecg"
@@ -49,6 +50,9 @@ expected_contents() {
   for pair in "${EXAMPLE_SNIPPETS[@]}"; do
     echo "$f ./usr/share/doc/pvecg/examples/${pair#*:}"
   done
+  echo "$d ./usr/share/lintian/"
+  echo "$d ./usr/share/lintian/overrides/"
+  echo "$f ./usr/share/lintian/overrides/pvecg"
   echo "$d ./usr/share/man/"
   echo "$d ./usr/share/man/man1/"
   for page in pvecg pvecg-check pvecg-export pvecg-graph pvecg-rrddata pvecg-sample pvecg-serve; do
@@ -68,7 +72,16 @@ check "control: Package Version Architecture Section" \
 check "control: Depends" \
   "collectd-core (>= 5.12.0), libc6 (>= 2.34), libmicrohttpd12 (>= 0.9.50), librrd8 (>= 1.6.0)" \
   "$(dpkg-deb -f "$DEB" Depends)"
-check "control: no conffiles" 0 "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -t | grep -c conffiles || true)"
+check "control: no conffiles, no maintainer scripts" "./ ./control ./md5sums" \
+  "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -t | sort | xargs)"
+check "copyright: GPL-2+, as LICENSE" "License: GPL-2+" \
+  "$(dpkg-deb --fsys-tarfile "$DEB" | tar -xO ./usr/share/doc/pvecg/copyright |
+    grep -m1 '^License:')"
+# The maintainer address stays a build setting (PVECG_PACKAGE_MAINTAINER),
+# so lintian's two complaints about its default are expected.
+check "lintian: nothing but the default maintainer address" "" \
+  "$(lintian --suppress-tags bogus-mail-host,bogus-mail-host-in-debian-changelog \
+    "$DEB" 2>&1 | grep -v 'running with root privileges' || true)"
 
 # ---- installed --------------------------------------------------------
 package_absent() {
