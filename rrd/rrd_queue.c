@@ -23,6 +23,7 @@ struct rrd_queued_row *rrd_queued_row_new(const struct rrd_layout *layout,
   row->layout = layout;
   row->t = t;
   row->n = n;
+  row->done = false;
   if (n > 0)
     memcpy(row->values, values, n * sizeof(*values));
   char *copy = (char *)(row->values + n);
@@ -60,6 +61,10 @@ int rrd_queue_push(struct rrd_queue *q, struct rrd_queued_row *row) {
 
 struct rrd_queued_row *rrd_queue_peek(const struct rrd_queue *q) {
   return q->count > 0 ? q->slots[q->head] : NULL;
+}
+
+struct rrd_queued_row *rrd_queue_peek_at(const struct rrd_queue *q, size_t i) {
+  return i < q->count ? q->slots[(q->head + i) % q->capacity] : NULL;
 }
 
 struct rrd_queued_row *rrd_queue_pop(struct rrd_queue *q) {

@@ -13,6 +13,7 @@
 
 #include "pvecg/rrd_layout.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -21,6 +22,9 @@ struct rrd_queued_row {
   const char *name; /* stored after values */
   time_t t;
   size_t n;
+  /* The store is done with it (a row behind a batch still in flight):
+   * it leaves the queue when it is the oldest, without going again. */
+  bool done;
   double values[];
 };
 
@@ -44,6 +48,8 @@ void rrd_queue_destroy(struct rrd_queue *q);
 int rrd_queue_push(struct rrd_queue *q, struct rrd_queued_row *row);
 /* The oldest row, still queued; NULL when empty. */
 struct rrd_queued_row *rrd_queue_peek(const struct rrd_queue *q);
+/* The i-th oldest row (0: the oldest), still queued; NULL past the end. */
+struct rrd_queued_row *rrd_queue_peek_at(const struct rrd_queue *q, size_t i);
 /* Removes the oldest row and gives it to the caller; NULL when empty. */
 struct rrd_queued_row *rrd_queue_pop(struct rrd_queue *q);
 

@@ -14,6 +14,8 @@
  * takes off may end a full queue's episode (rrd_sink_overflow.c).
  */
 #include "rrd_sink_internal.h"
+
+#include "rrd_sender_batch.h"
 #include "rrd_sink_log.h"
 #include "rrd_sink_overflow.h"
 
@@ -44,7 +46,15 @@ static void reconnect(struct rrd_sink *s) {
   }
   char err[ERR_SIZE] = "";
   pthread_mutex_unlock(&s->lock);
-  int r = rrdcached_client_connect(s->client, err, sizeof(err));
+  /* The connection the rows take is the one to try.  librrd's, which
+   * creates and checks files, may still look connected to a daemon that
+   * went away meanwhile: it starts afresh too. */
+  int r = rrd_sender_batch_usable(s->batch)
+              ? rrd_sender_batch_connect(s->batch, err, sizeof(err))
+              : -EOPNOTSUPP;
+  rrdcached_client_disconnect(s->client);
+  if (r == -EOPNOTSUPP)
+    r = rrdcached_client_connect(s->client, err, sizeof(err));
   pthread_mutex_lock(&s->lock);
   if (r == 0)
     rrd_sink_link_connect_ok(s);
@@ -54,7 +64,13 @@ static void reconnect(struct rrd_sink *s) {
 
 /* ---- rows -------------------------------------------------------------- */
 
+/* One row through librrd's client, for a daemon that does not take BATCH
+ * (rrd_sender_batch.c sends the rows otherwise). */
 static void send_row(struct rrd_sink *s, struct rrd_queued_row *row) {
+  if (row->done) { /* finished behind a batch that was not sent */
+    free(rrd_queue_pop(&s->queue));
+    return;
+  }
   pthread_mutex_unlock(&s->lock);
   atomic_store(&s->busy_since, (long long)monotonic_ns() + 1);
   struct rrd_store_result res;
@@ -79,7 +95,7 @@ static void send_row(struct rrd_sink *s, struct rrd_queued_row *row) {
 /* ---- flush ------------------------------------------------------------- */
 
 /* Rows taken off the queue, ever: every row pushed is still queued or has
- * been taken off (by send_row alone). */
+ * been taken off (by send_row, or after a batch). */
 static unsigned long long rows_done(const struct rrd_sink *s) {
   return s->pushed - s->queue.count;
 }
@@ -185,6 +201,8 @@ void *rrd_sender_main(void *arg) {
       reconnect(s);
     else if (flush_due(s))
       run_flush(s);
+    else if (row != NULL && rrd_sender_batch_usable(s->batch))
+      rrd_sender_batch_send(s);
     else if (row != NULL)
       send_row(s, row);
     else if (!s->stopping)

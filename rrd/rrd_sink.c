@@ -9,6 +9,8 @@
  * daemon that does not answer the sender (rrd_sink_link.c).
  */
 #include "rrd_sink_internal.h"
+
+#include "rrd_sender_batch.h"
 #include "rrd_sink_log.h"
 #include "rrd_sink_overflow.h"
 
@@ -73,6 +75,11 @@ static int start_daemon_mode(struct rrd_sink *s,
     snprintf(err, err_size, "out of memory for a queue of %zu rows", size);
     return r;
   }
+  r = rrd_sender_batch_new(o->daemon_address, &s->batch);
+  if (r != 0) {
+    snprintf(err, err_size, "out of memory for the sender's batches");
+    return r;
+  }
   s->link = RRD_SINK_LINK_NEW; /* the sender connects first thing */
   if (pthread_create(&s->thread, NULL, rrd_sender_main, s) != 0) {
     snprintf(err, err_size, "cannot start the sender thread");
@@ -110,6 +117,7 @@ void rrd_sink_destroy(struct rrd_sink *s) {
   }
   rrd_store_free(s->store);
   rrdcached_client_free(s->client);
+  rrd_sender_batch_free(s->batch);
   rrd_queue_destroy(&s->queue);
   free(s->flush_path);
   free(s);

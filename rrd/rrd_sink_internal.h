@@ -19,9 +19,12 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
+struct rrd_sender_batch;
+
 struct rrd_sink {
   struct rrd_store *store;
   struct rrdcached_client *client; /* NULL: direct librrd, no thread */
+  struct rrd_sender_batch *batch;  /* with a client: rows in batches */
   rrd_sink_log_fn *log;
   void *log_ctx;
   double timeout, retry_min, retry_max;

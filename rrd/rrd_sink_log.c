@@ -72,6 +72,12 @@ void rrd_sink_log_answers_again(struct rrd_sink *s) {
       address(s), s->queue.count);
 }
 
+void rrd_sink_log_no_batch(struct rrd_sink *s, const char *reason) {
+  say(s, RRD_SINK_WARNING,
+      "rrdcached at %s does not take BATCH (%s); rows go to it one by one.",
+      address(s), reason);
+}
+
 /* ---- a full queue ------------------------------------------------------ */
 
 void rrd_sink_log_queue_full(struct rrd_sink *s) {

@@ -29,6 +29,8 @@ void rrd_sink_log_lost(struct rrd_sink *s, const char *reason);
 void rrd_sink_log_reachable_again(struct rrd_sink *s, double down_seconds);
 void rrd_sink_log_not_answering(struct rrd_sink *s);
 void rrd_sink_log_answers_again(struct rrd_sink *s);
+/* The daemon refused BATCH (rrd_sender_batch.c). */
+void rrd_sink_log_no_batch(struct rrd_sink *s, const char *reason);
 
 /* A full queue (rrd_sink_overflow.c). */
 void rrd_sink_log_queue_full(struct rrd_sink *s);

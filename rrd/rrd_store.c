@@ -168,6 +168,62 @@ int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
   return 0;
 }
 
+int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
+                      const char *name, time_t t, const double *values,
+                      size_t n, time_t now, struct rrd_store_pending *p,
+                      struct rrd_store_result *res) {
+  if (res == NULL || p == NULL)
+    return -EINVAL;
+  int r = validate(store, layout, name, t, values, n, res);
+  if (r != 0)
+    return r;
+  char text[RRD_ROW_SIZE];
+  if (rrd_row_format(layout, t, values, n, text, sizeof(text)) < 0)
+    return store_report_invalid(res,
+                                "the row cannot be formatted for the layout");
+  struct entry *e = entry_of(store, layout, name);
+  if (e == NULL) {
+    store_report_no_memory(res, layout, name);
+    return 0;
+  }
+  struct store_row row = {
+      .config = &store->config, .e = e, .t = t, .text = text, .now = now};
+  struct store_event ev;
+  pthread_mutex_lock(&e->lock);
+  if (e->file.pending) {
+    pthread_mutex_unlock(&e->lock);
+    return -EBUSY;
+  }
+  int ready = store_entry_prepare(&row, &ev);
+  if (ready) {
+    e->file.pending = true;
+    *p = (struct rrd_store_pending){
+        .entry = e, .t = t, .created = ev.created, .path = e->path};
+    memcpy(p->row, text, sizeof(p->row));
+  } else {
+    store_report(&row, &ev, res);
+  }
+  pthread_mutex_unlock(&e->lock);
+  if (!ready)
+    atomic_fetch_add(&store->counts[res->outcome], 1);
+  return ready;
+}
+
+void rrd_store_complete(struct rrd_store *store, struct rrd_store_pending *p,
+                        int r, time_t file_last, const char *message,
+                        time_t now, struct rrd_store_result *res) {
+  struct entry *e = p->entry;
+  struct store_row row = {
+      .config = &store->config, .e = e, .t = p->t, .text = p->row, .now = now};
+  struct store_event ev = {.created = p->created};
+  pthread_mutex_lock(&e->lock);
+  e->file.pending = false;
+  store_entry_applied(&row, r, file_last, message ? message : "", &ev);
+  store_report(&row, &ev, res);
+  pthread_mutex_unlock(&e->lock);
+  atomic_fetch_add(&store->counts[res->outcome], 1);
+}
+
 void rrd_store_counts(struct rrd_store *store, struct rrd_store_counts *ret) {
   for (size_t i = 0; i < RRD_STORE_OUTCOMES; i++)
     ret->rows[i] = atomic_load(&store->counts[i]);

@@ -313,13 +313,9 @@ static int ask_for_other_writer(const struct store_row *row,
   return 0;
 }
 
-static void apply(const struct store_row *row, struct store_event *ev) {
+void store_entry_applied(const struct store_row *row, int r, time_t last,
+                         const char *err, struct store_event *ev) {
   struct entry_file *f = &row->e->file;
-  const struct rrd_access *access = row->config->access;
-  char err[512] = "";
-  time_t last = 0;
-  int r = access->update(access->ctx, row->e->path, row->text, &last, err,
-                         sizeof(err));
   if (r == -ENOTCONN) {
     unavailable(ev, err);
     return;
@@ -374,21 +370,32 @@ static int held_off(const struct store_row *row, struct store_event *ev) {
   return 0;
 }
 
-void store_entry_write(const struct store_row *row, struct store_event *ev) {
+int store_entry_prepare(const struct store_row *row, struct store_event *ev) {
   struct entry_file *f = &row->e->file;
   memset(ev, 0, sizeof(*ev));
   if (held_off(row, ev) != 0)
-    return;
+    return 0;
   if (f->state == ENTRY_OK && !same_file(row))
     f->state = ENTRY_UNCHECKED;
   bool examined = f->state != ENTRY_OK;
   if (examined && examine(row, ev) != 0)
-    return;
+    return 0;
   if (row->t <= f->last_update) {
     not_newer(row, ev);
-    return;
+    return 0;
   }
   if (!examined && verify_due(row) && ask_for_other_writer(row, ev) != 0)
+    return 0;
+  return 1; /* ev->created says whether the file was made for it */
+}
+
+void store_entry_write(const struct store_row *row, struct store_event *ev) {
+  if (store_entry_prepare(row, ev) == 0)
     return;
-  apply(row, ev); /* keeps ev->created */
+  const struct rrd_access *access = row->config->access;
+  char err[512] = "";
+  time_t last = 0;
+  int r = access->update(access->ctx, row->e->path, row->text, &last, err,
+                         sizeof(err));
+  store_entry_applied(row, r, last, err, ev); /* keeps ev->created */
 }

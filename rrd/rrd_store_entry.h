@@ -56,6 +56,7 @@ struct entry_file {
   time_t other_last;        /* HELD: the other writer's last update */
   time_t next_verify;       /* OK: when to ask whether someone else wrote it */
   bool wrote;               /* a row of ours is in the file */
+  bool pending;             /* a row is prepared and its answer not in yet */
   bool dirty;               /* updated since rrd_store_take_dirty() */
 };
 
@@ -133,5 +134,14 @@ time_t store_start_time(time_t now);
 
 /* Applies the row to its file, or finds why not; fills ev. */
 void store_entry_write(const struct store_row *row, struct store_event *ev);
+
+/* store_entry_write() in two halves, for rows sent in batches: everything
+ * up to the update (1: the row is to be sent, ev->created says whether
+ * its file was made for it; 0: done, ev says why), and the update's
+ * result as the store's access returns it (r, last, err; see
+ * rrd_access.h). */
+int store_entry_prepare(const struct store_row *row, struct store_event *ev);
+void store_entry_applied(const struct store_row *row, int r, time_t last,
+                         const char *err, struct store_event *ev);
 
 #endif

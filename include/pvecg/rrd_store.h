@@ -29,6 +29,7 @@
 #include "pvecg/rrd_access.h"
 #include "pvecg/rrd_file_name.h"
 #include "pvecg/rrd_layout.h"
+#include "pvecg/rrd_row.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -92,6 +93,43 @@ void rrd_store_free(struct rrd_store *store);
 int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
                     const char *name, time_t t, const double *values, size_t n,
                     time_t now, struct rrd_store_result *res);
+
+/*
+ * Rows for a daemon in batches (the sink's sender): rrd_store_prepare does
+ * what rrd_store_write does up to the update itself, rrd_store_complete
+ * takes the daemon's answer.  Between the two the row's file is pending: a
+ * second row for it is not prepared until the first is completed, so the
+ * rows of one file reach the daemon one per batch and in order.
+ */
+struct rrd_store_pending {
+  void *entry; /* the store's */
+  time_t t;
+  bool created;           /* the file was made for this row */
+  const char *path;       /* the file; valid as long as the store */
+  char row[RRD_ROW_SIZE]; /* the row as the daemon takes it */
+};
+
+/*
+ * Returns 1 when p->row is to be sent to p->path, then completed; 0 when
+ * the row is done (the outcome in *res, as from rrd_store_write); -EBUSY
+ * when a row of the same file is pending (nothing done); -EINVAL as
+ * rrd_store_write.
+ */
+int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
+                      const char *name, time_t t, const double *values,
+                      size_t n, time_t now, struct rrd_store_pending *p,
+                      struct rrd_store_result *res);
+
+/*
+ * The daemon's answer for a prepared row, as the store's access returns an
+ * update's (rrd_access.h): 0 applied; -ESTALE refused as not newer than
+ * the file's last update, which is file_last; -EIO refused otherwise (the
+ * daemon's words in message); -ENOTCONN unknown, the daemon went away
+ * (UNAVAILABLE: the row may be prepared again).  The outcome in *res.
+ */
+void rrd_store_complete(struct rrd_store *store, struct rrd_store_pending *p,
+                        int r, time_t file_last, const char *message,
+                        time_t now, struct rrd_store_result *res);
 
 /* How many rows had each outcome since the store was made. */
 struct rrd_store_counts {
