@@ -19,18 +19,23 @@ struct write_run_options {
   unsigned threads; /* writer threads */
   bool daemon;      /* through rrdcached */
   bool daemon_away; /* with daemon: none listens (rows only queue up) */
+  /* with daemon: stopped after the first round, started again once every
+   * other round is queued: the backlog of an outage, drained */
+  bool backlog;
 };
 
 struct write_run_result {
   double create_s;     /* round 1 until every file exists (and, through
                           the daemon, the queue is empty) */
   double update_s;     /* the other rounds until every row is applied
-                          (daemon away: until the writers returned) */
+                          (daemon away: until the writers returned;
+                          backlog: from the daemon's start) */
   double writers_s;    /* the other rounds until the writers returned */
   double call_mean_us; /* time in one rrd_sink_write, update rounds */
   double call_max_us;
   double flush_s;            /* daemon: FLUSH of every file afterwards */
   double cpu_us_per_row;     /* this process (writers, sender), update rounds */
+  double daemon_us_per_row;  /* the daemon's CPU, the same rounds */
   unsigned long long rows;   /* rows of the update rounds */
   unsigned long long failed; /* rows not CREATED or WRITTEN */
   size_t queue_peak;
