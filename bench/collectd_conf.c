@@ -27,7 +27,7 @@ static void write_plugins(FILE *f, const struct collectd_conf *c) {
           "PluginDir \"%s\"\n"
           "LoadPlugin pve_cgroup\n",
           SYSTEM_PLUGIN_DIR, c->dir, c->name, o->plugin_dir);
-  if (o->writer == WRITER_RRD)
+  if (o->writer != WRITER_NONE)
     fprintf(f, "LoadPlugin pve_rrd\n");
   fprintf(f,
           "PluginDir \"%s\"\n"
@@ -47,12 +47,12 @@ static void write_plugin_blocks(FILE *f, const struct collectd_conf *c) {
           "  SpacingUs %u\n"
           "</Plugin>\n",
           c->cgroup_root, c->memory_root, c->dispatch_rows, c->spacing_us);
-  if (c->options->writer == WRITER_RRD)
-    fprintf(f,
-            "<Plugin pve_rrd>\n"
-            "  DataDir \"%s/data\"\n"
-            "</Plugin>\n",
-            c->dir);
+  if (c->options->writer == WRITER_NONE)
+    return;
+  fprintf(f, "<Plugin pve_rrd>\n  DataDir \"%s\"\n", c->data_dir);
+  if (c->daemon_address != NULL)
+    fprintf(f, "  DaemonAddress \"%s\"\n", c->daemon_address);
+  fprintf(f, "</Plugin>\n");
 }
 
 int collectd_conf_write(const struct collectd_conf *c, char *path) {

@@ -21,6 +21,8 @@ struct collectd_conf {
   size_t dispatch_rows;    /* bench_dispatch Rows */
   unsigned spacing_us;     /* bench_dispatch SpacingUs */
   const struct bench_options *options; /* writer and where things are */
+  const char *data_dir;                /* pve_rrd DataDir (with a writer) */
+  const char *daemon_address;          /* pve_rrd DaemonAddress, or NULL */
 };
 
 /* Writes <dir>/<name>.conf into path (PATH_MAX).  Returns 0 or -errno. */

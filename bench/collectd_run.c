@@ -13,13 +13,16 @@
  * moment between two intervals to the same moment K seconds later, from the
  * per-thread schedstat run times (ns); utime+stime of /proc/<pid>/stat (10 ms
  * ticks) is reported beside it.  Per-guest figures are (run - baseline) / N,
- * medians over rounds.
+ * medians over rounds.  With --writer rrdcached one daemon serves every
+ * run, and its CPU over the same window counts with collectd's: the
+ * pipeline is both processes.
  */
 #include "collectd_run.h"
 
 #include "collectd_conf.h"
 #include "collectd_proc.h"
 #include "csv.h"
+#include "daemon_proc.h"
 #include "guest_tree.h"
 #include "interrupt.h"
 #include "readers.h"
@@ -69,6 +72,9 @@ struct collectd_bench {
   /* Per round: CPU µs per interval by schedstat and by ticks, and thread
    * timeslices (wake-ups) per interval. */
   double *cpu_us[RUN_KIND_COUNT], *tick_us[RUN_KIND_COUNT];
+  double *daemon_us[RUN_KIND_COUNT]; /* of cpu_us: the daemon's share */
+  struct daemon_proc daemon;         /* --writer rrdcached */
+  char data_dir[PATH_MAX + 16];      /* pve_rrd's DataDir */
   double *slices[RUN_KIND_COUNT];
   size_t fds[RUN_KIND_COUNT]; /* collectd's descriptors, last round */
   /* Per guest and interval, per round: back to back (warm caches) and one
@@ -77,7 +83,9 @@ struct collectd_bench {
 };
 
 static const char *writer_name(enum bench_writer w) {
-  return w == WRITER_RRD ? "pve_rrd" : "none";
+  return w == WRITER_RRD         ? "pve_rrd"
+         : w == WRITER_RRDCACHED ? "pve_rrd through rrdcached"
+                                 : "none";
 }
 
 static int start_run(struct collectd_bench *b, enum run_kind kind, pid_t *pid) {
@@ -91,6 +99,8 @@ static int start_run(struct collectd_bench *b, enum run_kind kind, pid_t *pid) {
           kind == RUN_CALIBRATION || kind == RUN_SPACED ? b->guests : 0,
       .spacing_us = kind == RUN_SPACED ? b->spacing_us : 0,
       .options = b->options,
+      .data_dir = b->data_dir,
+      .daemon_address = b->daemon.pid > 0 ? b->daemon.address : NULL,
   };
   int err = collectd_conf_write(&conf, conf_path);
   if (err < 0)
@@ -111,13 +121,23 @@ static int check_alive(const struct collectd_bench *b, enum run_kind kind,
   return -ECHILD;
 }
 
-/* CPU µs per interval over K intervals of a running collectd. */
+/* The daemon's CPU ns so far (0 without one). */
+static uint64_t daemon_ns(const struct collectd_bench *b) {
+  struct proc_cpu c;
+  return b->daemon.pid > 0 && proc_cpu_read(b->daemon.pid, &c) == 0
+             ? c.runtime_ns
+             : 0;
+}
+
+/* CPU µs per interval over K intervals of a running collectd (and of the
+ * daemon it writes through). */
 static int measure_cpu(struct collectd_bench *b, pid_t pid, unsigned round,
                        enum run_kind kind) {
   struct proc_cpu c0, c1;
   int err = collectd_proc_quiet_cpu(pid, &c0);
   if (err < 0)
     return err;
+  uint64_t d0 = daemon_ns(b);
   uint64_t t0 = monotonic_ns();
   uint64_t end = t0 + (uint64_t)b->intervals * 1000000000u;
   for (uint64_t now = t0; now < end; now = monotonic_ns())
@@ -127,8 +147,10 @@ static int measure_cpu(struct collectd_bench *b, pid_t pid, unsigned round,
     return err;
   double seconds = (double)(monotonic_ns() - t0) / 1e9;
   long hz = sysconf(_SC_CLK_TCK);
+  b->daemon_us[kind][round] = (double)(daemon_ns(b) - d0) / 1e3 / seconds;
   b->cpu_us[kind][round] =
-      (double)(c1.runtime_ns - c0.runtime_ns) / 1e3 / seconds;
+      (double)(c1.runtime_ns - c0.runtime_ns) / 1e3 / seconds +
+      b->daemon_us[kind][round];
   b->tick_us[kind][round] =
       (double)(c1.ticks - c0.ticks) * 1e6 / (double)hz / seconds;
   b->slices[kind][round] = (double)(c1.timeslices - c0.timeslices) / seconds;
@@ -172,8 +194,8 @@ static int measure_readers(struct collectd_bench *b, unsigned round) {
 }
 
 static size_t count_rrd_files(const struct collectd_bench *b) {
-  char path[PATH_MAX + 32];
-  snprintf(path, sizeof(path), "%s/data/pve-vm-9.0", b->dir);
+  char path[PATH_MAX + 64];
+  snprintf(path, sizeof(path), "%s/pve-vm-9.0", b->data_dir);
   DIR *dir = opendir(path);
   if (!dir)
     return 0;
@@ -208,7 +230,7 @@ static int prime_rrd_files(struct collectd_bench *b) {
 
 static int run_rounds(struct collectd_bench *b) {
   int err = 0;
-  if (b->options->writer == WRITER_RRD)
+  if (b->options->writer != WRITER_NONE)
     err = prime_rrd_files(b);
   for (unsigned r = 0; err == 0 && r < b->rounds; r++) {
     for (int j = 0; err == 0 && j < RUN_KIND_COUNT; j++) {
@@ -280,15 +302,18 @@ static void append_csv(const struct collectd_bench *b, const char *method,
 }
 
 static void report_runs(struct collectd_bench *b) {
-  printf("%-12s %16s %10s %10s %12s %12s %8s\n", "collectd", "CPU us/interval",
-         "min", "max", "ticks-based", "wakeups/intv", "fds");
+  printf("%-12s %16s %10s %10s %12s %12s %8s %10s\n", "collectd",
+         "CPU us/interval", "min", "max", "ticks-based", "wakeups/intv", "fds",
+         "of it daemon");
   for (int k = 0; k < RUN_KIND_COUNT; k++) {
-    struct summary run, t, w;
+    struct summary run, t, w, d;
     summarize(b->cpu_us[k], b->rounds, &run);
     summarize(b->tick_us[k], b->rounds, &t);
     summarize(b->slices[k], b->rounds, &w);
-    printf("%-12s %16.0f %10.0f %10.0f %12.0f %12.0f %8zu\n", run_names[k],
-           run.median, run.min, run.max, t.median, w.median, b->fds[k]);
+    summarize(b->daemon_us[k], b->rounds, &d);
+    printf("%-12s %16.0f %10.0f %10.0f %12.0f %12.0f %8zu %10.0f\n",
+           run_names[k], run.median, run.min, run.max, t.median, w.median,
+           b->fds[k], d.median);
   }
 }
 
@@ -344,6 +369,18 @@ static void report(struct collectd_bench *b) {
   append_csv(b, "collectd_sampler", &sm, note);
 }
 
+/* pve_rrd's DataDir, below the daemon's base directory when there is one
+ * (it refuses paths outside it, -B). */
+static int start_writer(struct collectd_bench *b) {
+  snprintf(b->data_dir, sizeof(b->data_dir), "%s/data", b->dir);
+  if (b->options->writer != WRITER_RRDCACHED)
+    return 0;
+  if (daemon_proc_start(&b->daemon, b->dir) != 0)
+    return -EIO;
+  snprintf(b->data_dir, sizeof(b->data_dir), "%s/pvecg", b->daemon.db);
+  return 0;
+}
+
 static int setup(struct collectd_bench *b) {
   int err = temp_dir_create("pvecg-bench-collectd", b->dir, sizeof(b->dir));
   if (err < 0)
@@ -355,9 +392,12 @@ static int setup(struct collectd_bench *b) {
     b->cpu_us[k] = calloc(b->rounds, sizeof(double));
     b->tick_us[k] = calloc(b->rounds, sizeof(double));
     b->slices[k] = calloc(b->rounds, sizeof(double));
-    if (!b->cpu_us[k] || !b->tick_us[k] || !b->slices[k])
+    b->daemon_us[k] = calloc(b->rounds, sizeof(double));
+    if (!b->cpu_us[k] || !b->tick_us[k] || !b->slices[k] || !b->daemon_us[k])
       return -ENOMEM;
   }
+  if ((err = start_writer(b)) < 0)
+    return err;
   b->floor_us = calloc(b->rounds, sizeof(double));
   b->sampler_us = calloc(b->rounds, sizeof(double));
   b->floor_cold_us = calloc(b->rounds, sizeof(double));
@@ -378,6 +418,7 @@ static int setup(struct collectd_bench *b) {
 }
 
 static void teardown(struct collectd_bench *b) {
+  daemon_proc_stop(&b->daemon);
   readers_free(b->readers);
   guest_tree_remove(&b->tree);
   if (b->dir[0])
@@ -386,6 +427,7 @@ static void teardown(struct collectd_bench *b) {
     free(b->cpu_us[k]);
     free(b->tick_us[k]);
     free(b->slices[k]);
+    free(b->daemon_us[k]);
   }
   free(b->floor_us);
   free(b->sampler_us);

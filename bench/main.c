@@ -6,7 +6,8 @@
  *                        [--gap-ms MS] [--soak INTERVALS] [--csv FILE]
  *   pvecg-bench ksm      --gib G [--csv FILE]
  *   pvecg-bench collectd --guests N [--fixture] [--intervals K] [--rounds R]
- *                        [--warmup S] [--writer none|rrd] [--write-threads T]
+ *                        [--warmup S] [--writer none|rrd|rrdcached]
+ *                        [--write-threads T]
  *                        [--csv FILE] [--collectd PATH] [--plugin-dir DIR]
  *
  * This file parses the command line, raises the descriptor limit for N
@@ -39,7 +40,8 @@ static void usage(FILE *f) {
         "       pvecg-bench ksm      --gib G [--csv FILE]\n"
         "       pvecg-bench collectd --guests N [--fixture] [--intervals K] "
         "[--rounds R]\n"
-        "                            [--warmup S] [--writer none|rrd] "
+        "                            [--warmup S] "
+        "[--writer none|rrd|rrdcached] "
         "[--write-threads T]\n"
         "                            [--csv FILE] [--collectd PATH] "
         "[--plugin-dir DIR]\n",
@@ -82,9 +84,12 @@ static int parse_option(int c, struct bench_options *o) {
     o->fixture = true;
     return 0;
   case 'W':
-    if (strcmp(optarg, "none") && strcmp(optarg, "rrd"))
+    if (strcmp(optarg, "none") && strcmp(optarg, "rrd") &&
+        strcmp(optarg, "rrdcached"))
       return -1;
-    o->writer = strcmp(optarg, "rrd") == 0 ? WRITER_RRD : WRITER_NONE;
+    o->writer = strcmp(optarg, "rrd") == 0         ? WRITER_RRD
+                : strcmp(optarg, "rrdcached") == 0 ? WRITER_RRDCACHED
+                                                   : WRITER_NONE;
     return 0;
   case 'c':
     o->csv = optarg;

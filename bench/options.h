@@ -11,6 +11,9 @@
 enum bench_writer {
   WRITER_NONE, /* no write plugin: dispatch ends in collectd's cache */
   WRITER_RRD,  /* pve_rrd into a temporary DataDir */
+  /* pve_rrd through an rrdcached started for the benchmark, whose CPU
+   * counts with collectd's */
+  WRITER_RRDCACHED,
 };
 
 struct bench_options {
