@@ -18,6 +18,8 @@
  * '\n') and moves *pos past it.  Returns 0, or 1 when it is not whole. */
 static int next_line(const char *buf, size_t len, size_t *pos,
                      const char **line, size_t *line_len) {
+  if (*pos >= len) /* also before anything arrived: buf may be NULL */
+    return 1;
   const char *start = buf + *pos;
   const char *nl = memchr(start, '\n', len - *pos);
   if (nl == NULL)
