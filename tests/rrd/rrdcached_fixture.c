@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -90,7 +91,14 @@ void rrdcached_start(struct rrdcached *d) {
                     "-b",        d->db, "-B",    "-p",
                     pid,         "-j",  journal, d->recursive ? "-R" : NULL,
                     NULL};
-    if (freopen("/dev/null", "w", stdout) == NULL)
+    /* A test that aborts (a sanitizer, a failed assert) takes its daemon
+     * with it, and the daemon holds none of ctest's pipes: otherwise ctest
+     * would wait for them to close as long as the daemon ran. */
+    char log[400];
+    snprintf(log, sizeof(log), "%s/rrdcached.log", d->dir);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 ||
+        freopen("/dev/null", "w", stdout) == NULL ||
+        freopen(log, "a", stderr) == NULL)
       _exit(127);
     execv(RRDCACHED, argv);
     _exit(127);
