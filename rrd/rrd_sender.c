@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -49,13 +50,18 @@ static void reconnect(struct rrd_sink *s) {
   /* The connection the rows take is the one to try.  librrd's, which
    * creates and checks files, may still look connected to a daemon that
    * went away meanwhile: it starts afresh too. */
-  int r = rrd_sender_batch_usable(s->batch)
-              ? rrd_sender_batch_connect(s->batch, err, sizeof(err))
-              : -EOPNOTSUPP;
+  bool batches = rrd_sender_batch_usable(s->batch);
+  int r = batches ? rrd_sender_batch_connect(s->batch, err, sizeof(err))
+                  : -EOPNOTSUPP;
+  char refusal[ERR_SIZE] = "";
+  if (batches && r == -EOPNOTSUPP) /* said once: batches are off now */
+    snprintf(refusal, sizeof(refusal), "%s", err);
   rrdcached_client_disconnect(s->client);
   if (r == -EOPNOTSUPP)
     r = rrdcached_client_connect(s->client, err, sizeof(err));
   pthread_mutex_lock(&s->lock);
+  if (refusal[0] != '\0')
+    rrd_sink_log_no_batch(s, refusal);
   if (r == 0)
     rrd_sink_link_connect_ok(s);
   else

@@ -30,7 +30,7 @@ bool rrd_sender_batch_usable(const struct rrd_sender_batch *b);
 
 /* Connects the batches' own connection anew (the link is down): 0, -ENOTCONN
  * (err says why), or -EOPNOTSUPP when the daemon does not take BATCH,
- * which leaves the batches unusable (and is logged by the next step). */
+ * which leaves the batches unusable (the caller logs it). */
 int rrd_sender_batch_connect(struct rrd_sender_batch *b, char *err,
                              size_t err_size);
 

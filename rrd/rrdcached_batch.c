@@ -35,6 +35,7 @@ struct rrdcached_batch {
   struct rrdcached_answer_error *errors;
   size_t errors_cap;
   /* realpath() of the last directory asked for, and what it gave */
+  bool cached;
   char dir[PATH_MAX], resolved[PATH_MAX];
 };
 
@@ -233,13 +234,14 @@ static int daemon_path(struct rrdcached_batch *b, const char *path,
   size_t dir_len = (size_t)(slash - path);
   if (dir_len >= sizeof(b->dir))
     return -ENAMETOOLONG;
-  if (strncmp(b->dir, path, dir_len) != 0 || b->dir[dir_len] != '\0') {
+  if (!b->cached || strncmp(b->dir, path, dir_len) != 0 ||
+      b->dir[dir_len] != '\0') {
     char dir[PATH_MAX];
     memcpy(dir, path, dir_len);
     dir[dir_len] = '\0';
-    if (realpath(dir[0] != '\0' ? dir : "/", b->resolved) == NULL) {
+    b->cached = realpath(dir[0] != '\0' ? dir : "/", b->resolved) != NULL;
+    if (!b->cached) {
       /* gone meanwhile: the daemon says so for this row alone */
-      b->dir[0] = '\0';
       *ret = path;
       return 0;
     }
