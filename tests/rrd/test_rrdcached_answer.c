@@ -218,7 +218,7 @@ static void test_malformed_error_lines(void **state) {
       "1 errors\n 2 message\n",      /* space first */
       "1 errors\n\n",                /* empty line */
       "3 errors\n1 a\n2 b\n2 c\n",   /* repeated, last */
-      "2 errors\n1 a\n" GO_AHEAD,    /* a new answer inside */
+      ("2 errors\n1 a\n" GO_AHEAD),  /* a new answer inside */
   };
   char buf[512];
   for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
