@@ -140,23 +140,36 @@ static struct entry *entry_of(struct rrd_store *store,
   return store_table_add(&store->table, layout, name, fits ? path : NULL);
 }
 
+/* What writing and preparing a row share: the caller's row checked and
+ * formatted into text, and its file's entry.  Returns 1 with *ret set, 0
+ * when the row is done (no memory for the entry; res says so), or
+ * -EINVAL (res says why). */
+static int admit(struct rrd_store *store, const struct rrd_layout *layout,
+                 const char *name, time_t t, const double *values, size_t n,
+                 char *text, struct entry **ret, struct rrd_store_result *res) {
+  int r = validate(store, layout, name, t, values, n, res);
+  if (r != 0)
+    return r;
+  if (rrd_row_format(layout, t, values, n, text, RRD_ROW_SIZE) < 0)
+    return store_report_invalid(res,
+                                "the row cannot be formatted for the layout");
+  if ((*ret = entry_of(store, layout, name)) == NULL) {
+    store_report_no_memory(res, layout, name);
+    return 0;
+  }
+  return 1;
+}
+
 int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
                     const char *name, time_t t, const double *values, size_t n,
                     time_t now, struct rrd_store_result *res) {
   if (res == NULL)
     return -EINVAL;
-  int r = validate(store, layout, name, t, values, n, res);
-  if (r != 0)
-    return r;
   char text[RRD_ROW_SIZE];
-  if (rrd_row_format(layout, t, values, n, text, sizeof(text)) < 0)
-    return store_report_invalid(res,
-                                "the row cannot be formatted for the layout");
-  struct entry *e = entry_of(store, layout, name);
-  if (e == NULL) {
-    store_report_no_memory(res, layout, name);
-    return 0;
-  }
+  struct entry *e;
+  int r = admit(store, layout, name, t, values, n, text, &e, res);
+  if (r <= 0)
+    return r;
   struct store_row row = {
       .config = &store->config, .e = e, .t = t, .text = text, .now = now};
   struct store_event ev;
@@ -174,18 +187,11 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
                       struct rrd_store_result *res) {
   if (res == NULL || p == NULL)
     return -EINVAL;
-  int r = validate(store, layout, name, t, values, n, res);
-  if (r != 0)
-    return r;
   char text[RRD_ROW_SIZE];
-  if (rrd_row_format(layout, t, values, n, text, sizeof(text)) < 0)
-    return store_report_invalid(res,
-                                "the row cannot be formatted for the layout");
-  struct entry *e = entry_of(store, layout, name);
-  if (e == NULL) {
-    store_report_no_memory(res, layout, name);
-    return 0;
-  }
+  struct entry *e;
+  int r = admit(store, layout, name, t, values, n, text, &e, res);
+  if (r <= 0)
+    return r;
   struct store_row row = {
       .config = &store->config, .e = e, .t = t, .text = text, .now = now};
   struct store_event ev;
