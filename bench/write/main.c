@@ -7,14 +7,18 @@
  * afterwards.
  *
  * usage: pvecg-bench-write [--guests N[,N...]] [--rounds R] [--threads T]
- *                          [--mode direct|daemon|both|away|backlog]
- *                          [--dir DIR]
+ *                          [--mode direct|daemon|both|away|backlog|disk]
+ *                          [--write-timeouts W[,W...]] [--dir DIR]
  *
  * "away" writes through a daemon address nobody listens on: what a write
  * thread pays while rows only queue up.  "backlog" stops the daemon after
  * the first round, queues the others, and starts it again: the rows/s are
- * the drain of an outage's backlog.
+ * the drain of an outage's backlog.  "disk" writes a simulated day of rows
+ * every 10 s and reports the bytes written per guest per day, through
+ * rrdcached at each -w of --write-timeouts (0: straight into librrd, the
+ * page cache writing back every 30 s); see disk_run.h.
  */
+#include "disk_run.h"
 #include "write_run.h"
 
 #include <ftw.h>
@@ -28,17 +32,18 @@ struct options {
   unsigned rounds, threads;
   const char *mode;
   const char *dir;
+  char timeouts[128]; /* disk: rrdcached -w values, 0 for direct */
 };
 
 static int usage(void) {
   fprintf(stderr, "usage: pvecg-bench-write [--guests N[,N...]] [--rounds R] "
-                  "[--threads T] [--mode direct|daemon|both|away|backlog] "
-                  "[--dir DIR]\n");
+                  "[--threads T] [--mode direct|daemon|both|away|backlog|disk] "
+                  "[--write-timeouts W[,W...]] [--dir DIR]\n");
   return 2;
 }
 
 static int parse(int argc, char **argv, struct options *o) {
-  *o = (struct options){"1000,10000", 10, 4, "both", "/var/tmp"};
+  *o = (struct options){"1000,10000", 10, 4, "both", "/var/tmp", "0,300,1800"};
   for (int i = 1; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--guests") == 0)
       snprintf(o->guests, sizeof(o->guests), "%s", argv[i + 1]);
@@ -50,6 +55,8 @@ static int parse(int argc, char **argv, struct options *o) {
       o->mode = argv[i + 1];
     else if (strcmp(argv[i], "--dir") == 0)
       o->dir = argv[i + 1];
+    else if (strcmp(argv[i], "--write-timeouts") == 0)
+      snprintf(o->timeouts, sizeof(o->timeouts), "%s", argv[i + 1]);
     else
       return -1;
   }
@@ -75,14 +82,19 @@ static void report(const char *mode, const struct write_run_options *w,
   fflush(stdout);
 }
 
+static bool make_dir(const struct options *o, char *dir, size_t size) {
+  snprintf(dir, size, "%s/pvecg-bench-write.XXXXXX", o->dir);
+  if (mkdtemp(dir) != NULL)
+    return true;
+  perror(dir);
+  return false;
+}
+
 static int run_one(const struct options *o, size_t guests, bool daemon,
                    bool away, bool backlog) {
   char dir[512];
-  snprintf(dir, sizeof(dir), "%s/pvecg-bench-write.XXXXXX", o->dir);
-  if (mkdtemp(dir) == NULL) {
-    perror(dir);
+  if (!make_dir(o, dir, sizeof(dir)))
     return -1;
-  }
   struct write_run_options w = {dir,    guests, o->rounds, o->threads,
                                 daemon, away,   backlog};
   struct write_run_result r;
@@ -97,10 +109,65 @@ static int run_one(const struct options *o, size_t guests, bool daemon,
   return err;
 }
 
+static double per_guest_day(uint64_t bytes, const struct disk_run_options *w) {
+  return (double)bytes / 1024 / (double)w->guests * 86400 / w->seconds;
+}
+
+static void report_disk(const struct disk_run_options *w,
+                        const struct disk_run_result *r) {
+  printf(
+      "%-7s %-7s %7zu %6u %10u %10.1f %11.1f %10.1f %10.1f %6llu %7.1f\n",
+      w->write_timeout ? "daemon" : "direct", w->cold ? "read" : "created",
+      w->guests, w->write_timeout ? w->write_timeout : w->writeback, r->cycles,
+      per_guest_day(r->file_bytes, w), per_guest_day(r->journal_bytes, w),
+      r->device_bytes < 0 ? -1.0 : per_guest_day((uint64_t)r->device_bytes, w),
+      (double)r->rows / (double)w->guests, (unsigned long long)r->failed,
+      r->wall_s);
+  fflush(stdout);
+}
+
+static int disk_one(const struct options *o, size_t guests, unsigned timeout,
+                    bool cold) {
+  char dir[512];
+  struct disk_run_options d = {dir, guests, 10, timeout, 30, 86400, cold};
+  struct disk_run_result r;
+  if (!make_dir(o, dir, sizeof(dir)))
+    return -1;
+  int err = disk_run(&d, &r);
+  if (err == 0)
+    report_disk(&d, &r);
+  nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+  return err;
+}
+
+/* One simulated day per guest count, -w and state of the page cache (see
+ * disk_run.h). */
+static int run_disk(struct options *o) {
+  printf("# a simulated day, a row every 10 s; KiB per guest per day; "
+         "cache: the files' pages as created or as read back\n"
+         "# writer cache    guests  -w s writes/day   file KiB journal KiB "
+         "device KiB rows/guest failed  wall s\n");
+  int status = 0;
+  for (char *gs, *g = strtok_r(o->guests, ",", &gs); g != NULL;
+       g = strtok_r(NULL, ",", &gs)) {
+    char timeouts[sizeof(o->timeouts)];
+    memcpy(timeouts, o->timeouts, sizeof(timeouts));
+    for (char *ws, *w = strtok_r(timeouts, ",", &ws); w != NULL;
+         w = strtok_r(NULL, ",", &ws))
+      for (int cold = 0; cold < 2; cold++)
+        if (disk_one(o, (size_t)strtoul(g, NULL, 10), (unsigned)atoi(w),
+                     cold) != 0)
+          status = 1;
+  }
+  return status;
+}
+
 int main(int argc, char **argv) {
   struct options o;
   if (parse(argc, argv, &o) != 0)
     return usage();
+  if (strcmp(o.mode, "disk") == 0)
+    return run_disk(&o);
   printf("# rounds %u (the first creates the files); rows/s: update rounds\n"
          "# mode    guests threads  create f/s  applied r/s  writers r/s "
          " call µs   max µs  cpu µs/r daemon µs/r flush s apply s queue "

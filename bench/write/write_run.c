@@ -9,11 +9,11 @@
 
 #include "daemon_proc.h"
 #include "proc_usage.h"
+#include "vm_row.h"
 #include "pvecg/monotonic.h"
 #include "pvecg/rrd_layout.h"
 #include "pvecg/rrd_sink.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -38,22 +38,12 @@ struct writer {
   unsigned id;
 };
 
-static void row_values(size_t guest, unsigned round, double *v) {
-  for (size_t i = 0; i < layout_pve_vm_9_0.ds_count; i++)
-    v[i] = NAN;
-  v[0] = 4;                                           /* maxcpu */
-  v[1] = (double)((guest + round) % 100) / 100;       /* cpu */
-  v[3] = v[10] = (double)(1u << 30) + round * 4096.0; /* mem, memhost */
-  v[6] = v[7] = (double)round * 1000;                 /* netin, netout */
-  v[11] = (double)(round % 10) / 4;                   /* pressurecpusome */
-}
-
 static void write_round(struct writer *w) {
   struct shared *s = w->s;
   double v[RRD_LAYOUT_DS_MAX];
   char name[24];
   for (size_t g = w->id; g < s->o->guests; g += s->o->threads) {
-    row_values(g, s->round, v);
+    vm_row_values(g, s->round, v);
     snprintf(name, sizeof(name), "%zu", 100 + g);
     double t0 = monotonic_seconds();
     rrd_sink_write(s->sink, &layout_pve_vm_9_0, name,
