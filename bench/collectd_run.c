@@ -19,6 +19,7 @@
  */
 #include "collectd_run.h"
 
+#include "batch_client.h"
 #include "collectd_conf.h"
 #include "collectd_proc.h"
 #include "csv.h"
@@ -36,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define DEFAULT_ROUNDS 3
@@ -80,6 +82,9 @@ struct collectd_bench {
   /* Per guest and interval, per round: back to back (warm caches) and one
    * interval per second (collectd's pace, as pve_cgroup reads). */
   double *floor_us, *sampler_us, *floor_cold_us, *sampler_cold_us;
+  /* --writer rrdcached: the same rows handed over by a minimal client */
+  struct batch_client_result handoff;
+  bool has_handoff;
 };
 
 static const char *writer_name(enum bench_writer w) {
@@ -353,6 +358,11 @@ static void report(struct collectd_bench *b) {
   printf("  with the back-to-back floor %.2f; with the spaced calibration "
          "%.2f\n",
          ratio_warm, pvecg.median / (flc.median + spaced.median));
+  if (b->has_handoff)
+    printf("  batched hand-off, minimal   %9.3f us  (client %.3f + daemon "
+           "%.3f; refused %zu)\n",
+           b->handoff.client_us + b->handoff.daemon_us, b->handoff.client_us,
+           b->handoff.daemon_us, b->handoff.refused);
   printf("collectd log warnings and errors: %u\n", scan_logs(b, false));
   char note[160];
   snprintf(note, sizeof(note),
@@ -435,6 +445,19 @@ static void teardown(struct collectd_bench *b) {
   free(b->sampler_cold_us);
 }
 
+/* After every round (its rows are newer than any collectd wrote), the
+ * same files get `intervals` rows each from a minimal BATCH client. */
+static void measure_handoff(struct collectd_bench *b) {
+  if (b->options->writer != WRITER_RRDCACHED)
+    return;
+  const char *socket = b->daemon.address + strlen("unix:");
+  int err = batch_client_run(socket, b->daemon.pid, b->data_dir, b->intervals,
+                             time(NULL) + 5, &b->handoff);
+  if (err < 0)
+    fprintf(stderr, "pvecg-bench: minimal BATCH client: %s\n", strerror(-err));
+  b->has_handoff = err == 0;
+}
+
 static void print_setup(const struct collectd_bench *b) {
   char load[128] = "", threads[16] = "5 (default)";
   if (b->options->write_threads)
@@ -468,6 +491,8 @@ int collectd_mode(const struct bench_options *o) {
     print_setup(&b);
     err = run_rounds(&b);
   }
+  if (err == 0)
+    measure_handoff(&b);
   if (err == 0)
     report(&b);
   else if (err != -EINTR) {
