@@ -5,15 +5,17 @@
  * line.  Pure formatting onto a stdio stream, so the same code feeds
  * stdout and the network sender, and the unit tests compare exact text.
  *
- * Naming (stable, documented in pvecg-export(1)): a file knows only its
- * layout and its name (a VMID or a node name), not the guest's type or
- * node, so only those appear:
+ * With Proxmox's names (the default) graphite and influx rows are written
+ * by export_pve.h, OpenMetrics by export_openmetrics.h.  The RRD's own
+ * names (`--names pvecg`, stable, documented in pvecg-export(1)) use only
+ * what a file knows, its layout and its name (a VMID or a node name):
  *   graphite  <prefix>.vm.<vmid>.<ds> <value> <time>
  *             <prefix>.node.<name>.<ds> <value> <time>
  *   influx    <prefix>_vm,vmid=<vmid> <ds>=<value>,... <time in ns>
  *             <prefix>_node,node=<name> <ds>=<value>,... <time in ns>
  *   csv       file,time,<ds>...   (a header before each file's records)
- *   json      {"file":..,"vmid":<n>|"node":..,"time":..,"<ds>":<value>,..}
+ *   json      {"file":..,"vmid":<n>|"node":..,"time":..,"step":..,
+ *              "<ds>":<value>,..}  ("step": the row's resolution in s)
  * Unknown values (NaN) are left out, never written as 0, and a row whose
  * values are all unknown gives no output at all.  Values are written in
  * the shortest form that reads back as the same double.
@@ -21,6 +23,7 @@
 #ifndef PVECG_EXPORT_FORMAT_H
 #define PVECG_EXPORT_FORMAT_H
 
+#include "pvecg/export_names.h"
 #include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
@@ -32,6 +35,8 @@ enum export_format {
   EXPORT_INFLUX,
   EXPORT_CSV,
   EXPORT_JSON,
+  EXPORT_OPENMETRICS, /* export_openmetrics.h: a whole file at a time */
+  EXPORT_PROMETHEUS,  /* the same in Prometheus' text format */
 };
 
 enum export_kind {
@@ -46,6 +51,12 @@ struct export_source {
   const char *file;   /* "<layout>/<name>", how CSV and JSON name the file */
   const char *prefix; /* graphite path prefix / influx measurement prefix */
   const struct rrd_layout *layout; /* column names, in file order */
+  /* How values are named (export_names.h); for EXPORT_NAMES_PVE also: */
+  enum export_names names;
+  const char *object;   /* "qemu", "lxc" or "nodes" */
+  const char *nodename; /* a guest's node */
+  const char *title;    /* a guest's name, "" when it has none */
+  unsigned long step;   /* the rows' resolution in s (JSON says it), 0 */
 };
 
 /* What was written for a row. */
@@ -54,7 +65,8 @@ struct export_count {
   size_t values; /* known values */
 };
 
-/* Parses "graphite", "influx", "csv" or "json".  Returns 0 or -EINVAL. */
+/* Parses "graphite", "influx", "csv", "json", "openmetrics" or
+ * "prometheus".  Returns 0 or -EINVAL. */
 int export_format_parse(const char *name, enum export_format *ret);
 
 /* Why prefix cannot be a metric prefix (empty, longer than 64 bytes, a

@@ -1,16 +1,21 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Exporting one guest's or node's history: check the file's layout, find
- * its last update,
- * plan which rows to read (export_range.h), read them through librrd or
- * rrdcached (rrd_fetch.h), format them (export_format.h), and write them
- * to stdout or hand them to the network sender in batches of whole lines.
+ * its last update, plan which rows to read (export_range.h), read them
+ * through librrd or rrdcached (rrd_fetch.h), rebuild counters where the
+ * names want them (export_counter.h), format them (export_format.h,
+ * export_pve.h, export_openmetrics.h), and write them to stdout or hand
+ * them to a sender (net_sender.h, http_sender.h) in batches of whole lines.
+ * Nothing of the RRD files is ever modified.
  */
 #ifndef PVECG_EXPORT_RUN_H
 #define PVECG_EXPORT_RUN_H
 
 #include "pvecg/export_files.h"
 #include "pvecg/export_format.h"
+#include "pvecg/export_names.h"
+#include "pvecg/guest_directory.h"
+#include "pvecg/http_sender.h"
 #include "pvecg/net_sender.h"
 #include "pvecg/rrd_layout.h"
 #include "pvecg/rrdcached_client.h"
@@ -19,8 +24,11 @@
 #include <stdio.h>
 #include <time.h>
 
+struct export_run_state;
+
 struct export_run {
   enum export_format format;
+  enum export_names names;
   enum rrd_cf cf;
   time_t since, until;
   /* Files are <data_dir>/<layout>/<name>; NULL with a daemon over TCP:
@@ -28,36 +36,52 @@ struct export_run {
   const char *data_dir;
   const char *daemon; /* NULL: librrd reads the files */
   const char *prefix;
-  /* NULL: text goes to out.  Else it is gathered in a memory stream and
-   * sent in batches. */
+  /* Proxmox's names: who the guests are (NULL: nobody), the node of a guest
+   * whose configuration does not say, and the type given to a guest with
+   * no configuration at all ("qemu" or "lxc"; NULL: its file is refused,
+   * -ENOENT). */
+  const struct guest_directory *guests;
+  const char *local_node;
+  const char *unknown_type;
+  /* Both NULL: text goes to out.  Else it is gathered in a memory stream
+   * and sent in batches of at most batch_max bytes (0: 64 KiB to a line
+   * listener, 1 MiB over HTTP), cut between lines. */
   struct net_sender *net;
+  struct http_sender *http;
+  size_t batch_max;
   FILE *out;
 
   /* Filled in as files are exported. */
   struct export_count total; /* formatted */
+  size_t lines_sent;         /* over HTTP: lines the server took */
+  size_t batches;            /* batches sent */
   bool net_failed;           /* the sender failed: stop */
   char *batch;               /* the memory stream's buffer */
   size_t batch_len;
   struct rrdcached_client *client; /* with a daemon */
+  struct export_run_state *state;  /* a file's counters and rows */
 };
 
-/* Prepares run->out: stdout, or a memory stream when run->net is set.
- * Returns 0 or -ENOMEM. */
+/* Prepares run->out: stdout, or a memory stream when a sender is set.
+ * Returns 0, -EINVAL (bad daemon address) or -ENOMEM. */
 int export_run_begin(struct export_run *run);
 
 /*
  * Exports one file: the rows of its legacy pve2 file (pve2-vm/<name> or
  * <name>.old, when there is one on this host) up to that file's last
  * update, then the 9.0 file's rows after it.  Returns 0; -ENOENT (no such
- * file), -EPROTO (another layout), -EIO, -ENOTCONN (daemon), -EINVAL (a
- * name the format cannot write) with a message naming the file in err; on
- * a network error sets run->net_failed, with the sender's message in err.
+ * file, or with Proxmox's names no configuration for the guest), -EPROTO
+ * (another layout), -EIO, -ENOTCONN (daemon), -EINVAL (a name the format
+ * cannot write) with a message naming the file in err; on a network error
+ * sets run->net_failed, with the sender's message, naming the batch, in
+ * err.
  */
 int export_run_file(struct export_run *run, const struct export_file *file,
                     char *err, size_t err_size);
 
-/* Sends what is left (UDP's last datagram) and releases the stream.
- * Returns 0 or a negative errno with a message in err. */
+/* Writes what ends the output (OpenMetrics' "# EOF"), sends what is left
+ * (UDP's last datagram) and releases the stream.  Returns 0 or a negative
+ * errno with a message in err. */
 int export_run_end(struct export_run *run, char *err, size_t err_size);
 
 #endif

@@ -6,8 +6,13 @@ PVECG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
   rrdtool rrdcached libcmocka-dev clang libclang-rt-14-dev valgrind
   gnuplot-nox faketime perl librrds-perl dpkg-dev file fonts-dejavu-core jq
-  libmicrohttpd-dev curl chromium chromium-driver strace procps
-  clang-format lintian)
+  libmicrohttpd-dev libcurl4-openssl-dev curl chromium chromium-driver strace
+  procps clang-format lintian python3
+  influxdb graphite-carbon python3-whisper victoria-metrics prometheus)
+# The metric stores above are started by the export's tests on loopback
+# ports of their own; their system services are neither started nor
+# enabled by this installation.
+PVECG_SERVICES=(influxdb carbon-cache victoria-metrics prometheus)
 
 log() { printf '==> %s\n' "$*" >&2; }
 
@@ -25,7 +30,30 @@ install_packages() {
   log "installing ${missing[*]}"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  without_service_starts apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+  if command -v systemctl >/dev/null; then
+    local s
+    for s in "${PVECG_SERVICES[@]}"; do
+      [[ " ${missing[*]} " == *" ${s/carbon-cache/graphite-carbon} "* ]] &&
+        systemctl disable "$s" >/dev/null 2>&1 || true
+    done
+  fi
+}
+
+# Runs a command with invoke-rc.d told not to start services (policy-rc.d,
+# exit 101), unless the machine already has a policy of its own.
+without_service_starts() {
+  local policy=/usr/sbin/policy-rc.d rc=0
+  if [ -e "$policy" ]; then
+    "$@"
+    return
+  fi
+  printf '#!/bin/sh\nexit 101\n' >"$policy"
+  chmod 755 "$policy"
+  "$@" || rc=$?
+  rm -f "$policy"
+  return $rc
 }
 
 # The C sources and headers (those git knows of, in a checkout) formatted

@@ -6,6 +6,8 @@
  */
 #include "pvecg/export_format.h"
 
+#include "export_pve.h"
+#include "export_text.h"
 #include "pvecg/json_writer.h"
 #include "pvecg/rrd_row.h"
 #include "pvecg/vmid.h"
@@ -18,8 +20,6 @@
 #include <string.h>
 
 #define PREFIX_MAX 64
-/* rrd_row_format_gauge's longest form ("-1.2345678901234567e-308"). */
-#define VALUE_TEXT_SIZE 32
 #define NS_PER_S INT64_C(1000000000)
 
 static const char *const format_names[] = {
@@ -27,6 +27,8 @@ static const char *const format_names[] = {
     [EXPORT_INFLUX] = "influx",
     [EXPORT_CSV] = "csv",
     [EXPORT_JSON] = "json",
+    [EXPORT_OPENMETRICS] = "openmetrics",
+    [EXPORT_PROMETHEUS] = "prometheus",
 };
 
 int export_format_parse(const char *name, enum export_format *ret) {
@@ -36,11 +38,6 @@ int export_format_parse(const char *name, enum export_format *ret) {
       return 0;
     }
   return -EINVAL;
-}
-
-static bool is_word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         (c >= '0' && c <= '9') || c == '_' || c == '-';
 }
 
 const char *export_prefix_problem(const char *prefix) {
@@ -54,35 +51,14 @@ const char *export_prefix_problem(const char *prefix) {
       /* A dot separates path levels: none may be empty. */
       if (i == 0 || i == len - 1 || prefix[i + 1] == '.')
         return "it has an empty part between dots";
-    } else if (!is_word_char(prefix[i])) {
+    } else if (!export_is_word_char(prefix[i])) {
       return "only letters, digits, '_', '-' and '.' may be used";
     }
   }
   return NULL;
 }
 
-static bool all_unknown(const double *values, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (isfinite(values[i]))
-      return false;
-  return true;
-}
-
-/* A value as rrd_row_format_gauge writes it into a row; known values only. */
-static void value_text(double value, char text[VALUE_TEXT_SIZE]) {
-  if (rrd_row_format_gauge(value, text, VALUE_TEXT_SIZE) < 0)
-    snprintf(text, VALUE_TEXT_SIZE, "%.17g", value); /* cannot happen */
-}
-
 /* ---- graphite ----------------------------------------------------------- */
-
-/* One path level: anything but letters, digits, '_' and '-' would change
- * the path's shape (a '.', a space, a newline), so it becomes '_', as
- * collectd's write_graphite does. */
-static void graphite_level(const char *s, FILE *out) {
-  for (; *s != '\0'; s++)
-    fputc(is_word_char(*s) ? *s : '_', out);
-}
 
 static int graphite_row(const struct export_source *src, time_t t,
                         const double *values, FILE *out,
@@ -93,12 +69,12 @@ static int graphite_row(const struct export_source *src, time_t t,
   for (size_t i = 0; i < src->layout->ds_count; i++) {
     if (!isfinite(values[i]))
       continue;
-    char text[VALUE_TEXT_SIZE];
-    value_text(values[i], text);
+    char text[EXPORT_VALUE_SIZE];
+    export_value_text(values[i], text);
     fprintf(out, "%s.%s.", src->prefix, src->kind == EXPORT_VM ? "vm" : "node");
-    graphite_level(src->name, out);
+    export_graphite_level(src->name, out);
     fputc('.', out);
-    graphite_level(src->layout->ds[i].name, out);
+    export_graphite_level(src->layout->ds[i].name, out);
     fprintf(out, " %s %lld\n", text, (long long)t);
     count.lines++;
     count.values++;
@@ -109,37 +85,12 @@ static int graphite_row(const struct export_source *src, time_t t,
 
 /* ---- influx ------------------------------------------------------------- */
 
-/* Whether line protocol can carry s as a tag value or key: not empty, no
- * control character (a newline ends the line and cannot be escaped), and
- * no trailing backslash (it would escape the separator after it). */
-static bool influx_can_write(const char *s) {
-  size_t len = strlen(s);
-  if (len == 0 || s[len - 1] == '\\')
-    return false;
-  for (size_t i = 0; i < len; i++)
-    if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-      return false;
-  return true;
-}
-
-/* Writes s with a backslash before every character of specials. */
-static void influx_escaped(const char *s, const char *specials, FILE *out) {
-  for (; *s != '\0'; s++) {
-    if (strchr(specials, *s) != NULL)
-      fputc('\\', out);
-    fputc(*s, out);
-  }
-}
-
-#define INFLUX_KEY_SPECIALS ", ="
-#define INFLUX_MEASUREMENT_SPECIALS ", "
-
 static int influx_check(const struct export_source *src) {
-  if (!influx_can_write(src->prefix) || src->prefix[0] == '#' ||
-      !influx_can_write(src->name))
+  if (!export_influx_can_write(src->prefix) || src->prefix[0] == '#' ||
+      !export_influx_can_write(src->name))
     return -EINVAL;
   for (size_t i = 0; i < src->layout->ds_count; i++)
-    if (!influx_can_write(src->layout->ds[i].name))
+    if (!export_influx_can_write(src->layout->ds[i].name))
       return -EINVAL;
   return 0;
 }
@@ -153,21 +104,21 @@ static int influx_row(const struct export_source *src, time_t t,
   if (t > INT64_MAX / NS_PER_S || t < INT64_MIN / NS_PER_S)
     return -ERANGE;
   struct export_count count = {0};
-  if (all_unknown(values, src->layout->ds_count)) {
+  if (export_all_unknown(values, src->layout->ds_count)) {
     *ret = count;
     return 0;
   }
   bool vm = src->kind == EXPORT_VM;
-  influx_escaped(src->prefix, INFLUX_MEASUREMENT_SPECIALS, out);
+  export_influx_escaped(src->prefix, INFLUX_MEASUREMENT_SPECIALS, out);
   fputs(vm ? "_vm,vmid=" : "_node,node=", out);
-  influx_escaped(src->name, INFLUX_KEY_SPECIALS, out);
+  export_influx_escaped(src->name, INFLUX_KEY_SPECIALS, out);
   for (size_t i = 0; i < src->layout->ds_count; i++) {
     if (!isfinite(values[i]))
       continue;
-    char text[VALUE_TEXT_SIZE];
-    value_text(values[i], text);
+    char text[EXPORT_VALUE_SIZE];
+    export_value_text(values[i], text);
     fputc(count.values == 0 ? ' ' : ',', out);
-    influx_escaped(src->layout->ds[i].name, INFLUX_KEY_SPECIALS, out);
+    export_influx_escaped(src->layout->ds[i].name, INFLUX_KEY_SPECIALS, out);
     fprintf(out, "=%s", text);
     count.values++;
   }
@@ -207,7 +158,7 @@ static void csv_header(const struct export_source *src, FILE *out) {
 static int csv_row(const struct export_source *src, time_t t,
                    const double *values, FILE *out, struct export_count *ret) {
   struct export_count count = {0};
-  if (all_unknown(values, src->layout->ds_count)) {
+  if (export_all_unknown(values, src->layout->ds_count)) {
     *ret = count;
     return 0;
   }
@@ -217,8 +168,8 @@ static int csv_row(const struct export_source *src, time_t t,
     fputc(',', out);
     if (!isfinite(values[i]))
       continue;
-    char text[VALUE_TEXT_SIZE];
-    value_text(values[i], text);
+    char text[EXPORT_VALUE_SIZE];
+    export_value_text(values[i], text);
     fputs(text, out);
     count.values++;
   }
@@ -236,7 +187,7 @@ static int json_row(const struct export_source *src, time_t t,
   if (src->kind == EXPORT_VM && vmid_parse_string(src->name, &vmid) < 0)
     return -EINVAL;
   struct export_count count = {0};
-  if (all_unknown(values, src->layout->ds_count)) {
+  if (export_all_unknown(values, src->layout->ds_count)) {
     *ret = count;
     return 0;
   }
@@ -252,11 +203,15 @@ static int json_row(const struct export_source *src, time_t t,
     json_string(&w, src->name);
   json_key(&w, "time");
   json_int(&w, (int64_t)t);
+  if (src->step > 0) {
+    json_key(&w, "step");
+    json_uint(&w, src->step);
+  }
   for (size_t i = 0; i < src->layout->ds_count; i++) {
     if (!isfinite(values[i]))
       continue;
-    char text[VALUE_TEXT_SIZE];
-    value_text(values[i], text);
+    char text[EXPORT_VALUE_SIZE];
+    export_value_text(values[i], text);
     json_key(&w, src->layout->ds[i].name);
     json_raw(&w, text);
     count.values++;
@@ -281,15 +236,21 @@ int export_format_row(enum export_format format,
                       const struct export_source *src, time_t t,
                       const double *values, FILE *out,
                       struct export_count *ret) {
+  bool pve = src->names == EXPORT_NAMES_PVE;
   switch (format) {
   case EXPORT_GRAPHITE:
-    return graphite_row(src, t, values, out, ret);
+    return pve ? export_pve_row(format, src, t, values, out, ret)
+               : graphite_row(src, t, values, out, ret);
   case EXPORT_INFLUX:
-    return influx_row(src, t, values, out, ret);
+    return pve ? export_pve_row(format, src, t, values, out, ret)
+               : influx_row(src, t, values, out, ret);
   case EXPORT_CSV:
     return csv_row(src, t, values, out, ret);
   case EXPORT_JSON:
     return json_row(src, t, values, out, ret);
+  case EXPORT_OPENMETRICS:
+  case EXPORT_PROMETHEUS:
+    break; /* a whole file at a time: export_openmetrics.h */
   }
   return -EINVAL;
 }

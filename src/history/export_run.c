@@ -1,15 +1,18 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One file's export (see export_run.h).  Over the network, formatted text
- * collects in a memory stream and goes out in batches of about
- * BATCH_BYTES, so a send is not made per row.
+ * collects in a memory stream and goes out in batches of about batch_max
+ * bytes, so a send is not made per row.
  */
 #include "pvecg/export_run.h"
 
+#include "export_counter.h"
+#include "export_openmetrics.h"
 #include "pvecg/export_range.h"
 #include "pvecg/rrd_fetch.h"
 #include "pvecg/rrd_file.h"
 #include "pvecg/rrd_file_name.h"
+#include "pvecg/vmid.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,14 +21,48 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define BATCH_BYTES 65536
+#define NET_BATCH_BYTES 65536
+#define HTTP_BATCH_BYTES (1024 * 1024)
 #define WHY_SIZE 512
+#define SHOWN_SIZE (RRD_FILE_NAME_MAX + 16) /* "qemu/<vmid>", "node/<name>" */
+
+/* What one file's export keeps between its rows. */
+struct export_run_state {
+  struct export_counter counter;
+  bool is_counter[RRD_LAYOUT_DS_MAX]; /* of the file's layout */
+  bool counters;                      /* the names want counters */
+  struct export_series series;        /* OpenMetrics: the file's rows */
+  char object[8], nodename[RRD_FILE_NAME_MAX + 1];
+  char title[GUEST_CONFIG_NAME_SIZE];
+  char shown[SHOWN_SIZE];      /* "qemu/100": how messages name it */
+  char batch_from[SHOWN_SIZE]; /* the first file in the batch */
+};
+
+static bool om_format(enum export_format f) {
+  return f == EXPORT_OPENMETRICS || f == EXPORT_PROMETHEUS;
+}
+
+/* Whether values take Proxmox's names (and counters): CSV and JSON keep
+ * the RRD's. */
+static bool pve_named(const struct export_run *run) {
+  return om_format(run->format) ||
+         (run->names == EXPORT_NAMES_PVE &&
+          (run->format == EXPORT_INFLUX || run->format == EXPORT_GRAPHITE));
+}
+
+static bool sending(const struct export_run *run) {
+  return run->net != NULL || run->http != NULL;
+}
 
 int export_run_begin(struct export_run *run) {
   if (run->daemon != NULL &&
       rrdcached_client_new(run->daemon, &run->client) < 0)
     return -EINVAL;
-  if (run->net == NULL) {
+  if ((run->state = calloc(1, sizeof(*run->state))) == NULL)
+    return -ENOMEM;
+  if (run->batch_max == 0)
+    run->batch_max = run->http != NULL ? HTTP_BATCH_BYTES : NET_BATCH_BYTES;
+  if (!sending(run)) {
     run->out = stdout;
     return 0;
   }
@@ -33,33 +70,92 @@ int export_run_begin(struct export_run *run) {
   return run->out != NULL ? 0 : -ENOMEM;
 }
 
-/* Hands the batch to the sender and empties it. */
+/* The length of the longest run of whole lines from text that fits max
+ * (a longer line alone). */
+static size_t chunk_length(const char *text, size_t len, size_t max) {
+  if (len <= max)
+    return len;
+  for (size_t i = max; i > 0; i--)
+    if (text[i - 1] == '\n')
+      return i;
+  const char *nl = memchr(text, '\n', len);
+  return nl != NULL ? (size_t)(nl - text) + 1 : len;
+}
+
+static size_t count_lines(const char *text, size_t len) {
+  size_t n = 0;
+  for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text)));
+       p++)
+    n++;
+  return n;
+}
+
+/* One chunk to the sender; an HTTP error names the batch. */
+static int send_chunk(struct export_run *run, const char *text, size_t len,
+                      char *err, size_t err_size) {
+  int r;
+  run->batches++;
+  if (run->net != NULL)
+    return net_sender_send(run->net, text, len, err, err_size);
+  char why[WHY_SIZE] = "";
+  r = http_sender_post(run->http, text, len, why, sizeof(why));
+  if (r == 0)
+    run->lines_sent += count_lines(text, len);
+  else
+    snprintf(err, err_size, "batch %zu (%zu bytes, rows of %s to %s): %s",
+             run->batches, len, run->state->batch_from, run->state->shown, why);
+  return r;
+}
+
+/* Hands the batch to the sender, in chunks of at most batch_max bytes cut
+ * between lines, and empties it. */
 static int send_batch(struct export_run *run, char *err, size_t err_size) {
-  if (run->net == NULL || fflush(run->out) != 0)
-    return run->net == NULL ? 0 : -ENOMEM;
-  int r = net_sender_send(run->net, run->batch, run->batch_len, err, err_size);
-  if (r < 0) {
-    run->net_failed = true;
-    return r;
+  if (!sending(run))
+    return 0;
+  if (fflush(run->out) != 0)
+    return -ENOMEM;
+  for (size_t at = 0; at < run->batch_len;) {
+    size_t n =
+        chunk_length(run->batch + at, run->batch_len - at, run->batch_max);
+    int r = send_chunk(run, run->batch + at, n, err, err_size);
+    if (r < 0) {
+      run->net_failed = true;
+      return r;
+    }
+    at += n;
   }
   rewind(run->out);
+  run->state->batch_from[0] = '\0';
   return 0;
 }
 
+static void counted(struct export_run *run, const struct export_count *c) {
+  run->total.lines += c->lines;
+  run->total.values += c->values;
+}
+
 static int write_row(struct export_run *run, const struct export_source *src,
-                     time_t t, const double *values, char *err,
-                     size_t err_size) {
+                     unsigned long resolution, time_t t, const double *values,
+                     char *err, size_t err_size) {
+  struct export_run_state *st = run->state;
+  double v[RRD_LAYOUT_DS_MAX];
+  if (st->counters)
+    export_counter_apply(&st->counter, src->layout, st->is_counter, resolution,
+                         values, v);
+  else
+    memcpy(v, values, src->layout->ds_count * sizeof(*v));
+  if (om_format(run->format))
+    return export_series_add(&st->series, t, v, src->layout->ds_count);
   struct export_count c;
-  int r = export_format_row(run->format, src, t, values, run->out, &c);
+  int r = export_format_row(run->format, src, t, v, run->out, &c);
   if (r < 0) {
     snprintf(err, err_size, "cannot be written as %s: %s",
              run->format == EXPORT_INFLUX ? "line protocol" : "this format",
              strerror(-r));
     return r;
   }
-  run->total.lines += c.lines;
-  run->total.values += c.values;
-  if (run->net != NULL && ftello(run->out) >= BATCH_BYTES)
+  counted(run, &c);
+  if (sending(run) && (size_t)ftello(run->out) >= run->batch_max)
     return send_batch(run, err, err_size);
   return 0;
 }
@@ -83,10 +179,13 @@ static int export_fetch(struct export_run *run, const struct export_source *src,
              s.step, s.ds_count, f->resolution);
     r = -EPROTO;
   }
+  struct export_source rows = *src;
+  rows.step = f->resolution;
   for (size_t i = 0; r == 0 && i < s.row_count; i++) {
     time_t t = rrd_series_time(&s, i); /* the row's end */
     if (t > f->start && t <= f->end)
-      r = write_row(run, src, t, rrd_series_row(&s, i), err, err_size);
+      r = write_row(run, &rows, f->resolution, t, rrd_series_row(&s, i), err,
+                    err_size);
   }
   rrd_series_free(&s);
   return r;
@@ -176,17 +275,96 @@ static int export_part(struct export_run *run, const struct export_file *file,
     name_error(part, err, err_size);
     return r;
   }
+  struct export_run_state *st = run->state;
   struct export_source src = {.kind = file->kind,
                               .name = file->name,
                               .file = part->shown,
                               .prefix = run->prefix,
-                              .layout = part->layout};
+                              .layout = part->layout,
+                              .names = run->names,
+                              .object = st->object,
+                              .nodename = st->nodename,
+                              .title = st->title};
   export_format_header(run->format, &src, run->out);
   for (size_t i = 0; r == 0 && i < plan.count; i++)
     r = export_fetch(run, &src, part->path, &plan.fetch[i], err, err_size);
   if (r < 0 && !run->net_failed)
     name_error(part, err, err_size);
   return r;
+}
+
+/* With a legacy file, its rows come first, up to its last update (when
+ * the upgrade to PVE 9 stopped its updates), and the 9.0 file's rows
+ * after it: the rule of Proxmox's rrddata, so a moment is never exported
+ * from both, even when the 9.0 file holds migrated history. */
+/* Who the file is, in Proxmox's names: a guest's type, node and name from
+ * its configuration.  -ENOENT for a guest nobody knows, unless an
+ * unknown_type is given. */
+static int identify(struct export_run *run, const struct export_file *file,
+                    char *err, size_t err_size) {
+  struct export_run_state *st = run->state;
+  struct guest_identity who = {.type = GUEST_QEMU};
+  uint32_t vmid = 0;
+  bool node = file->kind == EXPORT_NODE;
+  snprintf(st->shown, sizeof(st->shown), "%s/%s", node ? "node" : "guest",
+           file->name);
+  st->nodename[0] = st->title[0] = '\0';
+  snprintf(st->object, sizeof(st->object), "%s", node ? "nodes" : "");
+  if (node || !pve_named(run))
+    return 0;
+  vmid_parse_string(file->name, &vmid);
+  if (guest_directory_find(run->guests, vmid, &who) == 0) {
+    snprintf(st->object, sizeof(st->object), "%s",
+             who.type == GUEST_QEMU ? "qemu" : "lxc");
+    snprintf(st->title, sizeof(st->title), "%s", who.name);
+  } else if (run->unknown_type != NULL) {
+    snprintf(st->object, sizeof(st->object), "%s", run->unknown_type);
+  } else {
+    snprintf(err, err_size,
+             "%s/%s: no guest configuration says whether %s is a VM or a "
+             "container (--unknown-guests qemu|lxc exports it anyway)",
+             file->layout->name, file->name, file->name);
+    return -ENOENT;
+  }
+  snprintf(st->nodename, sizeof(st->nodename), "%s",
+           who.node[0] != '\0' ? who.node : run->local_node);
+  snprintf(st->shown, sizeof(st->shown), "%s/%s", st->object, file->name);
+  return 0;
+}
+
+/* A new file: its identity, fresh counters, an empty series. */
+static int begin_file(struct export_run *run, const struct export_file *file,
+                      char *err, size_t err_size) {
+  struct export_run_state *st = run->state;
+  int r = identify(run, file, err, err_size);
+  if (r < 0)
+    return r;
+  if (st->batch_from[0] == '\0')
+    snprintf(st->batch_from, sizeof(st->batch_from), "%s", st->shown);
+  st->counters = pve_named(run);
+  for (size_t i = 0; i < file->layout->ds_count; i++) {
+    const struct export_metric *m =
+        export_metric_of(file->layout, file->kind == EXPORT_NODE, i);
+    st->is_counter[i] = m != NULL && m->counter;
+  }
+  export_counter_reset(&st->counter);
+  export_series_begin(&st->series, file->layout);
+  return 0;
+}
+
+/* OpenMetrics: the file's gathered rows, metric by metric. */
+static void end_file(struct export_run *run, const struct export_file *file) {
+  struct export_run_state *st = run->state;
+  if (!om_format(run->format))
+    return;
+  struct export_source src = {.kind = file->kind,
+                              .name = file->name,
+                              .layout = file->layout,
+                              .names = run->names,
+                              .object = st->object};
+  struct export_count c;
+  export_series_write(&st->series, run->format, &src, run->out, &c);
+  counted(run, &c);
 }
 
 /* With a legacy file, its rows come first, up to its last update (when
@@ -202,6 +380,8 @@ int export_run_file(struct export_run *run, const struct export_file *file,
              file->layout->name, file->name, strerror(-r));
     return r;
   }
+  if ((r = begin_file(run, file, err, err_size)) < 0)
+    return r;
   time_t since = run->since, last;
   bool has_legacy = find_legacy(run, file, &legacy);
   if (has_legacy) {
@@ -214,20 +394,33 @@ int export_run_file(struct export_run *run, const struct export_file *file,
   if (!has_legacy || is_regular_file(current.path))
     r = export_part(run, file, &current, since, run->until, &last, err,
                     err_size);
-  return r == 0 ? send_batch(run, err, err_size) : r;
+  if (r < 0)
+    return r;
+  end_file(run, file);
+  /* A line listener gets every file at once; HTTP batches fill up. */
+  if (run->net != NULL ||
+      (run->http != NULL && (size_t)ftello(run->out) >= run->batch_max))
+    return send_batch(run, err, err_size);
+  return 0;
 }
 
 int export_run_end(struct export_run *run, char *err, size_t err_size) {
   int r = 0;
-  if (run->net != NULL && !run->net_failed) {
+  if (run->out != NULL && !run->net_failed)
+    export_series_end(run->format, run->out);
+  if (sending(run) && !run->net_failed) {
     r = send_batch(run, err, err_size);
-    if (r == 0)
+    if (r == 0 && run->net != NULL)
       r = net_sender_finish(run->net, err, err_size);
     if (r < 0)
       run->net_failed = true;
   }
-  if (run->net != NULL && run->out != NULL)
+  if (sending(run) && run->out != NULL)
     fclose(run->out);
+  if (run->state != NULL)
+    export_series_free(&run->state->series);
+  free(run->state);
+  run->state = NULL;
   free(run->batch);
   run->batch = NULL;
   run->out = NULL;

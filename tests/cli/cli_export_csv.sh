@@ -128,9 +128,9 @@ grep -v '^file,' "$T/all.csv" | cut -d, -f1,2 | diff "$T/expected" - ||
 "$PVECG" export --format json --all --data-dir "$D" --until "$((T0 + 120))" >"$T/all.json"
 "$PVECG" export --format json --vmid 100 --data-dir "$D" --since "$LAST" >>"$T/all.json"
 cat >"$T/expected" <<EOF2
-{"file":"pve-node-9.0/node1","node":"node1","time":1700002860,"loadavg":0.5}
-{"file":"pve-node-9.0/node1","node":"node1","time":1700002920,"loadavg":1.5}
-{"file":"pve-vm-9.0/100","vmid":100,"time":1700262000,"maxcpu":4,"cpu":0,"maxmem":8589934592,"mem":20971520,"netin":5,"memhost":4423680,"pressurecpusome":0,"pressureiosome":0}
+{"file":"pve-node-9.0/node1","node":"node1","time":1700002860,"step":60,"loadavg":0.5}
+{"file":"pve-node-9.0/node1","node":"node1","time":1700002920,"step":60,"loadavg":1.5}
+{"file":"pve-vm-9.0/100","vmid":100,"time":1700262000,"step":60,"maxcpu":4,"cpu":0,"maxmem":8589934592,"mem":20971520,"netin":5,"memhost":4423680,"pressurecpusome":0,"pressureiosome":0}
 EOF2
 diff "$T/expected" "$T/all.json" || fail "--all --format json"
 
@@ -163,7 +163,7 @@ awk -v t0="$TL0" 'BEGIN {
   printf "pve2-vm/301.old,%d,3,,,,,,,,,\n", t0 + 60
 }' >"$T/expected"
 diff "$T/expected" "$T/legacy.csv" >"$T/diff" || { head "$T/diff"; fail "legacy join"; }
-"$PVECG" export --format graphite --vmid 300 --data-dir "$L" --since "$((TL0 + 3540))" \
+"$PVECG" export --format graphite --names pvecg --vmid 300 --data-dir "$L" --since "$((TL0 + 3540))" \
   --until "$((TL0 + 3660))" >"$T/legacy.txt"
 cat >"$T/expected" <<EOF2
 pve.vm.300.maxcpu 1 $((TL0 + 3540))
@@ -193,7 +193,7 @@ if command -v rrdcached >/dev/null; then
     "$((T0 + 240)):3.5:U:U:U:U:U:U:U:U:U:U:U:U:U:U:U:U:U:U"
   [ "$(rrdtool lastupdate "$D/pve-node-9.0/node1" | tail -1 | cut -d: -f1)" -eq $((T0 + 120)) ] ||
     fail "the daemon wrote the rows already"
-  "$PVECG" export --format influx --node node1 --data-dir "$D" --daemon "unix:$T/sock" \
+  "$PVECG" export --format influx --names pvecg --node node1 --data-dir "$D" --daemon "unix:$T/sock" \
     --since $((T0 + 120)) >"$T/daemon.txt" 2>"$T/err" || fail "daemon: $(cat "$T/err")"
   kill "$DAEMON"
   wait "$DAEMON" 2>/dev/null || true

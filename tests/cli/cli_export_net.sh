@@ -60,7 +60,7 @@ start_listener() {
 awk '{ for (i = 2; i <= NF; i++) { split($i, kv, "=")
          print "pve.vm.100." kv[1] " " kv[2] " " $1 } }' "$T/fetched" >"$T/expected"
 start_listener tcp
-"$PVECG" export --format graphite --vmid 100 --data-dir "$D" \
+"$PVECG" export --format graphite --names pvecg --vmid 100 --data-dir "$D" \
   --to "tcp://127.0.0.1:$PORT" 2>"$T/err" || fail "tcp export: $(cat "$T/err")"
 wait "$LISTENER" || fail "tcp listener failed"
 LISTENER=
@@ -74,7 +74,7 @@ awk '{ line = "site_vm,vmid=100 "; for (i = 2; i <= NF; i++)
          line = line (i > 2 ? "," : "") $i
        print line " " $1 "000000000" }' "$T/fetched" >"$T/expected"
 start_listener udp
-"$PVECG" export --format influx --vmid 100 --data-dir "$D" --prefix site \
+"$PVECG" export --format influx --names pvecg --vmid 100 --data-dir "$D" --prefix site \
   --to "udp://127.0.0.1:$PORT" 2>"$T/err" || fail "udp export: $(cat "$T/err")"
 size=$(wc -c <"$T/expected")
 for _ in $(seq 100); do
@@ -99,7 +99,7 @@ for i in $(seq 101 140); do cp "$F" "$D/pve-vm-9.0/$i"; done
 start_listener tcp-stall
 start=$(date +%s)
 set +e
-"$PVECG" export --format graphite --all --data-dir "$D" --timeout 1 \
+"$PVECG" export --format graphite --names pvecg --all --data-dir "$D" --timeout 1 \
   --to "tcp://127.0.0.1:$PORT" >/dev/null 2>"$T/err"
 rc=$?
 set -e
@@ -115,7 +115,7 @@ made=$(sed -E 's/.*; ([0-9]+) of ([0-9]+) lines.*/\2/' "$T/err")
 # Nothing listening: refused at once.
 kill "$LISTENER"; wait "$LISTENER" 2>/dev/null || true; LISTENER=
 set +e
-"$PVECG" export --format graphite --vmid 100 --data-dir "$D" \
+"$PVECG" export --format graphite --names pvecg --vmid 100 --data-dir "$D" \
   --to "tcp://127.0.0.1:$PORT" >/dev/null 2>"$T/err"
 rc=$?
 set -e

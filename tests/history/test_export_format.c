@@ -87,8 +87,22 @@ static void check_refused(enum export_format f, const struct export_source *src,
   assert_int_equal(n.lines, 99);
 }
 
-static const struct export_source vm100 = {EXPORT_VM, "100", "six/100", "pve",
-                                           &six};
+static const struct export_source vm100 = {.kind = EXPORT_VM,
+                                           .name = "100",
+                                           .file = "six/100",
+                                           .prefix = "pve",
+                                           .layout = &six,
+                                           .names = EXPORT_NAMES_PVECG};
+
+/* A node's file of the layout `odd`, named the RRD's way. */
+static struct export_source odd_node(const char *name, const char *file) {
+  return (struct export_source){.kind = EXPORT_NODE,
+                                .name = name,
+                                .file = file,
+                                .prefix = "pve",
+                                .layout = &odd,
+                                .names = EXPORT_NAMES_PVECG};
+}
 
 static void test_graphite(void **state) {
   (void)state;
@@ -100,8 +114,11 @@ static void test_graphite(void **state) {
             "pve.vm.100.f 1e-300 1700000060\n",
             5, 5);
   /* A node name's dots, spaces and newlines would change the path. */
-  struct export_source node = {EXPORT_NODE, "my.node 1\n", "six/x", "site.pve",
-                               &six};
+  struct export_source node = vm100;
+  node.kind = EXPORT_NODE;
+  node.name = "my.node 1\n";
+  node.file = "six/x";
+  node.prefix = "site.pve";
   double one[6] = {NAN, NAN, NAN, NAN, NAN, 0.1};
   check_row(EXPORT_GRAPHITE, &node, T, one,
             "site.pve.node.my_node_1_.f 0.1 1700000060\n", 1, 1);
@@ -120,7 +137,7 @@ static void test_influx(void **state) {
             "1700000060000000000\n",
             1, 5);
   check_row(EXPORT_INFLUX, &vm100, T, six_unknown, "", 0, 0);
-  struct export_source node = {EXPORT_NODE, "a,b c=d\\e", "odd/n", "pve", &odd};
+  struct export_source node = odd_node("a,b c=d\\e", "odd/n");
   double v[4] = {1, 2, NAN, 3};
   check_row(EXPORT_INFLUX, &node, -1, v,
             "pve_node,node=a\\,b\\ c\\=d\\e x\\ y=1,k\\=v=2,q\"=3 "
@@ -161,7 +178,7 @@ static void test_csv(void **state) {
   check_row(EXPORT_CSV, &vm100, T, six_values,
             "six/100,1700000060,4,,9007199254740994,1e+15,-0.5,1e-300\n", 1, 5);
   check_row(EXPORT_CSV, &vm100, T, six_unknown, "", 0, 0);
-  struct export_source s = {EXPORT_NODE, "n", "odd/a,\"b\"", "pve", &odd};
+  struct export_source s = odd_node("n", "odd/a,\"b\"");
   capture_open(&c);
   assert_int_equal(export_format_header(EXPORT_CSV, &s, c.out), 0);
   capture_check(&c, "file,time,x y,k=v,\"c,d\",\"q\"\"\"\n");
@@ -183,7 +200,7 @@ static void test_json(void **state) {
             "\"c\":9007199254740994,\"d\":1e+15,\"e\":-0.5,\"f\":1e-300}\n",
             1, 5);
   check_row(EXPORT_JSON, &vm100, T, six_unknown, "", 0, 0);
-  struct export_source node = {EXPORT_NODE, "n\"1", "odd/n\"1", "pve", &odd};
+  struct export_source node = odd_node("n\"1", "odd/n\"1");
   double v[4] = {0, NAN, NAN, NAN};
   check_row(EXPORT_JSON, &node, T, v,
             "{\"file\":\"odd/n\\\"1\",\"node\":\"n\\\"1\",\"time\":1700000060,"
@@ -202,8 +219,8 @@ static void test_pve_layout(void **state) {
     v[i] = NAN;
   v[16] = 0.25;         /* pve-node-9.0 column 16: pressureiofull... */
   v[10] = 123456789012; /* ...and netin */
-  struct export_source s = {EXPORT_NODE, "pve1", "pve-node-9.0/pve1", "pve",
-                            &layout_pve_node_9_0};
+  struct export_source s = odd_node("pve1", "pve-node-9.0/pve1");
+  s.layout = &layout_pve_node_9_0;
   check_row(EXPORT_GRAPHITE, &s, T, v,
             "pve.node.pve1.netin 123456789012 1700000060\n"
             "pve.node.pve1.pressureiofull 0.25 1700000060\n",

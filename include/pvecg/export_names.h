@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The names `pvecg export` gives a row's values.
+ *
+ * `pve` (the default): exactly what Proxmox VE's own metric server plugins
+ * (pve-manager PVE/Status/InfluxDB.pm and Graphite.pm, fed by pvestatd)
+ * write for the same value, so a backfill lands in the series that
+ * dashboards built on a Proxmox metric server already query:
+ *   - a guest's values are fields of the measurement `system` (tags
+ *     object=qemu|lxc, vmid, nodename, host=<guest name>), named as in
+ *     the guest's status (`cpus` for the RRD's maxcpu, the rest as in the
+ *     RRD);
+ *   - a node's values go where pvestatd puts them: `cpustat` (avg1, cpus,
+ *     cpu, wait), `memory` (memtotal, memused, swaptotal, swapused,
+ *     memavailable, arcsize), `blockstat` (blocks, used: the root file
+ *     system), `nics` (receive, transmit);
+ *   - in Prometheus form, prometheus-pve-exporter's metric names with its
+ *     `id` label where it has the value, new names in the same style where
+ *     it has not.
+ * The RRD keeps rates for netin/netout/diskread/diskwrite where Proxmox
+ * sends cumulative byte counters: those are rebuilt as counters (see
+ * export_counter.h).
+ *
+ * What Proxmox does not send and pvecg does: memhost for a guest, and a
+ * node's pressure (pvestatd writes node pressure only into the RRD): they
+ * go to the same measurement (`system`) under the RRD's names.  A node's
+ * network traffic is in the RRD only as the sum over its physical NICs,
+ * where Proxmox sends one `nics` point per interface: it is written as the
+ * interface "physical".
+ *
+ * `pvecg`: the RRD's own names and rates, one point per row
+ * (export_format.h).
+ */
+#ifndef PVECG_EXPORT_NAMES_H
+#define PVECG_EXPORT_NAMES_H
+
+#include "pvecg/rrd_layout.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum export_names {
+  EXPORT_NAMES_PVE,
+  EXPORT_NAMES_PVECG,
+};
+
+/* Parses "pve" or "pvecg".  Returns 0 or -EINVAL. */
+int export_names_parse(const char *name, enum export_names *ret);
+
+/* How one RRD column is named in Proxmox's forms. */
+struct export_metric {
+  const char *ds;          /* the RRD's column */
+  const char *measurement; /* InfluxDB measurement, Graphite group */
+  const char *instance;    /* the `instance` tag / Graphite level, or NULL */
+  const char *field;       /* InfluxDB field, Graphite leaf */
+  const char *prom;        /* Prometheus family (a counter's without _total) */
+  const char *help;        /* its HELP text */
+  bool counter;            /* rebuilt from the RRD's rate */
+  bool percent;            /* the RRD holds percent: a Prometheus ratio is
+                              the value / 100 */
+};
+
+/* The naming of column `ds` of a guest's (node false) or node's file of
+ * layout, or NULL when the column has none. */
+const struct export_metric *export_metric_of(const struct rrd_layout *layout,
+                                             bool node, size_t ds);
+
+#endif

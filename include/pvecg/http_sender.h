@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Posts `pvecg export` batches to an HTTP(S) write endpoint, through
+ * libcurl: InfluxDB 1.x `/write?db=...`, InfluxDB 2.x
+ * `/api/v2/write?org=...&bucket=...`, VictoriaMetrics `/write` and
+ * `/api/v1/import/prometheus`, or anything that takes a POST of text.
+ *
+ * One connection is kept alive for every batch.  A batch the server did
+ * not take is sent again, after 0.5 s doubling up to 8 s, when the
+ * connection failed, the request timed out, or the server answered 429 or
+ * 5xx (the same points twice are one point to each of these stores, same
+ * series and time); after the last try, or at once on any other 4xx, the
+ * batch fails with the status and the start of the server's answer.  A
+ * token (from a file, never the command line) goes as `Authorization:
+ * Token <t>` to an /api/v2/ URL (InfluxDB 2), `Bearer <t>` elsewhere; it
+ * is never written into a message.
+ */
+#ifndef PVECG_HTTP_SENDER_H
+#define PVECG_HTTP_SENDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct http_sender_options {
+  const char *url;   /* http:// or https:// */
+  const char *token; /* NULL: no Authorization header */
+  double timeout;    /* seconds, for connecting and for each request */
+  unsigned tries;    /* 0: 5 */
+  double backoff;    /* first pause in s (0: 0.5), doubling to 8 s */
+};
+
+struct http_sender;
+
+/* Whether url is an http:// or https:// URL this sender takes. */
+bool http_url_is_http(const char *url);
+
+/* Returns 0, -EINVAL (not an http(s) URL) or -ENOMEM, with a message in
+ * err.  Nothing is sent yet. */
+int http_sender_open(const struct http_sender_options *options,
+                     struct http_sender **ret, char *err, size_t err_size);
+
+/*
+ * Posts body.  Returns 0 when the server answered 2xx; -EPROTO when it
+ * refused the batch (4xx, or 429/5xx on every try), -ETIMEDOUT, or
+ * -ECONNREFUSED / -EIO for a connection that failed on every try; with the
+ * reason in err.
+ */
+int http_sender_post(struct http_sender *sender, const char *body, size_t len,
+                     char *err, size_t err_size);
+
+struct http_sender_stats {
+  size_t requests; /* answered 2xx */
+  size_t retries;  /* tries after a failure */
+  size_t bytes;    /* of the requests answered 2xx */
+};
+void http_sender_stats(const struct http_sender *sender,
+                       struct http_sender_stats *ret);
+
+void http_sender_free(struct http_sender *sender);
+
+#endif

@@ -1,0 +1,364 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading `pvecg export`'s options (see export_args.h).
+ */
+#include "export_args.h"
+
+#include "pvecg/export_range.h"
+#include "pvecg/http_sender.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrdcached_client.h"
+#include "pvecg/view_source.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CMD "pvecg export"
+
+const char export_usage_text[] =
+    "usage: pvecg export --format "
+    "influx|graphite|openmetrics|prometheus|csv|json\n"
+    "                    (--vmid VMID ... | --node NAME ... | --all)\n"
+    "                    [--names pve|pvecg] [--since T] [--until T]\n"
+    "                    [--cf AVERAGE|MAX] [--to URL] [--token-file FILE]\n"
+    "                    [--timeout SECONDS] [--batch-bytes N] [--quiet]\n"
+    "                    [--data-dir DIR] [--daemon ADDRESS]\n"
+    "                    [--pve-config-dir DIR] [--node-name NAME]\n"
+    "                    [--unknown-guests qemu|lxc] [--prefix PREFIX]\n"
+    "\n"
+    "Writes every stored row of the files in the range, each from the finest\n"
+    "archive that holds it, oldest first; unknown values are left out.\n"
+    "  --vmid, --node   the files pve-vm-9.0/VMID, pve-node-9.0/NAME, "
+    "after\n"
+    "                   their legacy pve2 files' rows (repeatable)\n"
+    "  --all            every guest and node with a file in the data "
+    "directory\n"
+    "  --names pve      Proxmox's metric names (default): InfluxDB system/\n"
+    "                   cpustat/memory/... with object, vmid, nodename and\n"
+    "                   host tags, Graphite proxmox.qemu.VMID.KEY, Prometheus\n"
+    "                   prometheus-pve-exporter's names; counters rebuilt\n"
+    "  --names pvecg    the RRD's own names and rates (graphite, influx)\n"
+    "  --since, --until epoch seconds, now, or -N{s,m,h,d,w} (default: the\n"
+    "                   oldest row, now); a row's time is its end\n"
+    "  --to URL         tcp://HOST:PORT or udp://HOST:PORT (Graphite or\n"
+    "                   InfluxDB line listener), http(s)://... (a write\n"
+    "                   endpoint: InfluxDB /write?db=, /api/v2/write?...,\n"
+    "                   VictoriaMetrics /write, /api/v1/import/prometheus)\n"
+    "  --token-file F   HTTP: a token for the Authorization header\n"
+    "  --timeout S      give up on the network after S seconds (10)\n"
+    "  --batch-bytes N  HTTP: at most N bytes per request (1048576)\n"
+    "  --quiet          no progress line on a terminal\n"
+    "  --data-dir DIR   where the files are (" PVECG_DEFAULT_DATA_DIR ")\n"
+    "  --daemon ADDRESS read through rrdcached (unix:/path or host[:port])\n"
+    "  --pve-config-dir DIR  guests' types, names and nodes (/etc/pve)\n"
+    "  --node-name NAME the node of guests whose configuration does not "
+    "name\n"
+    "                   one (this host's name)\n"
+    "  --unknown-guests qemu|lxc  export guests without a configuration as\n"
+    "                   this type (default: skip them, with a message)\n"
+    "  --prefix PREFIX  Graphite path prefix (proxmox; pvecg names: pve, "
+    "also\n"
+    "                   their InfluxDB measurement prefix)\n"
+    "See pvecg-export(1).\n";
+
+enum {
+  OPT_FORMAT = 0x100,
+  OPT_VMID,
+  OPT_NODE,
+  OPT_ALL,
+  OPT_NAMES,
+  OPT_SINCE,
+  OPT_UNTIL,
+  OPT_CF,
+  OPT_TO,
+  OPT_TOKEN_FILE,
+  OPT_TIMEOUT,
+  OPT_BATCH_BYTES,
+  OPT_QUIET,
+  OPT_DATA_DIR,
+  OPT_DAEMON,
+  OPT_CONFIG_DIR,
+  OPT_NODE_NAME,
+  OPT_UNKNOWN,
+  OPT_PREFIX,
+};
+
+static int bad(const char *what, const char *value) {
+  fprintf(stderr, CMD ": %s: '%s'\n", what, value);
+  return -EINVAL;
+}
+
+static int missing(const char *what) {
+  fprintf(stderr, CMD ": %s\n", what);
+  return -EINVAL;
+}
+
+static int parse_cf(const char *value, enum rrd_cf *ret) {
+  for (int cf = RRD_CF_AVERAGE; cf <= RRD_CF_MAX; cf++)
+    if (strcmp(value, rrd_cf_name((enum rrd_cf)cf)) == 0) {
+      *ret = (enum rrd_cf)cf;
+      return 0;
+    }
+  return bad("--cf is AVERAGE or MAX", value);
+}
+
+static int parse_timeout(const char *value, double *ret) {
+  char *end;
+  errno = 0;
+  double v = strtod(value, &end);
+  if (errno != 0 || end == value || *end != '\0' || !(v > 0 && v <= 3600))
+    return bad("--timeout is seconds, more than 0 and at most 3600", value);
+  *ret = v;
+  return 0;
+}
+
+static int parse_batch(const char *value, size_t *ret) {
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(value, &end, 10);
+  if (errno != 0 || end == value || *end != '\0' || value[0] == '-' ||
+      v < 1024 || v > 64ull * 1024 * 1024)
+    return bad("--batch-bytes is 1024 to 67108864", value);
+  *ret = (size_t)v;
+  return 0;
+}
+
+static int add_file(struct export_args *a, enum export_kind kind,
+                    const char *name) {
+  int r = export_files_add(&a->files, kind, name);
+  if (r == -EINVAL)
+    return bad(kind == EXPORT_VM ? "not a VMID" : "not a node name", name);
+  if (r < 0)
+    fprintf(stderr, CMD ": %s\n", strerror(-r));
+  return r;
+}
+
+static int set_to(struct export_args *a, const char *value) {
+  a->to = value;
+  a->http = http_url_is_http(value);
+  if (a->http || net_target_parse(value, &a->target) == 0)
+    return 0;
+  return bad("--to is tcp://HOST:PORT, udp://HOST:PORT or http(s)://...",
+             value);
+}
+
+static int set_unknown(struct export_args *a, const char *value) {
+  if (strcmp(value, "qemu") != 0 && strcmp(value, "lxc") != 0)
+    return bad("--unknown-guests is qemu or lxc", value);
+  a->run.unknown_type = value;
+  return 0;
+}
+
+static int set_node_name(struct export_args *a, const char *value) {
+  if (rrd_file_name_problem(value) != NULL ||
+      strlen(value) >= sizeof(a->node_name))
+    return bad("not a node name", value);
+  snprintf(a->node_name, sizeof(a->node_name), "%s", value);
+  return 0;
+}
+
+/* Which files and how they are named. */
+static int set_what(struct export_args *a, int opt, const char *value) {
+  struct export_run *run = &a->run;
+  switch (opt) {
+  case OPT_FORMAT:
+    a->has_format = true;
+    return export_format_parse(value, &run->format) == 0
+               ? 0
+               : bad("--format is influx, graphite, openmetrics, "
+                     "prometheus, csv or json",
+                     value);
+  case OPT_VMID:
+    return add_file(a, EXPORT_VM, value);
+  case OPT_NODE:
+    return add_file(a, EXPORT_NODE, value);
+  case OPT_ALL:
+    a->all = true;
+    return 0;
+  case OPT_NAMES:
+    return export_names_parse(value, &run->names) == 0
+               ? 0
+               : bad("--names is pve or pvecg", value);
+  case OPT_CF:
+    return parse_cf(value, &run->cf);
+  case OPT_PREFIX:
+    a->prefix_set = true;
+    run->prefix = value;
+    return export_prefix_problem(value) == NULL
+               ? 0
+               : bad(export_prefix_problem(value), value);
+  case OPT_UNKNOWN:
+    return set_unknown(a, value);
+  case OPT_NODE_NAME:
+    return set_node_name(a, value);
+  }
+  return 1; /* not one of these */
+}
+
+/* Where from, where to, and when. */
+static int set_how(struct export_args *a, int opt, const char *value) {
+  switch (opt) {
+  case OPT_SINCE:
+    a->since = value;
+    return 0;
+  case OPT_UNTIL:
+    a->until = value;
+    return 0;
+  case OPT_TO:
+    return set_to(a, value);
+  case OPT_TOKEN_FILE:
+    a->token_file = value;
+    return 0;
+  case OPT_TIMEOUT:
+    return parse_timeout(value, &a->timeout);
+  case OPT_BATCH_BYTES:
+    return parse_batch(value, &a->run.batch_max);
+  case OPT_QUIET:
+    a->quiet = true;
+    return 0;
+  case OPT_DATA_DIR:
+    a->data_dir = value;
+    return 0;
+  case OPT_DAEMON:
+    a->run.daemon = value;
+    return 0;
+  case OPT_CONFIG_DIR:
+    a->config_dir = value;
+    return 0;
+  }
+  return -EINVAL;
+}
+
+static int parse_times(struct export_args *a) {
+  time_t now = time(NULL);
+  struct export_run *run = &a->run;
+  run->since = 0;
+  run->until = now;
+  if (a->since && export_time_parse(a->since, now, &run->since) < 0)
+    return bad("--since is epoch seconds, now or -N{s,m,h,d,w}", a->since);
+  if (a->until && export_time_parse(a->until, now, &run->until) < 0)
+    return bad("--until is epoch seconds, now or -N{s,m,h,d,w}", a->until);
+  if (run->since > run->until)
+    return bad("--since is after --until", a->since);
+  return 0;
+}
+
+/* The token: the file's first line, never given on the command line. */
+static int read_token(struct export_args *a) {
+  FILE *f = fopen(a->token_file, "re");
+  if (f == NULL) {
+    fprintf(stderr, CMD ": --token-file %s: %s\n", a->token_file,
+            strerror(errno));
+    return -EINVAL;
+  }
+  if (fgets(a->token, sizeof(a->token), f) == NULL)
+    a->token[0] = '\0';
+  fclose(f);
+  a->token[strcspn(a->token, "\r\n")] = '\0';
+  if (a->token[0] == '\0')
+    return missing("--token-file holds no token");
+  return 0;
+}
+
+/* The format, the names and the target must fit together. */
+static int check_combination(struct export_args *a) {
+  struct export_run *run = &a->run;
+  bool om =
+      run->format == EXPORT_OPENMETRICS || run->format == EXPORT_PROMETHEUS;
+  bool pve = run->names == EXPORT_NAMES_PVE;
+  if (om && !pve)
+    return missing("--format openmetrics/prometheus has Prometheus' names: "
+                   "leave out --names pvecg");
+  if (pve && run->format == EXPORT_INFLUX && a->prefix_set)
+    return missing("--prefix: Proxmox's InfluxDB measurements have none "
+                   "(--names pvecg takes one)");
+  if (a->to != NULL && !a->http && run->format != EXPORT_INFLUX &&
+      run->format != EXPORT_GRAPHITE)
+    return missing("--to tcp:// or udp:// takes graphite or influx");
+  if (a->http && run->format != EXPORT_INFLUX && !om)
+    return missing("--to http(s):// takes influx, openmetrics or prometheus "
+                   "(Graphite: --to tcp://)");
+  if (a->token_file != NULL && !a->http)
+    return missing("--token-file is for an http(s):// --to");
+  if (!a->prefix_set)
+    run->prefix = pve ? "proxmox" : "pve";
+  return a->token_file != NULL ? read_token(a) : 0;
+}
+
+/* What the options leave open: the required ones, and which files. */
+static int check_args(struct export_args *a) {
+  struct export_run *run = &a->run;
+  if (!a->has_format)
+    return missing("--format is required");
+  if (a->all == (a->files.count > 0))
+    return missing("give --vmid/--node, or --all");
+  if (run->daemon && rrdcached_client_new(run->daemon, &run->client) < 0)
+    return bad("not an rrdcached address", run->daemon);
+  rrdcached_client_free(run->client);
+  run->client = NULL;
+  bool tcp = run->daemon && !rrdcached_address_is_unix(run->daemon);
+  /* A daemon over TCP reads its own files, relative to its -b. */
+  run->data_dir = a->data_dir ? a->data_dir
+                  : tcp       ? NULL
+                              : PVECG_DEFAULT_DATA_DIR;
+  if (a->all && run->data_dir == NULL)
+    return missing("--all lists a local directory: give --data-dir");
+  int r = check_combination(a);
+  return r < 0 ? r : parse_times(a);
+}
+
+/* This host's short name, as Proxmox names its node. */
+static void default_node_name(struct export_args *a) {
+  if (a->node_name[0] != '\0' ||
+      gethostname(a->node_name, sizeof(a->node_name)) != 0)
+    return;
+  a->node_name[sizeof(a->node_name) - 1] = '\0';
+  a->node_name[strcspn(a->node_name, ".")] = '\0';
+}
+
+int export_args_parse(int argc, char **argv, struct export_args *a) {
+  static const struct option options[] = {
+      {"format", required_argument, NULL, OPT_FORMAT},
+      {"vmid", required_argument, NULL, OPT_VMID},
+      {"node", required_argument, NULL, OPT_NODE},
+      {"all", no_argument, NULL, OPT_ALL},
+      {"names", required_argument, NULL, OPT_NAMES},
+      {"since", required_argument, NULL, OPT_SINCE},
+      {"until", required_argument, NULL, OPT_UNTIL},
+      {"cf", required_argument, NULL, OPT_CF},
+      {"to", required_argument, NULL, OPT_TO},
+      {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+      {"timeout", required_argument, NULL, OPT_TIMEOUT},
+      {"batch-bytes", required_argument, NULL, OPT_BATCH_BYTES},
+      {"quiet", no_argument, NULL, OPT_QUIET},
+      {"data-dir", required_argument, NULL, OPT_DATA_DIR},
+      {"daemon", required_argument, NULL, OPT_DAEMON},
+      {"pve-config-dir", required_argument, NULL, OPT_CONFIG_DIR},
+      {"node-name", required_argument, NULL, OPT_NODE_NAME},
+      {"unknown-guests", required_argument, NULL, OPT_UNKNOWN},
+      {"prefix", required_argument, NULL, OPT_PREFIX},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  int opt;
+  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    if (opt == 'h') {
+      fputs(export_usage_text, stdout);
+      return 1;
+    }
+    int r = opt == '?' ? -EINVAL : set_what(a, opt, optarg);
+    if (r > 0)
+      r = set_how(a, opt, optarg);
+    if (r < 0)
+      return -EINVAL;
+  }
+  if (optind != argc)
+    return bad("unexpected argument", argv[optind]);
+  default_node_name(a);
+  a->run.local_node = a->node_name;
+  return check_args(a);
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The Proxmox names of every RRD column (see export_names.h).  InfluxDB
+ * and Graphite names are pvestatd's keys (pve-manager PVE/Service/
+ * pvestatd.pm: the guest's status hash, the node's cpustat/memory/
+ * blockstat/nics); Prometheus names are prometheus-pve-exporter's
+ * (collector/cluster.py), which reads the same values from
+ * /cluster/resources.
+ */
+#include "pvecg/export_names.h"
+
+#include <errno.h>
+#include <string.h>
+
+int export_names_parse(const char *name, enum export_names *ret) {
+  if (name != NULL && strcmp(name, "pve") == 0)
+    *ret = EXPORT_NAMES_PVE;
+  else if (name != NULL && strcmp(name, "pvecg") == 0)
+    *ret = EXPORT_NAMES_PVECG;
+  else
+    return -EINVAL;
+  return 0;
+}
+
+#define PSI_HELP(what, kind)                                                   \
+  "Share of the last 10 s in which " kind " were stalled on " what             \
+  " (pressure stall information, avg10)"
+
+/* Pressure is named alike for guests and nodes. */
+#define PRESSURE(res, kind, text, kind_text)                                   \
+  {                                                                            \
+    "pressure" res kind, "system", NULL, "pressure" res kind,                  \
+        "pve_pressure_" res "_" kind "_ratio", PSI_HELP(text, kind_text),      \
+        false, true                                                            \
+  }
+
+#define SOME "some tasks"
+#define FULL "all tasks"
+
+static const struct export_metric guest_metrics[] = {
+    {"maxcpu", "system", NULL, "cpus", "pve_cpu_usage_limit",
+     "Number of available CPUs", false, false},
+    {"cpu", "system", NULL, "cpu", "pve_cpu_usage_ratio", "CPU utilization",
+     false, false},
+    {"maxmem", "system", NULL, "maxmem", "pve_memory_size_bytes",
+     "Number of available memory in bytes", false, false},
+    {"mem", "system", NULL, "mem", "pve_memory_usage_bytes",
+     "Used memory in bytes", false, false},
+    {"maxdisk", "system", NULL, "maxdisk", "pve_disk_size_bytes",
+     "Root image size in bytes", false, false},
+    {"disk", "system", NULL, "disk", "pve_disk_usage_bytes",
+     "Used root image space in bytes", false, false},
+    {"netin", "system", NULL, "netin", "pve_network_receive_bytes",
+     "Bytes received over the network", true, false},
+    {"netout", "system", NULL, "netout", "pve_network_transmit_bytes",
+     "Bytes sent over the network", true, false},
+    {"diskread", "system", NULL, "diskread", "pve_disk_read_bytes",
+     "Bytes read from block devices", true, false},
+    {"diskwrite", "system", NULL, "diskwrite", "pve_disk_written_bytes",
+     "Bytes written to block devices", true, false},
+    {"memhost", "system", NULL, "memhost", "pve_memory_host_bytes",
+     "Host memory the guest's cgroup uses, page cache excluded "
+     "(memory.current - memory.stat file)",
+     false, false},
+    PRESSURE("cpu", "some", "CPU", SOME),
+    PRESSURE("cpu", "full", "CPU", FULL),
+    PRESSURE("io", "some", "IO", SOME),
+    PRESSURE("io", "full", "IO", FULL),
+    PRESSURE("memory", "some", "memory", SOME),
+    PRESSURE("memory", "full", "memory", FULL),
+};
+
+static const struct export_metric node_metrics[] = {
+    {"loadavg", "cpustat", NULL, "avg1", "pve_load1",
+     "Load average over 1 minute", false, false},
+    {"maxcpu", "cpustat", NULL, "cpus", "pve_cpu_usage_limit",
+     "Number of available CPUs", false, false},
+    {"cpu", "cpustat", NULL, "cpu", "pve_cpu_usage_ratio", "CPU utilization",
+     false, false},
+    {"iowait", "cpustat", NULL, "wait", "pve_cpu_iowait_ratio",
+     "Share of CPU time waiting for IO", false, false},
+    {"memtotal", "memory", NULL, "memtotal", "pve_memory_size_bytes",
+     "Number of available memory in bytes", false, false},
+    {"memused", "memory", NULL, "memused", "pve_memory_usage_bytes",
+     "Used memory in bytes", false, false},
+    {"swaptotal", "memory", NULL, "swaptotal", "pve_swap_size_bytes",
+     "Swap space in bytes", false, false},
+    {"swapused", "memory", NULL, "swapused", "pve_swap_usage_bytes",
+     "Used swap space in bytes", false, false},
+    {"roottotal", "blockstat", NULL, "blocks", "pve_disk_size_bytes",
+     "Size of the root file system in bytes", false, false},
+    {"rootused", "blockstat", NULL, "used", "pve_disk_usage_bytes",
+     "Used space of the root file system in bytes", false, false},
+    {"netin", "nics", "physical", "receive", "pve_network_receive_bytes",
+     "Bytes received over the physical network interfaces", true, false},
+    {"netout", "nics", "physical", "transmit", "pve_network_transmit_bytes",
+     "Bytes sent over the physical network interfaces", true, false},
+    {"memavailable", "memory", NULL, "memavailable",
+     "pve_memory_available_bytes", "Memory available for new workloads", false,
+     false},
+    {"arcsize", "memory", NULL, "arcsize", "pve_zfs_arc_size_bytes",
+     "Size of the ZFS ARC in bytes", false, false},
+    PRESSURE("cpu", "some", "CPU", SOME),
+    PRESSURE("io", "some", "IO", SOME),
+    PRESSURE("io", "full", "IO", FULL),
+    PRESSURE("memory", "some", "memory", SOME),
+    PRESSURE("memory", "full", "memory", FULL),
+};
+
+const struct export_metric *export_metric_of(const struct rrd_layout *layout,
+                                             bool node, size_t ds) {
+  const struct export_metric *m = node ? node_metrics : guest_metrics;
+  size_t n = node ? sizeof(node_metrics) / sizeof(node_metrics[0])
+                  : sizeof(guest_metrics) / sizeof(guest_metrics[0]);
+  if (ds >= layout->ds_count)
+    return NULL;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(m[i].ds, layout->ds[ds].name) == 0)
+      return &m[i];
+  return NULL;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A file's history in Prometheus' names (export_names.h) as OpenMetrics
+ * text, which `promtool tsdb create-blocks-from openmetrics` turns into
+ * blocks, or as Prometheus' text format, which VictoriaMetrics'
+ * /api/v1/import/prometheus takes:
+ *
+ *   # HELP pve_memory_usage_bytes Used memory in bytes
+ *   # TYPE pve_memory_usage_bytes gauge
+ *   pve_memory_usage_bytes{id="qemu/100"} 1073741824 1700000060
+ *   # TYPE pve_network_receive_bytes counter
+ *   pve_network_receive_bytes_total{id="qemu/100"} 0 1700000060
+ *   ...
+ *   # EOF
+ *
+ * The id label is prometheus-pve-exporter's ("qemu/100", "lxc/101",
+ * "node/pve1").  A file's rows are gathered first, so each metric of the
+ * file is one run of samples in time order; the next file repeats the
+ * metric's HELP and TYPE (promtool and VictoriaMetrics take that; strict
+ * OpenMetrics would want every family once, which would mean reading every
+ * file once per metric).  Times are seconds in OpenMetrics, milliseconds
+ * in Prometheus' text format, which has no "# EOF".  Pressure is a ratio
+ * (the RRD's percent / 100); counters must already be in the rows.
+ */
+#ifndef PVECG_EXPORT_OPENMETRICS_H
+#define PVECG_EXPORT_OPENMETRICS_H
+
+#include "pvecg/export_format.h"
+
+#include <stddef.h>
+#include <stdio.h>
+#include <time.h>
+
+struct export_series {
+  const struct rrd_layout *layout; /* the file's (widest) layout */
+  size_t count, capacity;
+  time_t *time;
+  double *value; /* count x layout->ds_count */
+};
+
+/* Starts gathering a file's rows of layout. */
+void export_series_begin(struct export_series *s,
+                         const struct rrd_layout *layout);
+
+/* Adds a row of n <= layout->ds_count values (a legacy file's columns are
+ * the first ones of the current layout; the rest stay unknown).  Returns 0
+ * or -ENOMEM. */
+int export_series_add(struct export_series *s, time_t t, const double *values,
+                      size_t n);
+
+/* Writes every metric of the gathered rows of src (its kind, name and
+ * object), in `format` (EXPORT_OPENMETRICS or EXPORT_PROMETHEUS), and
+ * forgets the rows.  Returns 0 with what was written in *ret. */
+int export_series_write(struct export_series *s, enum export_format format,
+                        const struct export_source *src, FILE *out,
+                        struct export_count *ret);
+
+void export_series_free(struct export_series *s);
+
+/* What ends an OpenMetrics text ("# EOF"), nothing for Prometheus'. */
+void export_series_end(enum export_format format, FILE *out);
+
+#endif
