@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pvecg export --format openmetrics into a real Prometheus (Debian's
+# prometheus): `promtool tsdb create-blocks-from openmetrics` turns the
+# output into blocks, a Prometheus started on them answers range queries,
+# and every sample equals, metric, id, time and value, what
+# prometheus-pve-exporter's names make of `pvecg export --format json`
+# for the same files (counters as _total, pressure as a ratio).  The same
+# export backfilled twice leaves each sample once.
+set -euo pipefail
+: "${PVECG:?}" "${LAYOUT_DEFS:?}" "${EXPORT_POINTS:?}"
+
+T=$(mktemp -d)
+fail() { echo "FAIL: $*" >&2; exit 1; }
+. "$(dirname "$0")/receivers.sh"
+trap 'stop_receivers; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+need promtool prometheus
+. "$(dirname "$0")/export_fixture.sh"
+
+"$PVECG" export --format openmetrics --vmid 100 --vmid 101 --node pve1 \
+  --data-dir "$D" --pve-config-dir "$C" >"$T/history.om" || fail "export"
+[ "$(tail -1 "$T/history.om")" == "# EOF" ] || fail "no # EOF at the end"
+grep -q '^# TYPE pve_network_receive_bytes counter$' "$T/history.om" ||
+  fail "no counter family"
+backfill() {
+  promtool tsdb create-blocks-from openmetrics "$T/history.om" "$T/tsdb" \
+    >"$T/promtool.out" 2>&1 || fail "promtool: $(cat "$T/promtool.out")"
+}
+backfill
+start_prometheus "$T/tsdb"
+expected_points prometheus >"$T/expected"
+"$EXPORT_POINTS" prometheus "$PROMETHEUS_URL" "$NOW" >"$T/got"
+diff "$T/expected" "$T/got" >"$T/diff" || { head "$T/diff"; fail "samples differ"; }
+grep -q '^pve_memory_host_bytes{id="qemu/100"}	' "$T/got" || fail "no memhost"
+grep -q '^pve_disk_read_bytes_total{id="qemu/100"}	' "$T/got" || fail "no disk counter"
+grep -q '^pve_load1{id="node/pve1"}	' "$T/got" || fail "no node load"
+stop_receivers
+
+# The same history backfilled again: overlapping blocks, one sample each.
+backfill
+start_prometheus "$T/tsdb"
+"$EXPORT_POINTS" prometheus "$PROMETHEUS_URL" "$NOW" >"$T/got"
+diff "$T/expected" "$T/got" >/dev/null || fail "a second backfill changed the samples"
+echo PASS

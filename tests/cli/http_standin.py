@@ -1,0 +1,64 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""A write endpoint that answers as told, for `pvecg export --to http://`:
+what real stores do only when they are in trouble (5xx, slow answers,
+closing the connection) or what a test wants to see (the headers).
+
+usage: http_standin.py PORT_FILE LOG_FILE ANSWER...
+Each request takes the next ANSWER (the last one repeats):
+  204, 503, 400:<message>   answer that status (and message)
+  slow                      answer 204 after 3 s
+  close                     close the connection without an answer
+The port it listens on (127.0.0.1) goes to PORT_FILE; per request one
+line to LOG_FILE: "<method> <path> <authorization> <body bytes>
+<client port>" (one port: one kept-alive connection).
+"""
+import http.server
+import socketserver
+import sys
+import time
+
+answers = sys.argv[3:]
+count = 0
+
+
+class Handler(http.server.BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as pvecg asks
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        global count
+        answer = answers[min(count, len(answers) - 1)]
+        count += 1
+        body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        with open(sys.argv[2], "a") as log:
+            log.write("POST %s %s %d %d\n" % (
+                self.path, self.headers.get("Authorization", "-")
+                .replace(" ", "_"), len(body), self.client_address[1]))
+        if answer == "close":
+            self.close_connection = True
+            self.connection.shutdown(2)
+            return
+        if answer == "slow":
+            time.sleep(3)
+            answer = "204"
+        status, _, message = answer.partition(":")
+        data = message.encode()
+        self.send_response(int(status))
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
+    daemon_threads = True
+
+
+server = Server(("127.0.0.1", 0), Handler)
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write(str(server.server_address[1]))
+import os  # noqa: E402  (the rename makes the port appear whole)
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+server.serve_forever()

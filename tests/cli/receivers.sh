@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Sourced by the receiver tests: starts the metric stores of Debian's
+# packages (influxdb 1.x, carbon-cache, victoria-metrics, prometheus) on
+# loopback ports of their own with their data below $T, waits until each
+# answers, and stops them all on exit.  A store whose package is not
+# installed makes the test skip (77).
+#
+# needs: T (a private directory), fail()
+
+RECEIVER_PIDS=()
+
+stop_receivers() {
+  local pid
+  for pid in "${RECEIVER_PIDS[@]}"; do
+    kill "$pid" 2>/dev/null || true
+  done
+  for pid in "${RECEIVER_PIDS[@]}"; do
+    for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+  done
+  RECEIVER_PIDS=()
+}
+
+need() { # COMMAND PACKAGE
+  command -v "$1" >/dev/null || { echo "SKIP: $2 is not installed"; exit 77; }
+}
+
+# A TCP port nobody listens on now.
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# wait_until WHAT COMMAND...: up to 30 s for COMMAND to succeed.
+wait_until() {
+  local what=$1
+  shift
+  for _ in $(seq 300); do
+    "$@" >/dev/null 2>&1 && return 0
+    sleep 0.1
+  done
+  fail "$what did not come up"
+}
+
+# start_influxdb: INFLUX_URL, with a database "pve".
+start_influxdb() {
+  need influxd influxdb
+  local d=$T/influxdb port rpc
+  port=$(free_port)
+  rpc=$(free_port)
+  mkdir -p "$d"
+  cat >"$d/influxdb.conf" <<CONF
+reporting-disabled = true
+bind-address = "127.0.0.1:$rpc"
+[meta]
+  dir = "$d/meta"
+[data]
+  dir = "$d/data"
+  wal-dir = "$d/wal"
+  query-log-enabled = false
+[http]
+  bind-address = "127.0.0.1:$port"
+  log-enabled = false
+[monitor]
+  store-enabled = false
+[subscriber]
+  enabled = false
+CONF
+  influxd run -config "$d/influxdb.conf" >"$d/log" 2>&1 &
+  RECEIVER_PIDS+=($!)
+  INFLUX_URL=http://127.0.0.1:$port
+  wait_until influxdb curl -sf "$INFLUX_URL/ping"
+  curl -sf -XPOST "$INFLUX_URL/query" --data-urlencode "q=CREATE DATABASE pve" >/dev/null ||
+    fail "influxdb: CREATE DATABASE"
+}
+
+# start_carbon: CARBON_PORT (plaintext), whisper files below CARBON_WHISPER;
+# minute points kept for 30 days.
+start_carbon() {
+  need carbon-cache graphite-carbon
+  need whisper-fetch python3-whisper
+  local d=$T/carbon
+  CARBON_PORT=$(free_port)
+  CARBON_WHISPER=$d/storage/whisper
+  mkdir -p "$CARBON_WHISPER" "$d/log" "$d/run"
+  cat >"$d/carbon.conf" <<CONF
+[cache]
+STORAGE_DIR = $d/storage/
+LOCAL_DATA_DIR = $CARBON_WHISPER/
+WHITELISTS_DIR = $d/storage/lists/
+CONF_DIR = $d/
+LOG_DIR = $d/log/
+PID_DIR = $d/run/
+ENABLE_LOGROTATION = False
+USER =
+MAX_CACHE_SIZE = inf
+MAX_UPDATES_PER_SECOND = inf
+MAX_CREATES_PER_MINUTE = inf
+LINE_RECEIVER_INTERFACE = 127.0.0.1
+LINE_RECEIVER_PORT = $CARBON_PORT
+ENABLE_UDP_LISTENER = False
+PICKLE_RECEIVER_INTERFACE = 127.0.0.1
+PICKLE_RECEIVER_PORT = $(free_port)
+CACHE_QUERY_INTERFACE = 127.0.0.1
+CACHE_QUERY_PORT = $(free_port)
+LOG_LISTENER_CONNECTIONS = False
+LOG_UPDATES = False
+LOG_CREATES = False
+CONF
+  printf '[all]\npattern = .*\nretentions = 60s:30d\n' >"$d/storage-schemas.conf"
+  printf '[all]\npattern = .*\nxFilesFactor = 0\naggregationMethod = average\n' \
+    >"$d/storage-aggregation.conf"
+  carbon-cache --config="$d/carbon.conf" --pidfile="$d/run/carbon.pid" \
+    --nodaemon start >"$d/out" 2>&1 &
+  RECEIVER_PIDS+=($!)
+  wait_until carbon-cache bash -c "exec 3<>/dev/tcp/127.0.0.1/$CARBON_PORT"
+}
+
+# start_victoria: VICTORIA_URL.
+start_victoria() {
+  need victoria-metrics victoria-metrics
+  local d port
+  d=$(mktemp -d "$T/victoria.XXXX") # a fresh store each time
+  port=$(free_port)
+  victoria-metrics -storageDataPath="$d/data" -httpListenAddr="127.0.0.1:$port" \
+    -retentionPeriod=100y -dedup.minScrapeInterval=1ms -loggerLevel=ERROR \
+    >"$d/log" 2>&1 &
+  RECEIVER_PIDS+=($!)
+  VICTORIA_URL=http://127.0.0.1:$port
+  wait_until victoria-metrics curl -sf "$VICTORIA_URL/health"
+}
+
+# start_prometheus DATA_DIR: PROMETHEUS_URL, serving the blocks in DATA_DIR.
+start_prometheus() {
+  need prometheus prometheus
+  local d=$T/prometheus port
+  port=$(free_port)
+  mkdir -p "$d"
+  printf 'global:\n  scrape_interval: 1h\n' >"$d/prometheus.yml"
+  prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$1" \
+    --web.listen-address="127.0.0.1:$port" --storage.tsdb.retention.time=100y \
+    >"$d/log" 2>&1 &
+  RECEIVER_PIDS+=($!)
+  PROMETHEUS_URL=http://127.0.0.1:$port
+  wait_until prometheus curl -sf "$PROMETHEUS_URL/-/ready"
+}
