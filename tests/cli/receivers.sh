@@ -74,8 +74,9 @@ CONF
     fail "influxdb: CREATE DATABASE"
 }
 
-# start_carbon: CARBON_PORT (plaintext), whisper files below CARBON_WHISPER;
-# minute points kept for 30 days.
+# start_carbon [RETENTIONS]: CARBON_PORT (plaintext), whisper files below
+# CARBON_WHISPER; RETENTIONS as in storage-schemas.conf (60s:30d: minute
+# points kept for 30 days).
 start_carbon() {
   need carbon-cache graphite-carbon
   need whisper-fetch python3-whisper
@@ -107,7 +108,8 @@ LOG_LISTENER_CONNECTIONS = False
 LOG_UPDATES = False
 LOG_CREATES = False
 CONF
-  printf '[all]\npattern = .*\nretentions = 60s:30d\n' >"$d/storage-schemas.conf"
+  printf '[all]\npattern = .*\nretentions = %s\n' "${1:-60s:30d}" \
+    >"$d/storage-schemas.conf"
   printf '[all]\npattern = .*\nxFilesFactor = 0\naggregationMethod = average\n' \
     >"$d/storage-aggregation.conf"
   carbon-cache --config="$d/carbon.conf" --pidfile="$d/run/carbon.pid" \
