@@ -53,7 +53,6 @@ struct export_run {
 
   /* Filled in as files are exported. */
   struct export_count total; /* formatted */
-  size_t lines_sent;         /* over HTTP: lines the server took */
   size_t batches;            /* batches sent */
   bool net_failed;           /* the sender failed: stop */
   char *batch;               /* the memory stream's buffer */

@@ -5,7 +5,10 @@
  * `/api/v2/write?org=...&bucket=...`, VictoriaMetrics `/write` and
  * `/api/v1/import/prometheus`, or anything that takes a POST of text.
  *
- * One connection is kept alive for every batch.  A batch the server did
+ * One connection is kept alive for every batch, and a thread of the
+ * sender's own posts them: while one batch is on its way the caller
+ * formats the next, so reading the files and the server's work overlap.
+ * A batch the server did
  * not take is sent again, after 0.5 s doubling up to 8 s, when the
  * connection failed, the request timed out, or the server answered 429 or
  * 5xx (the same points twice are one point to each of these stores, same
@@ -22,11 +25,12 @@
 #include <stddef.h>
 
 struct http_sender_options {
-  const char *url;   /* http:// or https:// */
-  const char *token; /* NULL: no Authorization header */
-  double timeout;    /* seconds, for connecting and for each request */
-  unsigned tries;    /* 0: 5 */
-  double backoff;    /* first pause in s (0: 0.5), doubling to 8 s */
+  const char *url;     /* http:// or https:// */
+  const char *token;   /* NULL: no Authorization header */
+  const char *ca_file; /* https: the CAs to trust (NULL: the system's) */
+  double timeout;      /* seconds, for connecting and for each request */
+  unsigned tries;      /* 0: 5 */
+  double backoff;      /* first pause in s (0: 0.5), doubling to 8 s */
 };
 
 struct http_sender;
@@ -40,22 +44,30 @@ int http_sender_open(const struct http_sender_options *options,
                      struct http_sender **ret, char *err, size_t err_size);
 
 /*
- * Posts body.  Returns 0 when the server answered 2xx; -EPROTO when it
- * refused the batch (4xx, or 429/5xx on every try), -ETIMEDOUT, or
- * -ECONNREFUSED / -EIO for a connection that failed on every try; with the
- * reason in err.
+ * Hands over body (copied), named `label` in a message should it fail,
+ * once the batch before it is done.  Returns 0; or, when an earlier batch
+ * failed (nothing more is sent then), that batch's error: -EPROTO when the
+ * server refused it (4xx, or 429/5xx on every try), -ETIMEDOUT, or
+ * -ECONNREFUSED / -EIO for a connection that failed on every try; with
+ * "<label>: <reason>" in err.
  */
 int http_sender_post(struct http_sender *sender, const char *body, size_t len,
-                     char *err, size_t err_size);
+                     const char *label, char *err, size_t err_size);
+
+/* Waits for the last batch.  Returns 0 or a failed batch's error, as
+ * http_sender_post(). */
+int http_sender_finish(struct http_sender *sender, char *err, size_t err_size);
 
 struct http_sender_stats {
   size_t requests; /* answered 2xx */
   size_t retries;  /* tries after a failure */
   size_t bytes;    /* of the requests answered 2xx */
+  size_t lines;    /* lines of the requests answered 2xx */
 };
-void http_sender_stats(const struct http_sender *sender,
+void http_sender_stats(struct http_sender *sender,
                        struct http_sender_stats *ret);
 
+/* Stops the thread (a batch in flight is finished or given up first). */
 void http_sender_free(struct http_sender *sender);
 
 #endif

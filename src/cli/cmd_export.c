@@ -28,9 +28,12 @@
 #define ERR_SIZE 1024
 
 /* Lines the receiver took so far. */
-static size_t lines_sent(const struct export_args *a) {
-  return a->run.http != NULL ? a->run.lines_sent
-                             : net_sender_lines_sent(a->run.net);
+static size_t lines_sent(struct export_args *a) {
+  struct http_sender_stats st = {0};
+  if (a->run.http == NULL)
+    return net_sender_lines_sent(a->run.net);
+  http_sender_stats(a->run.http, &st);
+  return st.lines;
 }
 
 static int report_end(struct export_args *a) {
@@ -76,10 +79,9 @@ static int open_sender(struct export_args *a) {
   int r = 0;
   signal(SIGPIPE, SIG_IGN);
   if (a->http) {
-    struct http_sender_options o = {.url = a->to,
-                                    .token =
-                                        a->token[0] != '\0' ? a->token : NULL,
-                                    .timeout = a->timeout};
+    struct http_sender_options o = {.url = a->to, .timeout = a->timeout};
+    o.token = a->token[0] != '\0' ? a->token : NULL;
+    o.ca_file = a->ca_file;
     r = http_sender_open(&o, &a->run.http, err, sizeof(err));
   } else {
     r = net_sender_open(&a->target, a->timeout, &a->run.net, err, sizeof(err));

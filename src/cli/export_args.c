@@ -26,6 +26,7 @@ const char export_usage_text[] =
     "                    (--vmid VMID ... | --node NAME ... | --all)\n"
     "                    [--names pve|pvecg] [--since T] [--until T]\n"
     "                    [--cf AVERAGE|MAX] [--to URL] [--token-file FILE]\n"
+    "                    [--ca-file FILE]\n"
     "                    [--timeout SECONDS] [--batch-bytes N] [--quiet]\n"
     "                    [--data-dir DIR] [--daemon ADDRESS]\n"
     "                    [--pve-config-dir DIR] [--node-name NAME]\n"
@@ -50,6 +51,7 @@ const char export_usage_text[] =
     "                   endpoint: InfluxDB /write?db=, /api/v2/write?...,\n"
     "                   VictoriaMetrics /write, /api/v1/import/prometheus)\n"
     "  --token-file F   HTTP: a token for the Authorization header\n"
+    "  --ca-file F      HTTPS: trust these CAs (default: the system's)\n"
     "  --timeout S      give up on the network after S seconds (10)\n"
     "  --batch-bytes N  HTTP: at most N bytes per request (1048576)\n"
     "  --quiet          no progress line on a terminal\n"
@@ -77,6 +79,7 @@ enum {
   OPT_CF,
   OPT_TO,
   OPT_TOKEN_FILE,
+  OPT_CA_FILE,
   OPT_TIMEOUT,
   OPT_BATCH_BYTES,
   OPT_QUIET,
@@ -214,6 +217,9 @@ static int set_how(struct export_args *a, int opt, const char *value) {
   case OPT_TOKEN_FILE:
     a->token_file = value;
     return 0;
+  case OPT_CA_FILE:
+    a->ca_file = value;
+    return 0;
   case OPT_TIMEOUT:
     return parse_timeout(value, &a->timeout);
   case OPT_BATCH_BYTES:
@@ -283,8 +289,8 @@ static int check_combination(struct export_args *a) {
   if (a->http && run->format != EXPORT_INFLUX && !om)
     return missing("--to http(s):// takes influx, openmetrics or prometheus "
                    "(Graphite: --to tcp://)");
-  if (a->token_file != NULL && !a->http)
-    return missing("--token-file is for an http(s):// --to");
+  if ((a->token_file != NULL || a->ca_file != NULL) && !a->http)
+    return missing("--token-file and --ca-file are for an http(s):// --to");
   if (!a->prefix_set)
     run->prefix = pve ? "proxmox" : "pve";
   return a->token_file != NULL ? read_token(a) : 0;
@@ -333,6 +339,7 @@ int export_args_parse(int argc, char **argv, struct export_args *a) {
       {"cf", required_argument, NULL, OPT_CF},
       {"to", required_argument, NULL, OPT_TO},
       {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+      {"ca-file", required_argument, NULL, OPT_CA_FILE},
       {"timeout", required_argument, NULL, OPT_TIMEOUT},
       {"batch-bytes", required_argument, NULL, OPT_BATCH_BYTES},
       {"quiet", no_argument, NULL, OPT_QUIET},

@@ -18,6 +18,7 @@
 struct export_args {
   bool has_format, all, quiet, prefix_set;
   const char *since, *until, *to, *data_dir, *config_dir, *token_file;
+  const char *ca_file;
   double timeout;
   bool http;                /* --to is http(s):// */
   struct net_target target; /* --to tcp:// or udp:// */

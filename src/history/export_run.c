@@ -82,29 +82,17 @@ static size_t chunk_length(const char *text, size_t len, size_t max) {
   return nl != NULL ? (size_t)(nl - text) + 1 : len;
 }
 
-static size_t count_lines(const char *text, size_t len) {
-  size_t n = 0;
-  for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text)));
-       p++)
-    n++;
-  return n;
-}
-
-/* One chunk to the sender; an HTTP error names the batch. */
+/* One chunk to the sender; over HTTP it goes while the next is made, and
+ * a failure (of this chunk or an earlier one) names its batch. */
 static int send_chunk(struct export_run *run, const char *text, size_t len,
                       char *err, size_t err_size) {
-  int r;
   run->batches++;
   if (run->net != NULL)
     return net_sender_send(run->net, text, len, err, err_size);
-  char why[WHY_SIZE] = "";
-  r = http_sender_post(run->http, text, len, why, sizeof(why));
-  if (r == 0)
-    run->lines_sent += count_lines(text, len);
-  else
-    snprintf(err, err_size, "batch %zu (%zu bytes, rows of %s to %s): %s",
-             run->batches, len, run->state->batch_from, run->state->shown, why);
-  return r;
+  char label[WHY_SIZE];
+  snprintf(label, sizeof(label), "batch %zu (%zu bytes, rows of %s to %s)",
+           run->batches, len, run->state->batch_from, run->state->shown);
+  return http_sender_post(run->http, text, len, label, err, err_size);
 }
 
 /* Hands the batch to the sender, in chunks of at most batch_max bytes cut
@@ -412,6 +400,8 @@ int export_run_end(struct export_run *run, char *err, size_t err_size) {
     r = send_batch(run, err, err_size);
     if (r == 0 && run->net != NULL)
       r = net_sender_finish(run->net, err, err_size);
+    if (r == 0 && run->http != NULL)
+      r = http_sender_finish(run->http, err, err_size);
     if (r < 0)
       run->net_failed = true;
   }

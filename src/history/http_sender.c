@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * HTTP(S) batches through libcurl (see http_sender.h).
+ * HTTP(S) batches through libcurl (see http_sender.h).  The caller and the
+ * sender's thread share one slot: post() waits until it is free, fills it
+ * and returns; the thread sends what is in it, with its retries, and
+ * frees it.  The curl handle belongs to the thread.
  */
 #include "pvecg/http_sender.h"
 
 #include <curl/curl.h>
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +20,8 @@
 #define DEFAULT_BACKOFF 0.5
 #define BACKOFF_MAX 8.0
 #define ANSWER_KEEP 512 /* bytes of an answer kept for a message */
+#define LABEL_SIZE 256
+#define ERROR_SIZE 1024
 
 struct http_sender {
   CURL *curl;
@@ -25,6 +31,19 @@ struct http_sender {
   double backoff;
   char answer[ANSWER_KEEP + 1];
   size_t answer_len;
+
+  pthread_t thread;
+  bool started;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  /* The slot, under lock. */
+  bool busy, stop;
+  char *body;
+  size_t len, capacity;
+  char label[LABEL_SIZE];
+  /* The first failure, under lock: nothing is sent after it. */
+  int failed;
+  char error[ERROR_SIZE];
   struct http_sender_stats stats;
 };
 
@@ -85,8 +104,12 @@ static int configure(struct http_sender *s,
   curl_easy_setopt(c, CURLOPT_WRITEDATA, s);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "pvecg-export");
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  if (o->ca_file != NULL)
+    curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_file);
   return 0;
 }
+
+static void *sender_main(void *arg);
 
 int http_sender_open(const struct http_sender_options *o,
                      struct http_sender **ret, char *err, size_t err_size) {
@@ -97,16 +120,20 @@ int http_sender_open(const struct http_sender_options *o,
   curl_global_init(CURL_GLOBAL_DEFAULT);
   struct http_sender *s = calloc(1, sizeof(*s));
   if (s != NULL) {
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->changed, NULL);
     s->curl = curl_easy_init();
     s->url = strdup(o->url);
     s->tries = o->tries ? o->tries : DEFAULT_TRIES;
     s->backoff = o->backoff > 0 ? o->backoff : DEFAULT_BACKOFF;
   }
-  if (s == NULL || s->curl == NULL || s->url == NULL || configure(s, o) < 0) {
+  if (s == NULL || s->curl == NULL || s->url == NULL || configure(s, o) < 0 ||
+      pthread_create(&s->thread, NULL, sender_main, s) != 0) {
     http_sender_free(s);
-    snprintf(err, err_size, "out of memory");
+    snprintf(err, err_size, "out of memory or no thread");
     return -ENOMEM;
   }
+  s->started = true;
   *ret = s;
   return 0;
 }
@@ -127,6 +154,25 @@ static const char *answer_line(struct http_sender *s) {
 
 enum outcome { TAKEN, REFUSED, AGAIN };
 
+/* Failures that may pass: the network or the server in trouble.  A
+ * certificate that does not verify, a bad URL or a protocol curl lacks
+ * stay as they are, however often tried. */
+static bool transient(CURLcode c) {
+  switch (c) {
+  case CURLE_COULDNT_RESOLVE_HOST:
+  case CURLE_COULDNT_CONNECT:
+  case CURLE_OPERATION_TIMEDOUT:
+  case CURLE_SEND_ERROR:
+  case CURLE_RECV_ERROR:
+  case CURLE_GOT_NOTHING:
+  case CURLE_PARTIAL_FILE:
+  case CURLE_SSL_CONNECT_ERROR:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /* One try: what the server (or the connection) said. */
 static enum outcome try_once(struct http_sender *s, const char *body,
                              size_t len, int *r, char *err, size_t err_size) {
@@ -141,7 +187,7 @@ static enum outcome try_once(struct http_sender *s, const char *body,
     *r = c == CURLE_OPERATION_TIMEDOUT ? -ETIMEDOUT
          : c == CURLE_COULDNT_CONNECT  ? -ECONNREFUSED
                                        : -EIO;
-    return AGAIN;
+    return transient(c) ? AGAIN : REFUSED;
   }
   curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &status);
   if (status >= 200 && status < 300)
@@ -152,39 +198,129 @@ static enum outcome try_once(struct http_sender *s, const char *body,
   return status == 429 || status >= 500 ? AGAIN : REFUSED;
 }
 
-int http_sender_post(struct http_sender *s, const char *body, size_t len,
-                     char *err, size_t err_size) {
+/* One batch, tried again after a pause while the server is in trouble.
+ * Returns 0 or the last try's error, with its reason in err. */
+static int send_batch(struct http_sender *s, const char *body, size_t len,
+                      char *err, size_t err_size) {
   double wait = s->backoff;
   int r = 0;
   for (unsigned i = 0; i < s->tries; i++) {
     if (i > 0) {
       pause_s(wait);
       wait = wait * 2 < BACKOFF_MAX ? wait * 2 : BACKOFF_MAX;
+      pthread_mutex_lock(&s->lock);
       s->stats.retries++;
+      pthread_mutex_unlock(&s->lock);
     }
     enum outcome o = try_once(s, body, len, &r, err, err_size);
-    if (o == TAKEN) {
-      s->stats.requests++;
-      s->stats.bytes += len;
+    if (o == TAKEN)
       return 0;
-    }
     if (o == REFUSED)
       return r;
   }
-  char why[512];
-  snprintf(why, sizeof(why), "%s", err);
-  snprintf(err, err_size, "%s (%u tries)", why, s->tries);
+  size_t used = strlen(err);
+  if (used < err_size)
+    snprintf(err + used, err_size - used, " (%u tries)", s->tries);
   return r;
 }
 
-void http_sender_stats(const struct http_sender *s,
-                       struct http_sender_stats *ret) {
+static size_t count_lines(const char *text, size_t len) {
+  size_t n = 0;
+  for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text)));
+       p++)
+    n++;
+  return n;
+}
+
+/* The thread: whatever is in the slot, until told to stop. */
+static void *sender_main(void *arg) {
+  struct http_sender *s = arg;
+  char why[ERROR_SIZE];
+  pthread_mutex_lock(&s->lock);
+  for (;;) {
+    while (!s->busy && !s->stop)
+      pthread_cond_wait(&s->changed, &s->lock);
+    if (!s->busy)
+      break;
+    pthread_mutex_unlock(&s->lock);
+    why[0] = '\0';
+    int r = send_batch(s, s->body, s->len, why, sizeof(why));
+    pthread_mutex_lock(&s->lock);
+    if (r == 0) {
+      s->stats.requests++;
+      s->stats.bytes += s->len;
+      s->stats.lines += count_lines(s->body, s->len);
+    } else {
+      s->failed = r;
+      snprintf(s->error, sizeof(s->error), "%s: %s", s->label, why);
+    }
+    s->busy = false;
+    pthread_cond_broadcast(&s->changed);
+  }
+  pthread_mutex_unlock(&s->lock);
+  return NULL;
+}
+
+/* Under lock: waits for the slot; the first failure, if any. */
+static int wait_free(struct http_sender *s, char *err, size_t err_size) {
+  while (s->busy)
+    pthread_cond_wait(&s->changed, &s->lock);
+  if (s->failed < 0)
+    snprintf(err, err_size, "%s", s->error);
+  return s->failed;
+}
+
+int http_sender_post(struct http_sender *s, const char *body, size_t len,
+                     const char *label, char *err, size_t err_size) {
+  pthread_mutex_lock(&s->lock);
+  int r = wait_free(s, err, err_size);
+  if (r == 0 && len > s->capacity) {
+    char *grown = realloc(s->body, len);
+    if (grown == NULL) {
+      snprintf(err, err_size, "%s: out of memory", label);
+      r = -ENOMEM;
+    } else {
+      s->body = grown;
+      s->capacity = len;
+    }
+  }
+  if (r == 0) {
+    memcpy(s->body, body, len);
+    s->len = len;
+    snprintf(s->label, sizeof(s->label), "%s", label);
+    s->busy = true;
+    pthread_cond_broadcast(&s->changed);
+  }
+  pthread_mutex_unlock(&s->lock);
+  return r;
+}
+
+int http_sender_finish(struct http_sender *s, char *err, size_t err_size) {
+  pthread_mutex_lock(&s->lock);
+  int r = wait_free(s, err, err_size);
+  pthread_mutex_unlock(&s->lock);
+  return r;
+}
+
+void http_sender_stats(struct http_sender *s, struct http_sender_stats *ret) {
+  pthread_mutex_lock(&s->lock);
   *ret = s->stats;
+  pthread_mutex_unlock(&s->lock);
 }
 
 void http_sender_free(struct http_sender *s) {
   if (s == NULL)
     return;
+  if (s->started) {
+    pthread_mutex_lock(&s->lock);
+    s->stop = true;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->thread, NULL);
+  }
+  pthread_mutex_destroy(&s->lock);
+  pthread_cond_destroy(&s->changed);
+  free(s->body);
   if (s->curl != NULL)
     curl_easy_cleanup(s->curl);
   curl_slist_free_all(s->headers);

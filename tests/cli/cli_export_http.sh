@@ -6,7 +6,8 @@
 # named with the server's message, exit 1; a server that is slow, closes
 # without answering or is not there: five tries, then a clear error; the
 # token from --token-file as "Token" for /api/v2/ and "Bearer" elsewhere,
-# never in a message; the progress line on a terminal only.
+# never in a message; HTTPS with --ca-file, and a certificate that does
+# not verify refused at once; the progress line on a terminal only.
 set -euo pipefail
 : "${PVECG:?}" "${LAYOUT_DEFS:?}"
 
@@ -104,6 +105,26 @@ run 2 export_vm /write --token-file "$T/nosuch"
 run 2 export_vm /write --token-file "$T/empty"
 run 2 export_vm /write --format graphite
 run 2 export_vm /write --format csv
+
+# HTTPS: a server whose certificate --ca-file vouches for; without it the
+# certificate does not verify, which no retry changes (one try).
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
+  -addext subjectAltName=IP:127.0.0.1 -keyout "$T/key.pem" -out "$T/cert.pem" \
+  >/dev/null 2>&1 || fail "openssl"
+standin --tls "$T/cert.pem" "$T/key.pem" 204
+https_vm() {
+  "$PVECG" export --format influx --vmid 100 --data-dir "$D" --pve-config-dir "$C" \
+    --since "$((T0 + 60 * 2040))" --to "https://127.0.0.1:$PORT/api/v2/write?org=o&bucket=b" "$@"
+}
+run 0 https_vm --ca-file "$T/cert.pem" --token-file "$T/token"
+grep -qx "pvecg export: sent $lines lines ([0-9]* values) to https://127.0.0.1:$PORT/api/v2/write?org=o&bucket=b" "$T/err" ||
+  fail "https: $(cat "$T/err")"
+[ "$(awk '{ print $3 }' "$T/log" | sort -u)" == Token_abc123secret ] || fail "https token: $(cat "$T/log")"
+run 1 https_vm
+grep -Eq "batch 1 .*: (SSL peer certificate or SSH remote key was not OK|Peer certificate cannot be authenticated with given CA certificates)" "$T/err" ||
+  fail "unverified certificate: $(cat "$T/err")"
+grep -q "tries" "$T/err" && fail "a certificate problem was tried again"
+run 2 export_vm /write --format influx --ca-file "$T/cert.pem" --to tcp://127.0.0.1:1
 
 # The progress line: on a terminal, not with --quiet, not into a file.
 standin 204

@@ -8,7 +8,8 @@
 # field is a float, as Proxmox writes them; the same export twice leaves
 # the same points; a guest without a configuration is skipped with a
 # message; small batches; a refused batch (no such database) is named,
-# with the server's message, and the exit status is 1.
+# with the server's message, and the exit status is 1; the RRD files are
+# neither changed nor written to.
 set -euo pipefail
 : "${PVECG:?}" "${LAYOUT_DEFS:?}" "${EXPORT_POINTS:?}"
 
@@ -18,6 +19,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 trap 'stop_receivers; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
 . "$(dirname "$0")/export_fixture.sh"
 
+# Nothing of the RRD files is modified by an export.
+(cd "$D" && find . -type f -print0 | sort -z | xargs -0 sha256sum) >"$T/before"
+touch -d @0 "$D"/*/*
 start_influxdb
 export_all() {
   "$PVECG" export --format influx --all --data-dir "$D" --pve-config-dir "$C" \
@@ -67,4 +71,7 @@ set -e
 [ "$rc" -eq 1 ] || fail "no such database: exit $rc"
 grep -Eq '^pvecg export: sending to http://127.0.0.1:[0-9]+/write\?db=nosuch: batch 1 \([0-9]+ bytes, rows of qemu/100 to qemu/100\): the server answered HTTP 404: \{"error":"database not found: \\"nosuch\\""\}; 0 of [0-9]+ lines sent before$' "$T/err" ||
   fail "$(cat "$T/err")"
+(cd "$D" && find . -type f -print0 | sort -z | xargs -0 sha256sum) >"$T/after"
+diff "$T/before" "$T/after" >/dev/null || fail "an export changed the RRD files"
+[ -z "$(find "$D" -type f -newermt @1)" ] || fail "an export wrote to an RRD file"
 echo PASS

@@ -4,7 +4,7 @@
 what real stores do only when they are in trouble (5xx, slow answers,
 closing the connection) or what a test wants to see (the headers).
 
-usage: http_standin.py PORT_FILE LOG_FILE ANSWER...
+usage: http_standin.py PORT_FILE LOG_FILE [--tls CERT KEY] ANSWER...
 Each request takes the next ANSWER (the last one repeats):
   204, 503, 400:<message>   answer that status (and message)
   slow                      answer 204 after 3 s
@@ -14,11 +14,18 @@ line to LOG_FILE: "<method> <path> <authorization> <body bytes>
 <client port>" (one port: one kept-alive connection).
 """
 import http.server
+import os
 import socketserver
+import ssl
 import sys
 import time
 
 answers = sys.argv[3:]
+tls = None
+if answers[0] == "--tls":
+    tls = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    tls.load_cert_chain(answers[1], answers[2])
+    answers = answers[3:]
 count = 0
 
 
@@ -57,8 +64,9 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
 
 
 server = Server(("127.0.0.1", 0), Handler)
+if tls is not None:
+    server.socket = tls.wrap_socket(server.socket, server_side=True)
 with open(sys.argv[1] + ".tmp", "w") as f:
     f.write(str(server.server_address[1]))
-import os  # noqa: E402  (the rename makes the port appear whole)
-os.rename(sys.argv[1] + ".tmp", sys.argv[1])
+os.rename(sys.argv[1] + ".tmp", sys.argv[1])  # the port appears whole
 server.serve_forever()
