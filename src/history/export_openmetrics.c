@@ -58,6 +58,16 @@ static void write_id(const struct export_source *src, FILE *out) {
   fputs("\"}", out);
 }
 
+/* HELP and TYPE: OpenMetrics names a counter's family (without _total),
+ * Prometheus' text format the samples' name (with it). */
+static void write_meta(const struct export_metric *m, enum export_format format,
+                       FILE *out) {
+  const char *suffix =
+      m->counter && format == EXPORT_PROMETHEUS ? "_total" : "";
+  fprintf(out, "# HELP %s%s %s\n# TYPE %s%s %s\n", m->prom, suffix, m->help,
+          m->prom, suffix, m->counter ? "counter" : "gauge");
+}
+
 /* Column i's samples, after its HELP and TYPE; none when it has no known
  * value. */
 static size_t write_metric(const struct export_series *s, size_t i,
@@ -70,8 +80,7 @@ static size_t write_metric(const struct export_series *s, size_t i,
     if (!isfinite(v))
       continue;
     if (n++ == 0)
-      fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", m->prom, m->help, m->prom,
-              m->counter ? "counter" : "gauge");
+      write_meta(m, format, out);
     char text[EXPORT_VALUE_SIZE];
     export_value_text(m->percent ? v / 100 : v, text);
     fprintf(out, "%s%s", m->prom, m->counter ? "_total" : "");
