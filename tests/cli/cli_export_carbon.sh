@@ -10,10 +10,7 @@
 set -euo pipefail
 : "${PVECG:?}" "${LAYOUT_DEFS:?}" "${EXPORT_POINTS:?}"
 
-T=$(mktemp -d)
-fail() { echo "FAIL: $*" >&2; exit 1; }
-. "$(dirname "$0")/receivers.sh"
-trap 'stop_receivers; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+. "$(dirname "$0")/receivers.sh" # T, fail, the stores
 . "$(dirname "$0")/export_fixture.sh"
 
 start_carbon

@@ -5,7 +5,8 @@
 # answers, and stops them all on exit.  A store whose package is not
 # installed makes the test skip (77).
 #
-# needs: T (a private directory), fail()
+# Sourced without T, it makes the test's private directory T, removed on
+# exit once the stores are stopped (kept with KEEP=1), and a fail().
 
 RECEIVER_PIDS=()
 
@@ -20,6 +21,15 @@ stop_receivers() {
     wait "$pid" 2>/dev/null || true
   done
   RECEIVER_PIDS=()
+}
+
+if [ -z "${T:-}" ]; then
+  T=$(mktemp -d)
+  trap 'stop_receivers; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+fi
+declare -F fail >/dev/null || fail() {
+  echo "FAIL: $*" >&2
+  exit 1
 }
 
 need() { # COMMAND PACKAGE

@@ -14,6 +14,8 @@
 
 #include <cmocka.h>
 
+#include "text_capture.h"
+
 #include "pvecg/export_format.h"
 
 #include <errno.h>
@@ -44,24 +46,6 @@ static const double six_values[6] = {4,    NAN,  9007199254740994.0,
 static const double six_unknown[6] = {NAN, NAN, NAN, NAN, NAN, NAN};
 
 #define T 1700000060
-
-struct capture {
-  char *text;
-  size_t size;
-  FILE *out;
-};
-
-static void capture_open(struct capture *c) {
-  *c = (struct capture){0};
-  c->out = open_memstream(&c->text, &c->size);
-  assert_non_null(c->out);
-}
-
-static void capture_check(struct capture *c, const char *expected) {
-  assert_int_equal(fclose(c->out), 0);
-  assert_string_equal(c->text, expected);
-  free(c->text);
-}
 
 /* Formats one row and compares text and counts. */
 static void check_row(enum export_format f, const struct export_source *src,

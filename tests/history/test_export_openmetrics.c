@@ -19,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "text_capture.h"
+
 #include "export_openmetrics.h"
 
 #include <errno.h>
@@ -29,24 +31,6 @@
 
 #define U NAN
 #define T 1700000060
-
-struct capture {
-  char *text;
-  size_t size;
-  FILE *out;
-};
-
-static void capture_open(struct capture *c) {
-  *c = (struct capture){0};
-  c->out = open_memstream(&c->text, &c->size);
-  assert_non_null(c->out);
-}
-
-static void capture_check(struct capture *c, const char *expected) {
-  assert_int_equal(fclose(c->out), 0);
-  assert_string_equal(c->text, expected);
-  free(c->text);
-}
 
 /* Writes the gathered rows and compares text and counts. */
 static void check_write(struct export_series *s, enum export_format f,

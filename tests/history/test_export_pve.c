@@ -21,6 +21,8 @@
 
 #include <cmocka.h>
 
+#include "text_capture.h"
+
 #include "export_pve.h"
 
 #include <errno.h>
@@ -31,24 +33,6 @@
 
 #define U NAN
 #define T 1700000060
-
-struct capture {
-  char *text;
-  size_t size;
-  FILE *out;
-};
-
-static void capture_open(struct capture *c) {
-  *c = (struct capture){0};
-  c->out = open_memstream(&c->text, &c->size);
-  assert_non_null(c->out);
-}
-
-static void capture_check(struct capture *c, const char *expected) {
-  assert_int_equal(fclose(c->out), 0);
-  assert_string_equal(c->text, expected);
-  free(c->text);
-}
 
 /* Writes one row and compares text and counts. */
 static void check_row(enum export_format f, const struct export_source *src,
