@@ -95,14 +95,34 @@ static int send_chunk(struct export_run *run, const char *text, size_t len,
   return http_sender_post(run->http, text, len, label, err, err_size);
 }
 
-/* Hands the batch to the sender, in chunks of at most batch_max bytes cut
- * between lines, and empties it. */
-static int send_batch(struct export_run *run, char *err, size_t err_size) {
+/* Starts the batch afresh with what is left of it, the text from `at`. */
+static int keep_rest(struct export_run *run, size_t at) {
+  size_t rest = run->batch_len - at;
+  char *copy = rest > 0 ? malloc(rest) : NULL;
+  if (rest > 0 && copy == NULL)
+    return -ENOMEM;
+  if (rest > 0)
+    memcpy(copy, run->batch + at, rest);
+  rewind(run->out);
+  if (rest > 0)
+    fwrite(copy, 1, rest, run->out);
+  free(copy);
+  return 0;
+}
+
+/* Hands the batch to the sender in chunks of at most batch_max bytes cut
+ * between lines: every full chunk, or with `all` everything.  What is
+ * left stays for the next batch, so that over HTTP a short tail never
+ * goes alone and holds up the text being made. */
+static int send_batch(struct export_run *run, bool all, char *err,
+                      size_t err_size) {
   if (!sending(run))
     return 0;
   if (fflush(run->out) != 0)
     return -ENOMEM;
-  for (size_t at = 0; at < run->batch_len;) {
+  size_t at = 0;
+  while (at < run->batch_len &&
+         (all || run->batch_len - at >= run->batch_max)) {
     size_t n =
         chunk_length(run->batch + at, run->batch_len - at, run->batch_max);
     int r = send_chunk(run, run->batch + at, n, err, err_size);
@@ -112,8 +132,13 @@ static int send_batch(struct export_run *run, char *err, size_t err_size) {
     }
     at += n;
   }
+  struct export_run_state *st = run->state;
+  if (at < run->batch_len) {
+    snprintf(st->batch_from, sizeof(st->batch_from), "%s", st->shown);
+    return keep_rest(run, at);
+  }
   rewind(run->out);
-  run->state->batch_from[0] = '\0';
+  st->batch_from[0] = '\0';
   return 0;
 }
 
@@ -144,7 +169,7 @@ static int write_row(struct export_run *run, const struct export_source *src,
   }
   counted(run, &c);
   if (sending(run) && (size_t)ftello(run->out) >= run->batch_max)
-    return send_batch(run, err, err_size);
+    return send_batch(run, false, err, err_size);
   return 0;
 }
 
@@ -386,9 +411,11 @@ int export_run_file(struct export_run *run, const struct export_file *file,
     return r;
   end_file(run, file);
   /* A line listener gets every file at once; HTTP batches fill up. */
-  if (run->net != NULL ||
-      (run->http != NULL && (size_t)ftello(run->out) >= run->batch_max))
-    return send_batch(run, err, err_size);
+  if (run->net != NULL)
+    return send_batch(run, true, err, err_size);
+  if (run->http != NULL && (size_t)ftello(run->out) >= run->batch_max)
+    return send_batch(run, false, err, err_size);
+  return 0;
   return 0;
 }
 
@@ -397,7 +424,7 @@ int export_run_end(struct export_run *run, char *err, size_t err_size) {
   if (run->out != NULL && !run->net_failed)
     export_series_end(run->format, run->out);
   if (sending(run) && !run->net_failed) {
-    r = send_batch(run, err, err_size);
+    r = send_batch(run, true, err, err_size);
     if (r == 0 && run->net != NULL)
       r = net_sender_finish(run->net, err, err_size);
     if (r == 0 && run->http != NULL)
