@@ -20,8 +20,9 @@
  * OpenMetrics would want every family once, which would mean reading every
  * file once per metric).  Times are seconds in OpenMetrics, milliseconds
  * in Prometheus' text format, which has no "# EOF" and gives a counter's
- * HELP and TYPE under its sample name (pve_network_receive_bytes_total).  Pressure is a ratio
- * (the RRD's percent / 100); counters must already be in the rows.
+ * HELP and TYPE under its sample name (pve_network_receive_bytes_total).
+ * Pressure is a ratio (the RRD's percent / 100); counters must already be in
+ * the rows.
  */
 #ifndef PVECG_EXPORT_OPENMETRICS_H
 #define PVECG_EXPORT_OPENMETRICS_H
