@@ -2,6 +2,7 @@
 /*
  * Fuzz target for the words the pvecg command takes as option values:
  * export_format_parse and export_prefix_problem (src/history/export_format.c),
+ * export_names_parse (src/history/export_names.c),
  * rrddata_timeframe_parse (src/history/rrddata.c) and graph_what_parse
  * (src/history/graph_def.c).  Checks, beyond memory safety: each parser accepts
  * exactly the words its header documents, listed here again, and returns
@@ -31,7 +32,12 @@ struct word {
 static const struct word formats[] = {{"graphite", EXPORT_GRAPHITE},
                                       {"influx", EXPORT_INFLUX},
                                       {"csv", EXPORT_CSV},
-                                      {"json", EXPORT_JSON}};
+                                      {"json", EXPORT_JSON},
+                                      {"openmetrics", EXPORT_OPENMETRICS},
+                                      {"prometheus", EXPORT_PROMETHEUS}};
+
+static const struct word names[] = {{"pve", EXPORT_NAMES_PVE},
+                                    {"pvecg", EXPORT_NAMES_PVECG}};
 
 static const struct word timeframes[] = {
     {"hour", RRDDATA_HOUR}, {"day", RRDDATA_DAY},
@@ -63,6 +69,7 @@ static void check_words(const char *s) {
   enum export_format format = (enum export_format)SENTINEL;
   enum rrddata_timeframe timeframe = (enum rrddata_timeframe)SENTINEL;
   enum graph_what what = (enum graph_what)SENTINEL;
+  enum export_names naming = (enum export_names)SENTINEL;
   int r;
 
   r = export_format_parse(s, &format);
@@ -72,6 +79,8 @@ static void check_words(const char *s) {
                lookup(timeframes, WORD_COUNT(timeframes), s));
   r = graph_what_parse(s, &what);
   check_result(r, (int)what, lookup(whats, WORD_COUNT(whats), s));
+  r = export_names_parse(s, &naming);
+  check_result(r, (int)naming, lookup(names, WORD_COUNT(names), s));
 }
 
 static bool prefix_acceptable(const char *s) {
