@@ -175,8 +175,10 @@ check "the installed pvecg knows the files" "$VM/100: pve-vm-9.0" \
 # The server's unit, and the installed server answering from the files.
 UNIT=/usr/lib/systemd/system/pvecg-serve.service
 if command -v systemd-analyze >/dev/null; then
+  # Only what it says of our unit: it also loads the units ours names
+  # (After=, WantedBy=), and reports on other packages' units it meets.
   check "pvecg-serve.service passes systemd-analyze verify" "" \
-    "$(systemd-analyze verify --man=no "$UNIT" 2>&1)"
+    "$(systemd-analyze verify --man=no "$UNIT" 2>&1 | grep -F "$(basename "$UNIT")" || true)"
 fi
 check "pvecg-serve.service starts the installed pvecg serve" \
   'ExecStart=/usr/bin/pvecg serve $PVECG_SERVE_OPTS' "$(grep '^ExecStart=' "$UNIT")"
