@@ -24,6 +24,9 @@ struct serve_http_options {
   const char *listen;   /* "HOST:PORT", "[V6]:PORT"; port 0 picks one */
   unsigned threads;     /* answering threads */
   unsigned connections; /* at most this many open at once */
+  /* at most this many open from one address (0: no limit of its own), so
+   * that one client holding connections cannot keep the others out */
+  unsigned per_client;
 };
 
 /*

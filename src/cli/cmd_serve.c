@@ -25,7 +25,8 @@
 static const char usage_text[] =
     "usage: pvecg serve [--listen HOST:PORT] [--data-dir DIR]\n"
     "                   [--daemon ADDRESS] [--pve-config-dir DIR]\n"
-    "                   [--threads N] [--now EPOCH]\n"
+    "                   [--threads N] [--connections-per-client N]\n"
+    "                   [--now EPOCH]\n"
     "\n"
     "Serves the files as Proxmox's API does (/api2/json/nodes/NODE/qemu/VMID/\n"
     "rrddata, .../lxc/..., /api2/json/nodes/NODE/rrddata, /api2/json/nodes,\n"
@@ -38,6 +39,8 @@ static const char usage_text[] =
     "  --pve-config-dir DIR guests' names, types and nodes (" DEFAULT_CONFIG_DIR
     "; \"\" for none)\n"
     "  --threads N          answering threads (4)\n"
+    "  --connections-per-client N  open connections one address may hold\n"
+    "                       (32; 0: up to the 512 of all)\n"
     "  --now EPOCH          take this time as now (to reproduce a view)\n"
     "See pvecg-serve(1).\n";
 
@@ -47,6 +50,7 @@ enum {
   OPT_DAEMON,
   OPT_CONFIG_DIR,
   OPT_THREADS,
+  OPT_PER_CLIENT,
   OPT_NOW,
 };
 
@@ -84,6 +88,11 @@ static int set_option(struct serve_args *a, int opt, const char *value) {
       return -1;
     a->http.threads = (unsigned)v;
     return 0;
+  case OPT_PER_CLIENT:
+    if (parse_number(value, 512, &v) != 0)
+      return -1;
+    a->http.per_client = (unsigned)v;
+    return 0;
   case OPT_NOW:
     if (parse_number(value, INT64_MAX / 2, &v) != 0 || v == 0)
       return -1;
@@ -100,6 +109,7 @@ static int parse_args(int argc, char **argv, struct serve_args *a) {
       {"daemon", required_argument, NULL, OPT_DAEMON},
       {"pve-config-dir", required_argument, NULL, OPT_CONFIG_DIR},
       {"threads", required_argument, NULL, OPT_THREADS},
+      {"connections-per-client", required_argument, NULL, OPT_PER_CLIENT},
       {"now", required_argument, NULL, OPT_NOW},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
@@ -126,7 +136,10 @@ static int parse_args(int argc, char **argv, struct serve_args *a) {
 int cmd_serve(int argc, char **argv) {
   struct serve_args a = {
       .config = {.config_dir = DEFAULT_CONFIG_DIR},
-      .http = {.listen = DEFAULT_LISTEN, .threads = 4, .connections = 512},
+      .http = {.listen = DEFAULT_LISTEN,
+               .threads = 4,
+               .connections = 512,
+               .per_client = 32},
   };
   int r = parse_args(argc, argv, &a);
   if (r != 0)

@@ -190,6 +190,7 @@ static struct MHD_Daemon *start(const struct serve_config *config,
       MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
       (const struct sockaddr *)&l->addr, MHD_OPTION_THREAD_POOL_SIZE,
       o->threads, MHD_OPTION_CONNECTION_LIMIT, o->connections,
+      MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_client,
       MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT,
       MHD_OPTION_END);
 }
