@@ -7,7 +7,7 @@ PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
   rrdtool rrdcached libcmocka-dev clang libclang-rt-14-dev valgrind
   gnuplot-nox faketime perl librrds-perl dpkg-dev file fonts-dejavu-core jq
   libmicrohttpd-dev libcurl4-openssl-dev curl chromium chromium-driver strace
-  procps clang-format lintian python3
+  procps clang-format lintian python3 libprotobuf-c1
   influxdb graphite-carbon python3-whisper victoria-metrics prometheus)
 # The metric stores above are started by the export's tests on loopback
 # ports of their own; their system services are neither started nor

@@ -15,7 +15,10 @@ TYPES_DB=${TYPES_DB:-}
 EXAMPLE_SNIPPETS=(single-host:pvecg-single-host.conf
   central-sender:pvecg-central-sender.conf
   central-receiver:pvecg-central-collector.conf
-  pve-node:pvecg-pve-node.conf)
+  pve-node:pvecg-pve-node.conf
+  write-graphite:pvecg-write-graphite.conf
+  write-prometheus:pvecg-write-prometheus.conf
+  network-receiver:pvecg-network-receiver.conf)
 
 # example_block NAME: the block as written in the documentation.
 example_block() {
@@ -65,6 +68,9 @@ example_paths() {
     -e "s|/etc/collectd/passwd|$T/passwd|" \
     -e "s|rrd-store.example.net:42217|${EX_TCP:-}|" \
     -e "s|collector.example.net|127.0.0.1|" \
+    -e "s|graphite.example.net|127.0.0.1|" \
+    -e "s|\"2003\"|\"${EX_GRAPHITE_PORT:-2003}\"|" \
+    -e "s|\"9103\"|\"${EX_PROMETHEUS_PORT:-9103}\"|" \
     -e "s|\"0.0.0.0\"|\"127.0.0.1\"|" \
     -e "s|\"25826\"|\"${EX_PORT:-25826}\"|" \
     -e "s|^Interval 10$|Interval 1|" \

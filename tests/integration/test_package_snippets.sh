@@ -34,6 +34,16 @@ chmod 600 "$T/passwd"
 EX_DAEMON=$T/rrdcached
 start_rrdcached "$EX_DAEMON"
 EX_PORT=$(free_port)
+# a sink for write_graphite's lines, and write_prometheus's port
+EX_GRAPHITE_PORT=$(free_port)
+EX_PROMETHEUS_PORT=$(free_port)
+python3 -c 'import socket, sys
+s = socket.socket(); s.bind(("127.0.0.1", int(sys.argv[1]))); s.listen(8)
+while True:
+    c, _ = s.accept()
+    while c.recv(65536): pass' "$EX_GRAPHITE_PORT" &
+SINK=$!
+at_exit "kill $SINK; wait $SINK"
 
 for pair in "${EXAMPLE_SNIPPETS[@]}"; do
   name=${pair%%:*} file=$SNIPPET_DIR/${pair#*:}
