@@ -48,3 +48,11 @@ void export_influx_escaped(const char *s, const char *specials, FILE *out) {
     fputc(*s, out);
   }
 }
+
+size_t export_count_lines(const char *text, size_t len) {
+  size_t n = 0;
+  for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text)));
+       p++)
+    n++;
+  return n;
+}

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The pieces of text every export format is made of: a value as a row
- * holds it, Graphite path levels, InfluxDB line-protocol escaping.
+ * holds it, Graphite path levels, InfluxDB line-protocol escaping; and
+ * the count of lines the senders report.
  */
 #ifndef PVECG_EXPORT_TEXT_H
 #define PVECG_EXPORT_TEXT_H
@@ -38,5 +39,8 @@ bool export_influx_can_write(const char *s);
 
 /* Writes s with a backslash before every character of specials. */
 void export_influx_escaped(const char *s, const char *specials, FILE *out);
+
+/* The '\n's in text[0..len): the lines a sender got taken. */
+size_t export_count_lines(const char *text, size_t len);
 
 #endif

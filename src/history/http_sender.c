@@ -7,6 +7,8 @@
  */
 #include "pvecg/http_sender.h"
 
+#include "export_text.h"
+
 #include <curl/curl.h>
 #include <errno.h>
 #include <pthread.h>
@@ -224,14 +226,6 @@ static int send_batch(struct http_sender *s, const char *body, size_t len,
   return r;
 }
 
-static size_t count_lines(const char *text, size_t len) {
-  size_t n = 0;
-  for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text)));
-       p++)
-    n++;
-  return n;
-}
-
 /* The thread: whatever is in the slot, until told to stop. */
 static void *sender_main(void *arg) {
   struct http_sender *s = arg;
@@ -249,7 +243,7 @@ static void *sender_main(void *arg) {
     if (r == 0) {
       s->stats.requests++;
       s->stats.bytes += s->len;
-      s->stats.lines += count_lines(s->body, s->len);
+      s->stats.lines += export_count_lines(s->body, s->len);
     } else {
       s->failed = r;
       snprintf(s->error, sizeof(s->error), "%s: %s", s->label, why);

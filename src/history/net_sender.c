@@ -6,6 +6,8 @@
  */
 #include "pvecg/net_sender.h"
 
+#include "export_text.h"
+
 #include "pvecg/host_port.h"
 
 #include <errno.h>
@@ -189,14 +191,6 @@ int net_sender_open(const struct net_target *target, double timeout,
   return 0;
 }
 
-static size_t count_lines(const char *text, size_t len) {
-  size_t n = 0;
-  for (const char *p = text; (p = memchr(p, '\n', len - (size_t)(p - text)));
-       p++)
-    n++;
-  return n;
-}
-
 /* TCP: the whole buffer, counting each line once its '\n' is out.
  * UDP: one datagram (all of it or none). */
 static int send_bytes(struct net_sender *s, const char *buf, size_t len) {
@@ -213,7 +207,7 @@ static int send_bytes(struct net_sender *s, const char *buf, size_t len) {
       continue;
     if (n < 0)
       return -errno;
-    s->lines_sent += count_lines(buf + done, (size_t)n);
+    s->lines_sent += export_count_lines(buf + done, (size_t)n);
     done += (size_t)n;
   }
   return 0;
