@@ -7,21 +7,17 @@
 
 #include "rrd_text.h"
 #include "rrdcached_answer.h"
-
-#include "pvecg/host_port.h"
+#include "rrdcached_socket.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <netdb.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
 #include <unistd.h>
 
-#define DEFAULT_PORT "42217"
 /* An answer longer than this per row is not rrdcached's. */
 #define ANSWER_PER_ROW 4096
 #define ANSWER_BASE 4096
@@ -40,63 +36,6 @@ struct rrdcached_batch {
 };
 
 /* ---- the connection ---------------------------------------------------- */
-
-static int connect_unix(const char *path) {
-  struct sockaddr_un sa = {.sun_family = AF_UNIX};
-  if (strlen(path) >= sizeof(sa.sun_path))
-    return -ENAMETOOLONG;
-  memcpy(sa.sun_path, path, strlen(path) + 1);
-  int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  if (fd < 0)
-    return -errno;
-  if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0) {
-    int r = -errno;
-    close(fd);
-    return r;
-  }
-  return fd;
-}
-
-/* "host", "host:port", "[v6]", "[v6]:port", as librrd takes them. */
-static int split_tcp(const char *address, char *host, size_t size,
-                     const char **port) {
-  const char *last = strrchr(address, ':'), *close_br = strchr(address, ']');
-  bool has_port =
-      last != NULL && (address[0] == '[' ? close_br != NULL && last > close_br
-                                         : strchr(address, ':') == last);
-  if (has_port)
-    return host_port_split(address, host, size, port);
-  size_t len = strlen(address);
-  if (address[0] == '[' && len > 2 && address[len - 1] == ']')
-    snprintf(host, size, "%.*s", (int)(len - 2), address + 1);
-  else
-    snprintf(host, size, "%s", address);
-  *port = DEFAULT_PORT;
-  return 0;
-}
-
-static int connect_tcp(const char *address) {
-  char host[256];
-  const char *port;
-  if (split_tcp(address, host, sizeof(host), &port) != 0)
-    return -EINVAL;
-  struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *list;
-  if (getaddrinfo(host, port, &hints, &list) != 0)
-    return -EHOSTUNREACH;
-  int r = -ECONNREFUSED;
-  for (struct addrinfo *a = list; a != NULL; a = a->ai_next) {
-    int fd = socket(a->ai_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd >= 0 && connect(fd, a->ai_addr, a->ai_addrlen) == 0) {
-      r = fd;
-      break;
-    }
-    r = -errno;
-    if (fd >= 0)
-      close(fd);
-  }
-  freeaddrinfo(list);
-  return r;
-}
 
 void rrdcached_batch_disconnect(struct rrdcached_batch *b) {
   if (b->fd >= 0)
@@ -140,19 +79,6 @@ static int put_escaped(struct rrdcached_batch *b, const char *s) {
   return r;
 }
 
-static int send_all(int fd, const char *p, size_t n) {
-  while (n > 0) {
-    ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR)
-      continue;
-    if (w <= 0)
-      return w < 0 ? -errno : -EPIPE;
-    p += w;
-    n -= (size_t)w;
-  }
-  return 0;
-}
-
 /* Reads until the answer to `commands` commands is whole; its length, or
  * a negative errno. */
 static ssize_t read_answer(struct rrdcached_batch *b, size_t commands,
@@ -189,16 +115,14 @@ static ssize_t exchange(struct rrdcached_batch *b, size_t commands,
     b->errors = e;
     b->errors_cap = commands;
   }
-  int r = send_all(b->fd, b->out, b->out_len);
+  int r = rrdcached_socket_send(b->fd, b->out, b->out_len);
   return r != 0 ? r : read_answer(b, commands, count);
 }
 
 /* A new connection, and whether the daemon takes BATCH (an empty one). */
 static int open_connection(struct rrdcached_batch *b, char *err,
                            size_t err_size) {
-  const char *path =
-      strncmp(b->address, "unix:", 5) == 0 ? b->address + 5 : b->address;
-  int fd = b->unix_socket ? connect_unix(path) : connect_tcp(b->address);
+  int fd = rrdcached_socket_connect(b->address);
   if (fd < 0) {
     char text[128];
     rrd_text_set(err, err_size, "cannot connect to %s: %s", b->address,
@@ -328,7 +252,7 @@ int rrdcached_batch_new(const char *address, struct rrdcached_batch **ret) {
     free(b);
     return -ENOMEM;
   }
-  b->unix_socket = address[0] == '/' || strncmp(address, "unix:", 5) == 0;
+  b->unix_socket = rrdcached_socket_is_unix(address);
   b->fd = -1;
   *ret = b;
   return 0;

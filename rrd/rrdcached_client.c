@@ -344,6 +344,17 @@ static int daemon_last_update(void *ctx, const char *path, time_t *ret,
   return r;
 }
 
+int rrdcached_client_info(struct rrdcached_client *c, const char *path,
+                          struct rrd_info_t **ret, char *err, size_t err_size) {
+  struct info_call ic = {.path = path};
+  struct request req = {call_info, &ic};
+  int r = perform(c, &req, err, err_size);
+  if (r != 0)
+    return r == -ENOTCONN ? r : info_failure(err);
+  *ret = ic.info;
+  return 0;
+}
+
 /* ---- the client -------------------------------------------------------- */
 
 static bool address_valid(const char *a) {

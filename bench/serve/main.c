@@ -8,8 +8,8 @@
  *                     [--requests M] [--pid SERVER_PID]
  *
  * prints one line: requests answered and failed, the body's size,
- * requests per second, latency percentiles, and the server's peak
- * resident memory (VmHWM) when --pid is given.
+ * requests per second, latency percentiles, and with --pid the server's
+ * CPU time per request and its peak resident memory (VmHWM).
  */
 #include "http_load.h"
 
@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void usage(FILE *out) {
   fputs("usage: pvecg-bench-serve --port P --path PATH [--clients N]\n"
@@ -39,6 +40,27 @@ static long peak_rss_kib(long pid) {
   return kib;
 }
 
+/* The server's CPU time (user + system) in seconds, or -1. */
+static double cpu_seconds(long pid) {
+  char path[64], text[1024];
+  snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+  FILE *f = fopen(path, "r");
+  if (f == NULL)
+    return -1;
+  size_t n = fread(text, 1, sizeof(text) - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  /* the fields after the command's name, which may hold spaces */
+  const char *p = strrchr(text, ')');
+  unsigned long utime, stime;
+  if (p == NULL || sscanf(p + 2,
+                          "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u "
+                          "%*u %lu %lu",
+                          &utime, &stime) != 2)
+    return -1;
+  return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+}
+
 static double percentile(const struct http_load_result *r, double p) {
   if (r->count == 0)
     return 0;
@@ -47,12 +69,14 @@ static double percentile(const struct http_load_result *r, double p) {
 }
 
 static void report(const struct http_load *l, const struct http_load_result *r,
-                   long pid) {
+                   long pid, double cpu) {
   printf("clients %u  answered %zu  failed %zu  body %llu B  %.0f req/s  "
          "latency ms p50 %.2f p90 %.2f p99 %.2f max %.2f",
          l->clients, r->count, r->failed, (unsigned long long)r->body_bytes,
          r->seconds > 0 ? (double)r->count / r->seconds : 0, percentile(r, 50),
          percentile(r, 90), percentile(r, 99), percentile(r, 100));
+  if (pid > 0 && cpu >= 0 && r->count > 0)
+    printf("  server CPU %.2f ms/req", cpu * 1000 / (double)r->count);
   if (pid > 0)
     printf("  server VmHWM %ld KiB", peak_rss_kib(pid));
   putchar('\n');
@@ -101,11 +125,13 @@ int main(int argc, char **argv) {
     return 2;
   }
   struct http_load_result r;
+  double cpu = pid > 0 ? cpu_seconds(pid) : -1;
   if (http_load_run(&l, &r) != 0) {
     fputs("pvecg-bench-serve: no client could start\n", stderr);
     return 1;
   }
-  report(&l, &r, pid);
+  double after = pid > 0 ? cpu_seconds(pid) : -1;
+  report(&l, &r, pid, cpu >= 0 && after >= 0 ? after - cpu : -1);
   int failed = r.failed != 0;
   http_load_result_free(&r);
   return failed;

@@ -91,6 +91,13 @@ int rrdcached_client_fetch(struct rrdcached_client *client, const char *path,
                            const char *cf, struct rrdcached_rows *rows,
                            char *err, size_t err_size);
 
+/* The file's header as the daemon reads it from disk (INFO: rows it still
+ * holds are not in it), to be freed with rrd_info_free().  Returns 0,
+ * -ENOENT, -ENOTCONN, or -EIO with the reason in err. */
+struct rrd_info_t;
+int rrdcached_client_info(struct rrdcached_client *client, const char *path,
+                          struct rrd_info_t **ret, char *err, size_t err_size);
+
 /* Makes the daemon write the file's pending rows now (FLUSH, which returns
  * when they are on disk): 0, -ENOTCONN, or -EIO with the reason in err. */
 int rrdcached_client_flush(struct rrdcached_client *client, const char *path,

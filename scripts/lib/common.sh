@@ -8,7 +8,8 @@ PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
   gnuplot-nox faketime perl librrds-perl dpkg-dev file fonts-dejavu-core jq
   libmicrohttpd-dev libcurl4-openssl-dev curl chromium chromium-driver strace
   procps clang-format lintian python3 libprotobuf-c1
-  influxdb graphite-carbon python3-whisper victoria-metrics prometheus)
+  influxdb graphite-carbon python3-whisper victoria-metrics prometheus
+  python3-prometheus-client)
 # The metric stores above are started by the export's tests on loopback
 # ports of their own; their system services are neither started nor
 # enabled by this installation.

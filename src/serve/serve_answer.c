@@ -3,9 +3,8 @@
  * Answers (see serve_answer.h).  The rows come from the two halves of
  * rrddata_print(), so the API's bodies are byte for byte what `pvecg
  * rrddata` prints (without its final newline, as Proxmox's API sends
- * them).  librrd's error state and its rrdcached client are process-wide,
- * so files are read one request at a time; the JSON, most of an answer's
- * time, is written by all threads at once.
+ * them).  Files are read one request at a time (serve_read.h); the JSON,
+ * most of an answer's time, is written by all threads at once.
  */
 #include "serve_answer.h"
 
@@ -13,25 +12,25 @@
 #include "pvecg/rrddata_print.h"
 #include "serve_assets.h"
 #include "serve_list.h"
+#include "serve_metrics.h"
+#include "serve_overview.h"
+#include "serve_read.h"
 #include "pvecg/view_source.h"
 
 #include <errno.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-static pthread_mutex_t read_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const char json_type[] = "application/json;charset=UTF-8";
 static const unsigned char out_of_memory[] =
     "{\"data\":null,\"message\":\"out of memory\"}";
 
 /* A JSON body written by fill(), or a 500 when no memory is left. */
-static void json_reply(struct serve_reply *r, int status,
-                       void (*fill)(struct json_writer *, const void *),
-                       const void *arg) {
+void serve_json_reply(struct serve_reply *r, int status,
+                      void (*fill)(struct json_writer *, const void *),
+                      const void *arg) {
   char *body = NULL;
   size_t size = 0;
   FILE *out = open_memstream(&body, &size);
@@ -73,7 +72,7 @@ static void fill_error(struct json_writer *w, const void *arg) {
 }
 
 static void error_reply(struct serve_reply *r, const struct serve_error *e) {
-  json_reply(r, e->status, fill_error, e);
+  serve_json_reply(r, e->status, fill_error, e);
   if (r->status == e->status && e->param[0] != '\0')
     snprintf(r->message, sizeof(r->message), "%s (%s: %s)", e->message,
              e->param, e->param_problem);
@@ -81,7 +80,7 @@ static void error_reply(struct serve_reply *r, const struct serve_error *e) {
     snprintf(r->message, sizeof(r->message), "%s", e->message);
 }
 
-static void fail_reply(struct serve_reply *r, int status, const char *what) {
+void serve_fail_reply(struct serve_reply *r, int status, const char *what) {
   struct serve_error e = {.status = status};
   snprintf(e.message, sizeof(e.message), "%s", what);
   error_reply(r, &e);
@@ -93,7 +92,7 @@ static void asset_reply(const struct serve_request *req,
                         struct serve_reply *r) {
   const struct serve_asset *a = serve_asset_find(req->asset);
   if (a == NULL) {
-    fail_reply(r, 404, "no such path");
+    serve_fail_reply(r, 404, "no such path");
     return;
   }
   r->status = 200;
@@ -142,9 +141,9 @@ static int read_body(const struct view_args *args,
                      const struct view_source *src, char **body, size_t *size,
                      char *err, size_t err_size) {
   struct rrddata_rows rows;
-  pthread_mutex_lock(&read_lock);
+  serve_read_begin();
   int r = rrddata_read(args, src, &rows, err, err_size);
-  pthread_mutex_unlock(&read_lock);
+  serve_read_end();
   if (r != 0)
     return -EIO;
   FILE *out = open_memstream(body, size);
@@ -170,17 +169,17 @@ static void rrddata_reply(const struct serve_config *c,
   view_args_of(c, req, &args);
   /* the names were checked by the request rules: this cannot fail */
   if (view_source_resolve(&args, "pvecg serve", &src) != 0) {
-    fail_reply(r, 400, "bad name");
+    serve_fail_reply(r, 400, "bad name");
     return;
   }
   if (!src.remote && stat(src.path, &st) != 0) {
-    fail_reply(r, 404,
-               args.vmid != NULL ? "no RRD file for this guest"
-                                 : "no RRD file for this node");
+    serve_fail_reply(r, 404,
+                     args.vmid != NULL ? "no RRD file for this guest"
+                                       : "no RRD file for this node");
     return;
   }
   if (read_body(&args, &src, &r->body, &r->size, err, sizeof(err)) != 0) {
-    fail_reply(r, 500, "the RRD file could not be read");
+    serve_fail_reply(r, 500, "the RRD file could not be read");
     snprintf(r->message, sizeof(r->message), "%s", err);
     return;
   }
@@ -191,7 +190,8 @@ static void rrddata_reply(const struct serve_config *c,
 
 void serve_answer(const struct serve_config *config, const char *method,
                   const char *path, const struct serve_param *params,
-                  size_t count, struct serve_reply *ret) {
+                  size_t count, const struct serve_headers *headers,
+                  struct serve_reply *ret) {
   struct serve_request req;
   struct serve_error err;
   *ret = (struct serve_reply){0};
@@ -206,12 +206,18 @@ void serve_answer(const struct serve_config *config, const char *method,
   case SERVE_ROUTE_NODES:
   case SERVE_ROUTE_RESOURCES: {
     struct list_arg a = {config, req.route == SERVE_ROUTE_RESOURCES};
-    json_reply(ret, 200, fill_list, &a);
+    serve_json_reply(ret, 200, fill_list, &a);
     return;
   }
   case SERVE_ROUTE_NODE_RRDDATA:
   case SERVE_ROUTE_GUEST_RRDDATA:
     rrddata_reply(config, &req, ret);
+    return;
+  case SERVE_ROUTE_METRICS:
+    serve_metrics_reply(config, headers->accept, ret);
+    return;
+  case SERVE_ROUTE_OVERVIEW:
+    serve_overview_reply(config, ret);
     return;
   }
 }

@@ -33,11 +33,28 @@ struct serve_reply {
   "connect-src 'self'; img-src 'self' data:; base-uri 'none'; "                \
   "form-action 'none'; frame-ancestors 'none'"
 
+/* The request headers an answer depends on (NULL when not sent). */
+struct serve_headers {
+  const char *accept;
+};
+
 /* Answers a request (never fails: a problem is a 4xx or 5xx answer). */
 void serve_answer(const struct serve_config *config, const char *method,
                   const char *path, const struct serve_param *params,
-                  size_t count, struct serve_reply *ret);
+                  size_t count, const struct serve_headers *headers,
+                  struct serve_reply *ret);
 
 void serve_reply_free(struct serve_reply *reply);
+
+struct json_writer;
+
+/* A JSON answer of status written by fill(arg), "no-store"; a 500 when
+ * no memory is left. */
+void serve_json_reply(struct serve_reply *r, int status,
+                      void (*fill)(struct json_writer *, const void *),
+                      const void *arg);
+
+/* A 4xx or 5xx answer in Proxmox's form: {"data":null,"message":what}. */
+void serve_fail_reply(struct serve_reply *r, int status, const char *what);
 
 #endif

@@ -162,7 +162,12 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
   }
   MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect,
                             &params);
-  serve_answer(config, method, url, params.item, params.count, &reply);
+  struct serve_headers headers = {
+      .accept = MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
+                                            MHD_HTTP_HEADER_ACCEPT),
+  };
+  serve_answer(config, method, url, params.item, params.count, &headers,
+               &reply);
   if (reply.status >= 400) {
     char path[LOG_PATH_MAX];
     printable(url, path, sizeof(path));

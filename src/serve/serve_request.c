@@ -108,6 +108,10 @@ static int route_api(const struct segments *s, struct serve_request *ret,
     ret->route = SERVE_ROUTE_RESOURCES;
     return 0;
   }
+  if (s->count == 4 && is(s, 2, "pvecg") && is(s, 3, "overview")) {
+    ret->route = SERVE_ROUTE_OVERVIEW;
+    return 0;
+  }
   if (!is(s, 2, "nodes"))
     return fail(err, 404, "no such path");
   if (s->count == 3) {
@@ -135,6 +139,10 @@ static int route(const char *path, struct serve_request *ret,
     return fail(err, 414, "the path is too long");
   if (path[0] != '/')
     return fail(err, 404, "no such path");
+  if (strcmp(path, "/metrics") == 0) {
+    ret->route = SERVE_ROUTE_METRICS;
+    return 0;
+  }
   if (strncmp(path, API_PREFIX "/", sizeof(API_PREFIX)) != 0) {
     ret->route = SERVE_ROUTE_ASSET;
     ret->asset = path;

@@ -11,6 +11,10 @@
  *   /api2/json/cluster/resources                 nodes and guests
  *   /api2/json/nodes/{node}/rrddata              a node's rows
  *   /api2/json/nodes/{node}/qemu/{vmid}/rrddata  a guest's rows (also lxc)
+ *   /api2/json/pvecg/overview                    every file's newest values
+ *                                                (the page's overview)
+ *   /metrics                                     the newest values for
+ *                                                Prometheus
  * rrddata takes timeframe (required) and cf (AVERAGE, the default, or
  * MAX), as Proxmox's does; the API paths take no other parameter.
  */
@@ -25,11 +29,13 @@
 #include <stdint.h>
 
 enum serve_route {
-  SERVE_ROUTE_ASSET,        /* a file of the page; asset says which */
-  SERVE_ROUTE_NODES,        /* /api2/json/nodes */
-  SERVE_ROUTE_RESOURCES,    /* /api2/json/cluster/resources */
-  SERVE_ROUTE_NODE_RRDDATA, /* node */
-  SERVE_ROUTE_GUEST_RRDDATA /* node (checked, not used), guest_type, vmid */
+  SERVE_ROUTE_ASSET,         /* a file of the page; asset says which */
+  SERVE_ROUTE_NODES,         /* /api2/json/nodes */
+  SERVE_ROUTE_RESOURCES,     /* /api2/json/cluster/resources */
+  SERVE_ROUTE_NODE_RRDDATA,  /* node */
+  SERVE_ROUTE_GUEST_RRDDATA, /* node (checked, not used), guest_type, vmid */
+  SERVE_ROUTE_METRICS,       /* /metrics */
+  SERVE_ROUTE_OVERVIEW       /* /api2/json/pvecg/overview */
 };
 
 /* A query parameter as the HTTP library decoded it. */

@@ -129,6 +129,7 @@ CONF
 }
 
 # start_victoria: VICTORIA_URL.
+# start_victoria [ARG...]: VICTORIA_URL; ARGs go to victoria-metrics.
 start_victoria() {
   need victoria-metrics victoria-metrics
   local d port
@@ -136,20 +137,24 @@ start_victoria() {
   port=$(free_port)
   victoria-metrics -storageDataPath="$d/data" -httpListenAddr="127.0.0.1:$port" \
     -retentionPeriod=100y -dedup.minScrapeInterval=1ms -loggerLevel=ERROR \
-    >"$d/log" 2>&1 &
+    "$@" >"$d/log" 2>&1 &
   RECEIVER_PIDS+=($!)
   VICTORIA_URL=http://127.0.0.1:$port
   wait_until victoria-metrics curl -sf "$VICTORIA_URL/health"
 }
 
-# start_prometheus DATA_DIR: PROMETHEUS_URL, serving the blocks in DATA_DIR.
+# start_prometheus DATA_DIR [CONFIG]: PROMETHEUS_URL, serving the blocks in
+# DATA_DIR (and scraping what CONFIG says).
 start_prometheus() {
   need prometheus prometheus
-  local d=$T/prometheus port
+  local d=$T/prometheus port config=${2:-}
   port=$(free_port)
   mkdir -p "$d"
-  printf 'global:\n  scrape_interval: 1h\n' >"$d/prometheus.yml"
-  prometheus --config.file="$d/prometheus.yml" --storage.tsdb.path="$1" \
+  if [ -z "$config" ]; then
+    config=$d/prometheus.yml
+    printf 'global:\n  scrape_interval: 1h\n' >"$config"
+  fi
+  prometheus --config.file="$config" --storage.tsdb.path="$1" \
     --web.listen-address="127.0.0.1:$port" --storage.tsdb.retention.time=100y \
     >"$d/log" 2>&1 &
   RECEIVER_PIDS+=($!)

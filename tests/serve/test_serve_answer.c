@@ -66,7 +66,7 @@ static void answer(const char *method, const char *path,
                            .list_dir = data_dir,
                            .config_dir = config_dir,
                            .now = 1700000000};
-  serve_answer(&c, method, path, params, count, r);
+  serve_answer(&c, method, path, params, count, &(struct serve_headers){0}, r);
 }
 
 static void check_json(const struct serve_reply *r, int status,
@@ -110,7 +110,8 @@ static void test_nodes_and_empty(void **state) {
   serve_reply_free(&r);
   struct serve_config none = {
       .data_dir = "/nonexistent", .list_dir = "/nonexistent", .config_dir = ""};
-  serve_answer(&none, "GET", "/api2/json/cluster/resources", NULL, 0, &r);
+  serve_answer(&none, "GET", "/api2/json/cluster/resources", NULL, 0,
+               &(struct serve_headers){0}, &r);
   check_json(&r, 200, "{\"data\":[]}");
   serve_reply_free(&r);
 }

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * GET /metrics (see serve_metrics.h): the files of both directories, each
+ * one's newest row from its header (and what rrdcached still holds for it:
+ * serve_read.h), never an archive.  A file whose newest row is older than
+ * STALE_STEPS steps is left out, as its guest or node is gone or no longer
+ * written: a scraper then sees the series end instead of a value repeated
+ * for ever.  How many files were fresh, stale or unreadable is a metric of
+ * its own, so that a file left out is not left unnoticed.
+ */
+#include "serve_metrics.h"
+
+#include "serve_read.h"
+
+#include "pvecg/dir_names.h"
+#include "pvecg/guest_directory.h"
+#include "pvecg/metrics_text.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/vmid.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STALE_STEPS 5
+#define FILES_MAX 100000 /* per directory, as the listings */
+#define ID_SIZE (RRD_FILE_NAME_MAX + 8)
+
+static const char prometheus_type[] = "text/plain; version=0.0.4; "
+                                      "charset=utf-8";
+static const char openmetrics_type[] = "application/openmetrics-text; "
+                                       "version=1.0.0; charset=utf-8";
+
+enum file_state { FILE_FRESH, FILE_STALE, FILE_UNREADABLE, FILE_STATES };
+
+/* Everything one scrape holds: the files' rows and who the guests are. */
+struct scrape {
+  const struct serve_config *config;
+  time_t now;
+  struct metrics_file *files;
+  char (*ids)[ID_SIZE];
+  const char **names; /* each file's, into the directory listings */
+  double *values;     /* RRD_LAYOUT_DS_MAX per file */
+  struct metrics_guest *guests;
+  struct guest_identity *who;
+  size_t count, guest_count, capacity;
+  size_t state[FILE_STATES];
+  char err[256];
+};
+
+/* ---- the files ----------------------------------------------------------- */
+
+static bool node_name(const char *name) {
+  return name[0] != '.' && rrd_file_name_problem(name) == NULL;
+}
+
+static bool vmid_name(const char *name) {
+  uint32_t v;
+  return vmid_parse_string(name, &v) == 0;
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* VMIDs are canonical digits: shorter is smaller. */
+static int by_vmid(const void *a, const void *b) {
+  const char *x = *(char *const *)a, *y = *(char *const *)b;
+  size_t lx = strlen(x), ly = strlen(y);
+  return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
+}
+
+static void list_files(const struct serve_config *c,
+                       const struct rrd_layout *layout, bool guests,
+                       struct dir_names *ret) {
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof(dir), "%s/%s", c->list_dir, layout->name);
+  dir_names_read(dir, DIR_ENTRY_FILE, guests ? vmid_name : node_name, FILES_MAX,
+                 ret);
+  if (ret->count > 1)
+    qsort(ret->name, ret->count, sizeof(*ret->name),
+          guests ? by_vmid : by_name);
+}
+
+/* *array to n items of size bytes; it stays as it was when out of
+ * memory. */
+static int grow(void *array, size_t n, size_t size) {
+  void *p = realloc(*(void **)array, n * size);
+  if (p == NULL)
+    return -ENOMEM;
+  *(void **)array = p;
+  return 0;
+}
+
+static int reserve(struct scrape *s, size_t more) {
+  size_t want = s->count + more;
+  if (want <= s->capacity)
+    return 0;
+  if (grow(&s->files, want, sizeof(*s->files)) != 0 ||
+      grow(&s->ids, want, sizeof(*s->ids)) != 0 ||
+      grow(&s->names, want, sizeof(*s->names)) != 0 ||
+      grow(&s->values, want, RRD_LAYOUT_DS_MAX * sizeof(double)) != 0 ||
+      grow(&s->guests, want, sizeof(*s->guests)) != 0 ||
+      grow(&s->who, want, sizeof(*s->who)) != 0)
+    return -ENOMEM;
+  s->capacity = want;
+  return 0;
+}
+
+/* The row's values in the layout's order; false when the file's columns
+ * are not the layout's (a foreign file). */
+static bool take_row(const struct rrd_layout *layout,
+                     const struct rrd_last_row *row, double *values) {
+  if (row->ds_count != layout->ds_count)
+    return false;
+  for (size_t i = 0; i < layout->ds_count; i++) {
+    if (strcmp(row->ds_names[i], layout->ds[i].name) != 0)
+      return false;
+    values[i] = row->values[i];
+  }
+  return true;
+}
+
+/* Reads one file's newest row into the next slot.  -ENOTCONN when the
+ * daemon cannot be reached: the scrape then fails as a whole. */
+static int read_file(struct scrape *s, const struct rrd_layout *layout,
+                     const char *name, enum export_kind kind) {
+  char path[PATH_MAX];
+  struct rrd_last_row row;
+  const char *dir = s->config->data_dir;
+  if (rrd_file_name_path(dir, layout, name, path, sizeof(path)) != 0) {
+    s->state[FILE_UNREADABLE]++;
+    return 0;
+  }
+  int r = serve_read_last(s->config, path, &row, s->err, sizeof(s->err));
+  if (r == -ENOTCONN)
+    return r;
+  double *values = s->values + s->count * RRD_LAYOUT_DS_MAX;
+  if (r != 0 || row.time == 0 || !take_row(layout, &row, values)) {
+    s->state[r == 0 && row.time == 0 ? FILE_STALE : FILE_UNREADABLE]++;
+    return 0;
+  }
+  if (s->now - row.time > (time_t)(STALE_STEPS * layout->step)) {
+    s->state[FILE_STALE]++;
+    return 0;
+  }
+  s->state[FILE_FRESH]++;
+  /* values are pointed to once every file is read: s->values moves */
+  s->files[s->count++] =
+      (struct metrics_file){.kind = kind, .layout = layout, .time = row.time};
+  return 0;
+}
+
+static int read_dir(struct scrape *s, const struct rrd_layout *layout,
+                    enum export_kind kind, const struct dir_names *names) {
+  if (reserve(s, names->count) != 0)
+    return -ENOMEM;
+  for (size_t i = 0; i < names->count; i++) {
+    size_t slot = s->count;
+    int r = read_file(s, layout, names->name[i], kind);
+    if (r != 0)
+      return r;
+    if (s->count > slot)
+      s->names[slot] = names->name[i];
+  }
+  return 0;
+}
+
+/* ---- who the guests are -------------------------------------------------- */
+
+static void name_files(struct scrape *s, size_t first_guest,
+                       const struct guest_directory *configs) {
+  for (size_t i = 0; i < s->count; i++) {
+    const char *name = s->names[i];
+    s->files[i].id = s->ids[i];
+    s->files[i].values = s->values + i * RRD_LAYOUT_DS_MAX;
+    if (i < first_guest) {
+      snprintf(s->ids[i], ID_SIZE, "node/%s", name);
+      continue;
+    }
+    uint32_t vmid = 0;
+    vmid_parse_string(name, &vmid);
+    struct guest_identity *who = &s->who[s->guest_count];
+    bool known = guest_directory_find(configs, vmid, who) == 0;
+    const char *type = !known                    ? "guest"
+                       : who->type == GUEST_QEMU ? "qemu"
+                                                 : "lxc";
+    snprintf(s->ids[i], ID_SIZE, "%s/%s", type, name);
+    if (known)
+      s->guests[s->guest_count++] =
+          (struct metrics_guest){s->ids[i], who->node, who->name, type};
+  }
+}
+
+/* ---- the scrape ---------------------------------------------------------- */
+
+static int gather(struct scrape *s) {
+  struct dir_names nodes, vmids;
+  list_files(s->config, &layout_pve_node_9_0, false, &nodes);
+  list_files(s->config, &layout_pve_vm_9_0, true, &vmids);
+  serve_read_begin();
+  int r = read_dir(s, &layout_pve_node_9_0, EXPORT_NODE, &nodes);
+  size_t first_guest = s->count;
+  if (r == 0)
+    r = read_dir(s, &layout_pve_vm_9_0, EXPORT_VM, &vmids);
+  serve_read_end();
+  struct guest_directory *configs =
+      r == 0 ? guest_directory_load(s->config->config_dir) : NULL;
+  if (r == 0 && configs == NULL)
+    r = -ENOMEM;
+  if (r == 0)
+    name_files(s, first_guest, configs);
+  guest_directory_free(configs);
+  dir_names_free(&nodes);
+  dir_names_free(&vmids);
+  return r;
+}
+
+static void write_scrape(const struct scrape *s, enum export_format format,
+                         FILE *out) {
+  static const char *const states[FILE_STATES] = {"fresh", "stale",
+                                                  "unreadable"};
+  double counts[FILE_STATES];
+  for (size_t i = 0; i < FILE_STATES; i++)
+    counts[i] = (double)s->state[i];
+  metrics_text_files(out, format, s->files, s->count);
+  metrics_text_guests(out, s->guests, s->guest_count);
+  metrics_text_gauge(out, "pvecg_metrics_files",
+                     "RRD files read for this scrape, by what was found",
+                     "state", states, counts, FILE_STATES);
+  metrics_text_end(out, format);
+}
+
+/* OpenMetrics when the scraper names it (Prometheus asks for it first,
+ * with Prometheus' text as the fallback). */
+static enum export_format format_of(const char *accept) {
+  return accept != NULL && strstr(accept, "application/openmetrics-text")
+             ? EXPORT_OPENMETRICS
+             : EXPORT_PROMETHEUS;
+}
+
+static void scrape_free(struct scrape *s) {
+  free(s->files);
+  free(s->ids);
+  free(s->names);
+  free(s->values);
+  free(s->guests);
+  free(s->who);
+}
+
+static void text_reply(const struct scrape *s, enum export_format format,
+                       struct serve_reply *ret) {
+  FILE *out = open_memstream(&ret->body, &ret->size);
+  if (out != NULL)
+    write_scrape(s, format, out);
+  if (out == NULL || fclose(out) != 0) {
+    free(ret->body);
+    ret->body = NULL;
+    serve_fail_reply(ret, 500, "out of memory");
+    return;
+  }
+  ret->status = 200;
+  ret->content_type =
+      format == EXPORT_OPENMETRICS ? openmetrics_type : prometheus_type;
+  ret->cache_control = "no-store";
+}
+
+void serve_metrics_reply(const struct serve_config *config, const char *accept,
+                         struct serve_reply *ret) {
+  struct scrape s = {.config = config,
+                     .now = config->now != 0 ? config->now : time(NULL)};
+  int r = gather(&s);
+  if (r == 0)
+    text_reply(&s, format_of(accept), ret);
+  else if (r == -ENOTCONN) {
+    serve_fail_reply(ret, 503, "the daemon cannot be reached");
+    snprintf(ret->message, sizeof(ret->message), "%s", s.err);
+  } else
+    serve_fail_reply(ret, 500, "out of memory");
+  scrape_free(&s);
+}

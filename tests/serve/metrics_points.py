@@ -1,0 +1,236 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The samples `pvecg serve`'s /metrics must give, and the samples a scrape
+body or a metric store holds, as sorted lines "series<TAB>time<TAB>value"
+that serve_metrics.sh compares with diff.
+
+The expected samples are computed here from `rrdtool lastupdate` of every
+file (through the daemon when one is given: it writes the file's pending
+rows first) with the Prometheus names of tests/cli/export_points.py, this
+test suite's own statement of prometheus-pve-exporter's names, not pvecg's
+tables: every known value of a file whose last update is at most STALE
+seconds before NOW, pressure as a ratio, counters under _total with the raw
+counter; pve_guest_info for each guest with a configuration.
+
+usage:
+  metrics_points.py expect DATA_DIR NOW GUESTS [DAEMON]
+      (GUESTS: lines "vmid type node name"; type qemu or lxc)
+  metrics_points.py states DATA_DIR NOW [DAEMON]    fresh/stale/unreadable
+  metrics_points.py text FILE          a Prometheus text body (times in ms)
+  metrics_points.py openmetrics FILE   an OpenMetrics body, parsed by
+                                       prometheus_client's strict parser
+  metrics_points.py prometheus URL     what a Prometheus stored (raw samples)
+  metrics_points.py victoria URL       what VictoriaMetrics stored
+With --significant N first, values are written with N significant digits
+(VictoriaMetrics keeps about 12).
+"""
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import urllib.parse
+import urllib.request
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "cli"))
+import export_points  # noqa: E402  (its PROM_GUEST/PROM_NODE tables)
+
+STALE = 300  # five steps of 60 s
+# The layouts' columns in file order (pve-layout.md).
+NODE_COLUMNS = ("loadavg maxcpu cpu iowait memtotal memused swaptotal "
+                "swapused roottotal rootused netin netout memavailable "
+                "arcsize pressurecpusome pressureiosome pressureiofull "
+                "pressurememorysome pressurememoryfull").split()
+GUEST_COLUMNS = ("maxcpu cpu maxmem mem maxdisk disk netin netout diskread "
+                 "diskwrite memhost pressurecpusome pressurecpufull "
+                 "pressureiosome pressureiofull pressurememorysome "
+                 "pressurememoryfull").split()
+SIGNIFICANT = None
+DROP_LABELS = {"job", "instance", "__name__"}
+
+
+def num(value):
+    value = float(value)
+    if SIGNIFICANT is not None:
+        return "%.*g" % (SIGNIFICANT, value)
+    return repr(value)
+
+
+def series(name, labels):
+    inner = ",".join('%s="%s"' % (k, labels[k]) for k in sorted(labels)
+                     if k not in DROP_LABELS)
+    return "%s{%s}" % (name, inner)
+
+
+def lastupdate(path, daemon):
+    cmd = ["rrdtool", "lastupdate", path]
+    if daemon:
+        cmd[2:2] = ["--daemon", daemon]
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    if out.returncode != 0:
+        return None, None, None
+    lines = [line for line in out.stdout.splitlines() if line.strip()]
+    names = lines[0].split()
+    stamp, values = lines[-1].split(":", 1)
+    return names, int(stamp), values.split()
+
+
+def files(data_dir):
+    for layout, columns, kind in (("pve-node-9.0", NODE_COLUMNS, "node"),
+                                  ("pve-vm-9.0", GUEST_COLUMNS, "guest")):
+        top = os.path.join(data_dir, layout)
+        names = sorted(os.listdir(top)) if os.path.isdir(top) else []
+        for name in names:
+            if kind == "guest" and not re.fullmatch(r"[1-9][0-9]{2,8}", name):
+                continue
+            path = os.path.join(top, name)
+            yield os.path.normpath(path), columns, kind, name
+
+
+def read_files(data_dir, now, daemon):
+    """(state, kind, name, time, {column: value}) of every file."""
+    for path, columns, kind, name in files(data_dir):
+        names, stamp, values = lastupdate(path, daemon)
+        if names != columns:
+            yield "unreadable", kind, name, None, None
+        elif now - stamp > STALE:
+            yield "stale", kind, name, stamp, None
+        else:
+            yield "fresh", kind, name, stamp, dict(zip(names, values))
+
+
+def expect(data_dir, now, guests_path, daemon):
+    guests = {}
+    with open(guests_path) as f:
+        for line in f:
+            vmid, kind, node, title = line.rstrip("\n").split(" ", 3)
+            guests[vmid] = (kind, node, title)
+    out = []
+    for state, kind, name, stamp, row in read_files(data_dir, now, daemon):
+        if state != "fresh":
+            continue
+        if kind == "node":
+            sid, table = "node/" + name, export_points.PROM_NODE
+        else:
+            sid = "%s/%s" % (guests.get(name, ("guest",))[0], name)
+            table = export_points.PROM_GUEST
+        for column, value in row.items():
+            if value == "U" or column not in table:
+                continue
+            v = float(value) / 100 if column.startswith("pressure") else value
+            out.append("%s\t%d\t%s" % (series(table[column], {"id": sid}),
+                                       stamp, num(v)))
+        if kind == "guest" and name in guests:
+            g = guests[name]
+            labels = {"id": sid, "type": g[0], "node": g[1], "name": g[2]}
+            out.append("%s\t-\t%s" % (series("pve_guest_info", labels),
+                                       num(1)))
+    print("\n".join(sorted(out)))
+
+
+def states(data_dir, now, daemon):
+    count = {"fresh": 0, "stale": 0, "unreadable": 0}
+    for state, *_ in read_files(data_dir, now, daemon):
+        count[state] += 1
+    print(" ".join("%s=%d" % kv for kv in sorted(count.items())))
+
+
+LINE = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)\{(.*)\} (\S+)(?: (\d+))?$')
+LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+
+
+def read_text(path):
+    """A Prometheus text body; every sample of a pve_ series must carry a
+    time, except pve_guest_info."""
+    out = []
+    with open(path) as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            m = LINE.match(line.rstrip("\n"))
+            if m is None:
+                raise SystemExit("not a sample line: %r" % line)
+            name, labels, value, stamp = m.groups()
+            if not name.startswith("pve_"):
+                continue
+            t = "-" if stamp is None else "%d" % (int(stamp) // 1000)
+            out.append("%s\t%s\t%s" % (
+                series(name, dict(LABEL.findall(labels))), t, num(value)))
+    print("\n".join(sorted(out)))
+
+
+def read_openmetrics(path):
+    from prometheus_client.openmetrics import parser
+    out = []
+    with open(path) as f:
+        text = f.read()
+    for family in parser.text_string_to_metric_families(text):
+        for s in family.samples:
+            if not s.name.startswith("pve_"):
+                continue
+            t = "-" if s.timestamp is None else "%d" % int(float(s.timestamp))
+            out.append("%s\t%s\t%s" % (series(s.name, s.labels), t,
+                                       num(s.value)))
+    print("\n".join(sorted(out)))
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return json.load(answer)
+
+
+def read_prometheus(url):
+    """Every raw sample of every pve_ series (a range selector keeps the
+    samples' own times)."""
+    q = urllib.parse.urlencode({"query": '{__name__=~"pve_.+"}[1d]'})
+    out = []
+    for s in get_json(url + "/api/v1/query?" + q)["data"]["result"]:
+        name = s["metric"]["__name__"]
+        for t, v in s["values"]:
+            t = "-" if name == "pve_guest_info" else "%d" % int(float(t))
+            out.append("%s\t%s\t%s" % (series(name, s["metric"]), t, num(v)))
+    print("\n".join(sorted(set(out))))
+
+
+def read_victoria(url):
+    q = urllib.parse.urlencode({"match[]": '{__name__=~"pve_.+"}'})
+    out = []
+    with urllib.request.urlopen(url + "/api/v1/export?" + q,
+                                timeout=30) as answer:
+        for line in answer:
+            s = json.loads(line)
+            name = s["metric"]["__name__"]
+            for t, v in zip(s["timestamps"], s["values"]):
+                t = "-" if name == "pve_guest_info" else "%d" % (t // 1000)
+                out.append("%s\t%s\t%s" % (series(name, s["metric"]), t,
+                                           num(v)))
+    print("\n".join(sorted(set(out))))
+
+
+def main(argv):
+    global SIGNIFICANT
+    if argv[:1] == ["--significant"]:
+        SIGNIFICANT = int(argv[1])
+        argv = argv[2:]
+    cmd, args = argv[0], argv[1:]
+    if cmd == "expect":
+        expect(args[0], int(args[1]), args[2], args[3] if len(args) > 3
+               else None)
+    elif cmd == "states":
+        states(args[0], int(args[1]), args[2] if len(args) > 2 else None)
+    elif cmd == "text":
+        read_text(args[0])
+    elif cmd == "openmetrics":
+        read_openmetrics(args[0])
+    elif cmd == "prometheus":
+        read_prometheus(args[0])
+    elif cmd == "victoria":
+        read_victoria(args[0])
+    else:
+        raise SystemExit(__doc__)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,161 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# GET /metrics of pvecg serve, read through rrdcached with rows the daemon
+# still holds, checked against `rrdtool lastupdate` of the same files by
+# metrics_points.py: the body in Prometheus' text format (promtool check
+# metrics) and in OpenMetrics (prometheus_client's strict parser), and
+# what a real Prometheus and a real VictoriaMetrics (-promscrape.config)
+# store from scraping it.  Files: a node, a VM with two rows pending in
+# the daemon, a container whose newest memhost is U, a guest without a
+# configuration, a stale guest and a foreign file.  Then the same through
+# a daemon over TCP (INFO and PENDING), and a 503 once the daemon is gone.
+set -euo pipefail
+
+for tool in rrdtool rrdcached curl jq promtool python3; do
+  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
+done
+/usr/bin/python3 -c 'import prometheus_client' 2>/dev/null ||
+  { echo "SKIP: python3-prometheus-client is not installed"; exit 77; }
+: "${PVECG:?}" "${LAYOUT_DEFS:?}"
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/fixture.sh"
+. "$HERE/../cli/receivers.sh" # T, fail, the stores; stops what it started
+POINTS=$HERE/metrics_points.py
+
+NOW=$(date +%s)
+LAST=$((NOW / 60 * 60)) # the newest minute
+D=$T/data
+mkdir -p "$T/journal" "$D/pve-vm-9.0" "$D/pve-node-9.0" "$T/pve/nodes/pve1/qemu-server" "$T/pve/nodes/pve1/lxc"
+
+# rows_until LAYOUT FILE NEWEST COUNT: COUNT rows a minute apart up to NEWEST.
+rows_until() {
+  local start=$(($3 - 60 * $4))
+  make_file "$1" "$2" "$start"
+  if [ "$1" = pve-node-9.0 ]; then node_rows "$start" "$4"; else vm_rows "$start" "$4"; fi |
+    xargs -n 500 rrdtool update "$2"
+}
+rows_until pve-node-9.0 "$D/pve-node-9.0/pve1" $((LAST - 60)) 60
+rows_until pve-vm-9.0 "$D/pve-vm-9.0/100" $((LAST - 180)) 60
+rows_until pve-vm-9.0 "$D/pve-vm-9.0/101" $((LAST - 60)) 65 # row 65: memhost U
+rows_until pve-vm-9.0 "$D/pve-vm-9.0/102" $((LAST - 120)) 30
+rows_until pve-vm-9.0 "$D/pve-vm-9.0/103" $((LAST - 3600)) 30 # stale
+rows_until pve-node-9.0 "$D/pve-vm-9.0/104" $((LAST - 60)) 10 # foreign
+printf 'name: web-1\nmemory: 4096\n' >"$T/pve/nodes/pve1/qemu-server/100.conf"
+printf 'hostname: ct\n' >"$T/pve/nodes/pve1/lxc/101.conf"
+printf 'name: old\n' >"$T/pve/nodes/pve1/qemu-server/103.conf"
+printf '100 qemu pve1 web-1\n101 lxc pve1 ct\n103 qemu pve1 old\n' >"$T/guests"
+
+# The daemon holds two newer rows of VM 100 (-w: not written for an hour).
+SOCK=$T/rrdcached.sock
+rrdcached -g -l "unix:$SOCK" -p "$T/rrdcached.pid" -w 3600 -j "$T/journal" \
+  >"$T/rrdcached.log" 2>&1 &
+RRDCACHED_PID=$!
+RECEIVER_PIDS+=("$RRDCACHED_PID")
+wait_until rrdcached test -S "$SOCK"
+vm_rows $((LAST - 240)) 3 | tail -n 2 | while read -r row; do
+  rrdtool update --daemon "unix:$SOCK" "$D/pve-vm-9.0/100" "$row"
+done
+pending=$(rrdtool lastupdate "$D/pve-vm-9.0/100" | tail -n 1 | cut -d: -f1)
+[ "$pending" = $((LAST - 180)) ] || fail "the file holds the pending rows already ($pending)"
+
+PORT=$(free_port)
+"$PVECG" serve --listen "127.0.0.1:$PORT" --data-dir "$D" --daemon "unix:$SOCK" \
+  --pve-config-dir "$T/pve" --now "$NOW" 2>"$T/serve.log" &
+RECEIVER_PIDS+=($!)
+URL=http://127.0.0.1:$PORT
+wait_until "pvecg serve" curl -sf "$URL/api2/json/nodes"
+
+# ---- the bodies ----------------------------------------------------------
+curl -sS -D "$T/text.headers" -o "$T/text.body" "$URL/metrics"
+grep -qi '^content-type: text/plain; version=0.0.4; charset=utf-8' "$T/text.headers" ||
+  fail "text format: $(grep -i content-type "$T/text.headers")"
+promtool check metrics <"$T/text.body" >"$T/promtool.out" 2>&1 ||
+  fail "promtool check metrics: $(cat "$T/promtool.out")"
+[ ! -s "$T/promtool.out" ] || fail "promtool check metrics: $(cat "$T/promtool.out")"
+curl -sS -D "$T/om.headers" -o "$T/om.body" \
+  -H 'Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' "$URL/metrics"
+grep -qi '^content-type: application/openmetrics-text; version=1.0.0; charset=utf-8' "$T/om.headers" ||
+  fail "OpenMetrics: $(grep -i content-type "$T/om.headers")"
+[ "$(tail -n 1 "$T/om.body")" = "# EOF" ] || fail "OpenMetrics body does not end with # EOF"
+
+# U is left out, not sent as 0; a stale or foreign file gives nothing
+grep -q 'pve_memory_host_bytes{id="lxc/101"}' "$T/text.body" && fail "memhost U of lxc/101 was sent"
+grep -q 'pve_memory_usage_bytes{id="lxc/101"}' "$T/text.body" || fail "lxc/101 is missing"
+grep -q '/103"\|/104"' "$T/text.body" && fail "a stale or foreign file was sent"
+grep -qx 'pvecg_metrics_files{state="fresh"} 4' "$T/text.body" || fail "fresh files: $(grep pvecg_ "$T/text.body")"
+grep -qx 'pvecg_metrics_files{state="stale"} 1' "$T/text.body" || fail "stale files"
+grep -qx 'pvecg_metrics_files{state="unreadable"} 1' "$T/text.body" || fail "unreadable files"
+# the pending rows, not the file's header
+grep -qx "pve_memory_host_bytes{id=\"qemu/100\"} [0-9.e+]* $((LAST - 60))000" "$T/text.body" ||
+  fail "VM 100 is not at its pending row: $(grep 'host_bytes{id="qemu/100"' "$T/text.body")"
+
+# ---- Prometheus and VictoriaMetrics scrape it -----------------------------
+cat >"$T/scrape.yml" <<CONF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: pvecg
+    honor_timestamps: true
+    static_configs:
+      - targets: ["127.0.0.1:$PORT"]
+CONF
+start_prometheus "$T/prometheus-data" "$T/scrape.yml"
+start_victoria -promscrape.config="$T/scrape.yml"
+want=$(grep -c '^pve_' "$T/text.body")
+stored() { [ "$("$POINTS" "$@" | grep -c .)" -eq "$want" ]; }
+wait_until "Prometheus' scrape" stored prometheus "$PROMETHEUS_URL"
+wait_until "VictoriaMetrics' scrape" stored victoria "$VICTORIA_URL"
+"$POINTS" prometheus "$PROMETHEUS_URL" >"$T/got.prometheus"
+"$POINTS" --significant 12 victoria "$VICTORIA_URL" >"$T/got.victoria"
+"$POINTS" text "$T/text.body" >"$T/got.text"
+"$POINTS" openmetrics "$T/om.body" >"$T/got.openmetrics"
+stop_receivers
+
+# ---- against rrdtool lastupdate (which makes the daemon write the rows) ---
+rrdcached -g -l "unix:$SOCK" -p "$T/rrdcached.pid" -w 3600 -j "$T/journal" \
+  >>"$T/rrdcached.log" 2>&1 &
+RECEIVER_PIDS+=($!)
+wait_until rrdcached rrdtool lastupdate --daemon "unix:$SOCK" "$D/pve-node-9.0/pve1"
+"$POINTS" expect "$D" "$NOW" "$T/guests" "unix:$SOCK" >"$T/expected"
+[ "$(grep -c . "$T/expected")" -eq "$want" ] || fail "expected $(grep -c . "$T/expected") samples, the body has $want"
+for got in text openmetrics prometheus; do
+  diff -u "$T/expected" "$T/got.$got" >&2 || fail "$got differs from rrdtool lastupdate"
+done
+"$POINTS" --significant 12 expect "$D" "$NOW" "$T/guests" "unix:$SOCK" >"$T/expected.12"
+diff -u "$T/expected.12" "$T/got.victoria" >&2 || fail "VictoriaMetrics differs from rrdtool lastupdate"
+[ "$("$POINTS" states "$D" "$NOW")" = "fresh=4 stale=1 unreadable=1" ] || fail "the oracle's states differ"
+stop_receivers
+
+# ---- through a daemon over TCP: the header from INFO, then PENDING ---------
+DPORT=$(free_port)
+rrdcached -g -l "127.0.0.1:$DPORT" -b "$D" -p "$T/rrdcached.pid" -w 3600 \
+  -j "$T/journal" >>"$T/rrdcached.log" 2>&1 &
+RECEIVER_PIDS+=($!)
+cd "$D" # over TCP paths are relative to the daemon's -b: the same dir here
+wait_until "rrdcached on TCP" rrdtool lastupdate --daemon "127.0.0.1:$DPORT" pve-node-9.0/pve1
+vm_rows $((LAST - 60)) 1 | while read -r row; do
+  rrdtool update --daemon "127.0.0.1:$DPORT" pve-vm-9.0/101 "$row"
+done
+PORT=$(free_port)
+"$PVECG" serve --listen "127.0.0.1:$PORT" --daemon "127.0.0.1:$DPORT" --data-dir . \
+  --pve-config-dir "$T/pve" --now "$NOW" 2>>"$T/serve.log" &
+SERVE_PID=$!
+RECEIVER_PIDS+=("$SERVE_PID")
+wait_until "pvecg serve" curl -sf "http://127.0.0.1:$PORT/metrics"
+curl -sS -o "$T/tcp.body" "http://127.0.0.1:$PORT/metrics"
+"$POINTS" text "$T/tcp.body" >"$T/got.tcp"
+grep -q "pve_memory_host_bytes{id=\"lxc/101\"}.$LAST" "$T/got.tcp" ||
+  fail "the row pending over TCP is not served: $(grep 'lxc/101' "$T/got.tcp" | head -3)"
+"$POINTS" expect . "$NOW" "$T/guests" "127.0.0.1:$DPORT" >"$T/expected.tcp"
+diff -u "$T/expected.tcp" "$T/got.tcp" >&2 || fail "over TCP: differs from rrdtool lastupdate"
+
+# ---- the daemon gone: 503, the scrape fails as a whole --------------------
+kill "${RECEIVER_PIDS[0]}"
+wait "${RECEIVER_PIDS[0]}" 2>/dev/null || true
+status=$(curl -s -o "$T/gone.body" -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")
+[ "$status" = 503 ] || fail "without the daemon: $status $(cat "$T/gone.body")"
+[ "$(cat "$T/gone.body")" = '{"data":null,"message":"the daemon cannot be reached"}' ] ||
+  fail "without the daemon: $(cat "$T/gone.body")"
+grep -q 'GET /metrics: 503' "$T/serve.log" || fail "the 503 was not logged"
+echo "ok: /metrics ($want samples) equals rrdtool lastupdate in both formats, in Prometheus and in VictoriaMetrics"
