@@ -5,9 +5,7 @@
 # each a full-size pve-vm-9.0 file, with a configuration per guest:
 #   1. files read by librrd (no daemon);
 #   2. through rrdcached on a unix socket that holds one pending row of
-#      every file (-w 3600), so every file costs a PENDING exchange too;
-#   3. once with the page cache dropped (needs root), the first scrape
-#      after a boot or a long pause.
+#      every file (-w 3600), so every file costs a PENDING exchange too.
 # pvecg-bench-serve makes the scrapes one after another and reports the
 # latency and the server's CPU time per scrape.
 #
@@ -92,8 +90,3 @@ if b"0 errors" not in answer:
 PY
 serve --daemon "unix:$SOCK"
 scrape "rrdcached, a row pending per file" 50
-if [ -w /proc/sys/vm/drop_caches ]; then
-  sync
-  echo 3 >/proc/sys/vm/drop_caches
-  scrape "rrdcached, page cache dropped" 1
-fi
