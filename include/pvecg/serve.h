@@ -9,6 +9,7 @@
 #ifndef PVECG_SERVE_H
 #define PVECG_SERVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -20,6 +21,11 @@ struct serve_config {
   time_t now;             /* 0: the current time */
 };
 
+/* The keep-alive idle time: how long a silent connection is kept between
+ * requests, and the longest --header-timeout. */
+#define PVECG_SERVE_IDLE_SECONDS 30
+#define PVECG_SERVE_IDLE_TEXT "30"
+
 struct serve_http_options {
   const char *listen;   /* "HOST:PORT", "[V6]:PORT"; port 0 picks one */
   unsigned threads;     /* answering threads */
@@ -27,11 +33,23 @@ struct serve_http_options {
   /* at most this many open from one address (0: no limit of its own), so
    * that one client holding connections cannot keep the others out */
   unsigned per_client;
+  /* TLS: PEM files, both or neither (NULL: plain HTTP) */
+  const char *tls_cert, *tls_key;
+  /* the token every API path and /metrics ask for (NULL: none); the
+   * file's rules are in src/serve/serve_auth.h */
+  const char *token_file;
+  /* a listener beyond loopback without TLS and a token is refused
+   * unless this is set */
+  bool insecure;
+  /* seconds a request's whole header may take, at most
+   * PVECG_SERVE_IDLE_SECONDS (0: 10); see src/serve/serve_deadline.h */
+  unsigned header_timeout;
 };
 
 /*
  * Serves until SIGINT or SIGTERM.  Returns 0 after a clean stop, or
- * -EINVAL (a bad --listen) / -EIO (cannot listen) with err filled.
+ * -EINVAL (a bad --listen, options that do not go together) / -EIO (a
+ * file that cannot be read or is refused, cannot listen) with err filled.
  */
 int serve_http_run(const struct serve_config *config,
                    const struct serve_http_options *options, char *err,

@@ -26,7 +26,8 @@ static const char usage_text[] =
     "usage: pvecg serve [--listen HOST:PORT] [--data-dir DIR]\n"
     "                   [--daemon ADDRESS] [--pve-config-dir DIR]\n"
     "                   [--threads N] [--connections-per-client N]\n"
-    "                   [--now EPOCH]\n"
+    "                   [--tls-cert FILE --tls-key FILE] [--token-file FILE]\n"
+    "                   [--insecure] [--header-timeout SECONDS] [--now EPOCH]\n"
     "\n"
     "Serves the files as Proxmox's API does (/api2/json/nodes/NODE/qemu/VMID/\n"
     "rrddata, .../lxc/..., /api2/json/nodes/NODE/rrddata, /api2/json/nodes,\n"
@@ -41,6 +42,16 @@ static const char usage_text[] =
     "  --threads N          answering threads (4)\n"
     "  --connections-per-client N  open connections one address may hold\n"
     "                       (32; 0: up to the 512 of all)\n"
+    "  --tls-cert FILE      serve HTTPS with this PEM certificate (chain)\n"
+    "  --tls-key FILE       and its PEM private key (not readable by others)\n"
+    "  --token-file FILE    ask every API path and /metrics for the token on\n"
+    "                       FILE's first line (mode 0600): \"Authorization:\n"
+    "                       Bearer SECRET\" or "
+    "\"PVEAPIToken=USER@REALM!ID=SECRET\"\n"
+    "  --insecure           allow a non-loopback --listen without TLS and a\n"
+    "                       token\n"
+    "  --header-timeout SECONDS  time a request's whole header may take\n"
+    "                       (10; at most " PVECG_SERVE_IDLE_TEXT ")\n"
     "  --now EPOCH          take this time as now (to reproduce a view)\n"
     "See pvecg-serve(1).\n";
 
@@ -52,6 +63,11 @@ enum {
   OPT_THREADS,
   OPT_PER_CLIENT,
   OPT_NOW,
+  OPT_TLS_CERT,
+  OPT_TLS_KEY,
+  OPT_TOKEN_FILE,
+  OPT_INSECURE,
+  OPT_HEADER_TIMEOUT,
 };
 
 struct serve_args {
@@ -66,6 +82,31 @@ static int parse_number(const char *text, uint64_t max, uint64_t *ret) {
     return -1;
   *ret = v;
   return 0;
+}
+
+/* The options of reaching the server safely. */
+static int set_access(struct serve_args *a, int opt, const char *value) {
+  uint64_t v;
+  switch (opt) {
+  case OPT_TLS_CERT:
+    a->http.tls_cert = value;
+    return 0;
+  case OPT_TLS_KEY:
+    a->http.tls_key = value;
+    return 0;
+  case OPT_TOKEN_FILE:
+    a->http.token_file = value;
+    return 0;
+  case OPT_INSECURE:
+    a->http.insecure = true;
+    return 0;
+  case OPT_HEADER_TIMEOUT:
+    if (parse_number(value, PVECG_SERVE_IDLE_SECONDS, &v) != 0 || v == 0)
+      return -1;
+    a->http.header_timeout = (unsigned)v;
+    return 0;
+  }
+  return -1;
 }
 
 static int set_option(struct serve_args *a, int opt, const char *value) {
@@ -99,7 +140,7 @@ static int set_option(struct serve_args *a, int opt, const char *value) {
     a->config.now = (time_t)v;
     return 0;
   }
-  return -1;
+  return set_access(a, opt, value);
 }
 
 static int parse_args(int argc, char **argv, struct serve_args *a) {
@@ -111,6 +152,11 @@ static int parse_args(int argc, char **argv, struct serve_args *a) {
       {"threads", required_argument, NULL, OPT_THREADS},
       {"connections-per-client", required_argument, NULL, OPT_PER_CLIENT},
       {"now", required_argument, NULL, OPT_NOW},
+      {"tls-cert", required_argument, NULL, OPT_TLS_CERT},
+      {"tls-key", required_argument, NULL, OPT_TLS_KEY},
+      {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+      {"insecure", no_argument, NULL, OPT_INSECURE},
+      {"header-timeout", required_argument, NULL, OPT_HEADER_TIMEOUT},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   int opt;
@@ -139,7 +185,8 @@ int cmd_serve(int argc, char **argv) {
       .http = {.listen = DEFAULT_LISTEN,
                .threads = 4,
                .connections = 512,
-               .per_client = 32},
+               .per_client = 32,
+               .header_timeout = 10},
   };
   int r = parse_args(argc, argv, &a);
   if (r != 0)

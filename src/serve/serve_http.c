@@ -1,16 +1,23 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * libmicrohttpd glue (see include/pvecg/serve.h).  libmicrohttpd is Debian's
- * (libmicrohttpd12), small, and parses HTTP with a long record of fuzzing;
- * everything the server decides is in serve_answer.c, so this file only
- * collects a request's parts, sends the answer with its headers, and logs
- * what failed, at most LOG_BURST lines per LOG_WINDOW seconds so a hostile
- * client cannot fill the journal.
+ * (libmicrohttpd12, built with GnuTLS), small, and parses HTTP with a long
+ * record of fuzzing; everything the server decides is in serve_answer.c,
+ * so this file only collects a request's parts, asks for the token
+ * (serve_auth.h) before any answer but the page's files, sends the answer
+ * with its headers, and logs what failed, at most LOG_BURST lines per
+ * LOG_WINDOW seconds so a hostile client cannot fill the journal.  The
+ * TLS files and the token are read by serve_secure.c, the header deadline
+ * is serve_deadline.c's.
  */
 #include "pvecg/serve.h"
 
 #include "serve_answer.h"
+#include "serve_assets.h"
+#include "serve_auth.h"
+#include "serve_deadline.h"
 #include "serve_listen.h"
+#include "serve_secure.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,6 +26,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -26,7 +34,18 @@
 #define LOG_BURST 20
 #define LOG_WINDOW 60
 #define LOG_PATH_MAX 160
-#define CONNECTION_TIMEOUT 30 /* seconds a silent client is kept */
+/* seconds a silent client is kept: between requests (the keep-alive idle
+ * time), or while it does not read its answer */
+#define CONNECTION_TIMEOUT PVECG_SERVE_IDLE_SECONDS
+#define HEADER_TIMEOUT 10 /* when the options say 0 */
+#define OPTIONS_MAX 16
+
+/* What every callback needs. */
+struct server {
+  const struct serve_config *config;
+  const struct serve_secure *secure;
+  struct serve_deadlines *deadlines;
+};
 
 /* ---- the log ------------------------------------------------------------- */
 
@@ -72,6 +91,11 @@ static void printable(const char *in, char *out, size_t size) {
   out[n] = '\0';
 }
 
+/* libmicrohttpd's first message since the start began, which says why it
+ * failed (a key that does not match its certificate, say) better than
+ * errno; its later ones only say that TLS or the start failed. */
+static char first_complaint[256];
+
 /* libmicrohttpd's messages: a printf format of its own and its va_list */
 static void mhd_log(void *cls, const char *format, va_list ap)
     __attribute__((format(printf, 2, 0)));
@@ -80,8 +104,19 @@ static void mhd_log(void *cls, const char *format, va_list ap) {
   char text[512];
   (void)cls;
   vsnprintf(text, sizeof(text), format, ap);
+  pthread_mutex_lock(&log_lock);
+  if (first_complaint[0] == '\0')
+    snprintf(first_complaint, sizeof(first_complaint), "%.*s",
+             (int)strcspn(text, "\n"), text);
+  pthread_mutex_unlock(&log_lock);
   log_line("pvecg serve: %s%s", text,
            text[0] != '\0' && text[strlen(text) - 1] == '\n' ? "" : "\n");
+}
+
+static void log_late(const char *addr, unsigned seconds) {
+  log_line("pvecg serve: closed a connection from %s: no whole request "
+           "header within %u s\n",
+           addr, seconds);
 }
 
 /* ---- a request ----------------------------------------------------------- */
@@ -115,6 +150,9 @@ static void add_headers(struct MHD_Response *response,
   }
   if (r->status == 405)
     MHD_add_response_header(response, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+  if (r->status == 401)
+    MHD_add_response_header(response, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
+                            "Bearer realm=\"pvecg\"");
 }
 
 static enum MHD_Result send_reply(struct MHD_Connection *connection,
@@ -143,15 +181,45 @@ static bool read_only(const char *method) {
   return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
 }
 
+/*
+ * With a token, everything but the page's own files asks for it: those
+ * hold no data, and a browser cannot send a header with a page load.  The
+ * refusal is the same for every path, existing or not, so that it tells
+ * nothing of what is there; only the log says why (never the header).
+ */
+static bool refused(const struct server *s, struct MHD_Connection *connection,
+                    const char *url, struct serve_reply *r) {
+  static const char *const why[] = {
+      [SERVE_AUTH_MISSING] = "no token",
+      [SERVE_AUTH_SCHEME] = "not a Bearer or PVEAPIToken credential",
+      [SERVE_AUTH_WRONG] = "wrong token",
+  };
+  if (!s->secure->has_token || serve_asset_find(url) != NULL)
+    return false;
+  enum serve_auth a = serve_auth_check(
+      &s->secure->token,
+      MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
+                                  MHD_HTTP_HEADER_AUTHORIZATION));
+  if (a == SERVE_AUTH_OK)
+    return false;
+  *r = (struct serve_reply){0};
+  serve_fail_reply(r, 401, "authentication required");
+  if (r->status == 401)
+    snprintf(r->message, sizeof(r->message), "%s", why[a]);
+  return true;
+}
+
 static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
                               const char *url, const char *method,
                               const char *version, const char *upload_data,
                               size_t *upload_data_size, void **state) {
-  const struct serve_config *config = cls;
+  const struct server *s = cls;
   struct params params = {.count = 0};
   struct serve_reply reply;
   (void)version;
   (void)upload_data;
+  if (*state == NULL)
+    serve_deadlines_header_in(s->deadlines, connection);
   if (*state == NULL && read_only(method)) {
     *state = &headers_seen;
     return MHD_YES;
@@ -160,14 +228,16 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
     *upload_data_size = 0;
     return MHD_YES;
   }
-  MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect,
-                            &params);
-  struct serve_headers headers = {
-      .accept = MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
-                                            MHD_HTTP_HEADER_ACCEPT),
-  };
-  serve_answer(config, method, url, params.item, params.count, &headers,
-               &reply);
+  if (!refused(s, connection, url, &reply)) {
+    MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect,
+                              &params);
+    struct serve_headers headers = {
+        .accept = MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
+                                              MHD_HTTP_HEADER_ACCEPT),
+    };
+    serve_answer(s->config, method, url, params.item, params.count, &headers,
+                 &reply);
+  }
   if (reply.status >= 400) {
     char path[LOG_PATH_MAX];
     printable(url, path, sizeof(path));
@@ -181,27 +251,50 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
 
 /* ---- the daemon ---------------------------------------------------------- */
 
-static struct MHD_Daemon *start(const struct serve_config *config,
-                                const struct serve_http_options *o,
+#define OPTION(o, v, p)                                                        \
+  (struct MHD_OptionItem) { (o), (intptr_t)(v), (void *)(p) }
+
+/* The daemon's options; the logger first, so that libmicrohttpd's
+ * complaints about the options that follow are rate-limited too. */
+static void fill_options(struct MHD_OptionItem *o, const struct server *s,
+                         const struct serve_http_options *h,
+                         const struct serve_listen *l) {
+  size_t n = 0;
+  o[n++] = OPTION(MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL);
+  o[n++] = OPTION(MHD_OPTION_SOCK_ADDR, 0, &l->addr);
+  o[n++] = OPTION(MHD_OPTION_THREAD_POOL_SIZE, h->threads, NULL);
+  o[n++] = OPTION(MHD_OPTION_CONNECTION_LIMIT, h->connections, NULL);
+  o[n++] = OPTION(MHD_OPTION_PER_IP_CONNECTION_LIMIT, h->per_client, NULL);
+  o[n++] = OPTION(MHD_OPTION_CONNECTION_TIMEOUT, CONNECTION_TIMEOUT, NULL);
+  o[n++] = OPTION(MHD_OPTION_NOTIFY_CONNECTION, serve_deadlines_notify,
+                  s->deadlines);
+  o[n++] = OPTION(MHD_OPTION_URI_LOG_CALLBACK, serve_deadlines_request_line,
+                  s->deadlines);
+  o[n++] = OPTION(MHD_OPTION_NOTIFY_COMPLETED, serve_deadlines_completed,
+                  s->deadlines);
+  if (s->secure->cert != NULL) {
+    o[n++] = OPTION(MHD_OPTION_HTTPS_MEM_CERT, 0, s->secure->cert);
+    o[n++] = OPTION(MHD_OPTION_HTTPS_MEM_KEY, 0, s->secure->key);
+  }
+  o[n] = OPTION(MHD_OPTION_END, 0, NULL);
+}
+
+static struct MHD_Daemon *start(const struct server *s,
+                                const struct serve_http_options *h,
                                 const struct serve_listen *l) {
+  struct MHD_OptionItem options[OPTIONS_MAX];
   unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL_LINUX_ONLY |
                    MHD_USE_ERROR_LOG;
   if (l->addr.ss_family == AF_INET6)
     flags |= MHD_USE_IPv6;
-  /* the logger first, so that libmicrohttpd's complaints about the
-   * options that follow are rate-limited too */
-  return MHD_start_daemon(
-      flags, l->port, NULL, NULL, answer, (void *)config,
-      MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL, MHD_OPTION_SOCK_ADDR,
-      (const struct sockaddr *)&l->addr, MHD_OPTION_THREAD_POOL_SIZE,
-      o->threads, MHD_OPTION_CONNECTION_LIMIT, o->connections,
-      MHD_OPTION_PER_IP_CONNECTION_LIMIT, o->per_client,
-      MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)CONNECTION_TIMEOUT,
-      MHD_OPTION_END);
+  if (s->secure->cert != NULL)
+    flags |= MHD_USE_TLS;
+  fill_options(options, s, h, l);
+  return MHD_start_daemon(flags, l->port, NULL, NULL, answer, (void *)s,
+                          MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
-static void say_listening(struct MHD_Daemon *daemon,
-                          const struct serve_config *config,
+static void say_listening(struct MHD_Daemon *daemon, const struct server *s,
                           const struct serve_listen *l) {
   char host[INET6_ADDRSTRLEN] = "?";
   const union MHD_DaemonInfo *info =
@@ -210,43 +303,74 @@ static void say_listening(struct MHD_Daemon *daemon,
       l->addr.ss_family == AF_INET6
           ? (const void *)&((const struct sockaddr_in6 *)&l->addr)->sin6_addr
           : (const void *)&((const struct sockaddr_in *)&l->addr)->sin_addr;
+  bool tls = s->secure->cert != NULL, token = s->secure->has_token;
   inet_ntop(l->addr.ss_family, a, host, sizeof(host));
-  fprintf(stderr, "pvecg serve: listening on %s%s%s:%u, files in %s%s%s\n",
+  fprintf(stderr, "pvecg serve: listening on %s%s%s:%u, files in %s%s%s%s%s\n",
           l->addr.ss_family == AF_INET6 ? "[" : "", host,
           l->addr.ss_family == AF_INET6 ? "]" : "",
           info != NULL ? (unsigned)info->port : (unsigned)l->port,
-          config->list_dir,
-          config->daemon != NULL ? ", through rrdcached at " : "",
-          config->daemon != NULL ? config->daemon : "");
+          s->config->list_dir,
+          s->config->daemon != NULL ? ", through rrdcached at " : "",
+          s->config->daemon != NULL ? s->config->daemon : "",
+          tls ? ", TLS" : "", token ? ", a token asked" : "");
 }
 
-int serve_http_run(const struct serve_config *config,
-                   const struct serve_http_options *options, char *err,
-                   size_t err_size) {
-  struct serve_listen l;
-  if (serve_listen_parse(options->listen, &l) != 0) {
-    snprintf(err, err_size, "--listen '%s' is not HOST:PORT or [V6]:PORT",
-             options->listen);
-    return -EINVAL;
-  }
-  /* the answering threads inherit this mask: only sigwait() below sees
-   * the signals that stop the server */
+/* Until SIGINT or SIGTERM, which the answering threads (they inherit the
+ * mask) never see: only sigwait() below does. */
+static int serve_until_stopped(struct server *s,
+                               const struct serve_http_options *o,
+                               const struct serve_listen *l, char *err,
+                               size_t err_size) {
   sigset_t stop;
   sigemptyset(&stop);
   sigaddset(&stop, SIGINT);
   sigaddset(&stop, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &stop, NULL);
   signal(SIGPIPE, SIG_IGN);
-  struct MHD_Daemon *daemon = start(config, options, &l);
-  if (daemon == NULL) {
-    snprintf(err, err_size, "cannot listen on %s: %s", options->listen,
-             strerror(errno));
+  unsigned header = o->header_timeout != 0 ? o->header_timeout : HEADER_TIMEOUT;
+  int r = serve_deadlines_start(header, CONNECTION_TIMEOUT, log_late,
+                                &s->deadlines);
+  if (r != 0) {
+    snprintf(err, err_size, "cannot start: %s", strerror(-r));
     return -EIO;
   }
-  say_listening(daemon, config, &l);
+  first_complaint[0] = '\0';
+  struct MHD_Daemon *daemon = start(s, o, l);
+  if (daemon == NULL) {
+    snprintf(err, err_size, "cannot listen on %s: %s", o->listen,
+             first_complaint[0] != '\0' ? first_complaint : strerror(errno));
+    serve_deadlines_stop(s->deadlines);
+    return -EIO;
+  }
+  say_listening(daemon, s, l);
   int sig;
   sigwait(&stop, &sig);
   fprintf(stderr, "pvecg serve: stopping (%s)\n", strsignal(sig));
   MHD_stop_daemon(daemon);
+  serve_deadlines_stop(s->deadlines);
   return 0;
+}
+
+int serve_http_run(const struct serve_config *config,
+                   const struct serve_http_options *options, char *err,
+                   size_t err_size) {
+  struct serve_listen l;
+  struct serve_secure secure;
+  if (serve_listen_parse(options->listen, &l) != 0) {
+    snprintf(err, err_size, "--listen '%s' is not HOST:PORT or [V6]:PORT",
+             options->listen);
+    return -EINVAL;
+  }
+  if (options->tls_cert != NULL &&
+      MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+    snprintf(err, err_size, "this libmicrohttpd was built without TLS");
+    return -EIO;
+  }
+  int r = serve_secure_load(options, &l, &secure, err, err_size);
+  if (r != 0)
+    return r;
+  struct server s = {.config = config, .secure = &secure};
+  r = serve_until_stopped(&s, options, &l, err, err_size);
+  serve_secure_free(&secure);
+  return r;
 }

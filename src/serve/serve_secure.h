@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What makes `pvecg serve` safe to reach from other hosts, read once at
+ * start: the TLS certificate and key (--tls-cert, --tls-key), the token
+ * (--token-file, serve_auth.h), and the rule that a listener beyond
+ * loopback has both, or the operator said --insecure.
+ */
+#ifndef PVECG_SERVE_SECURE_H
+#define PVECG_SERVE_SECURE_H
+
+#include "pvecg/serve.h"
+
+#include "serve_auth.h"
+#include "serve_listen.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct serve_secure {
+  char *cert, *key; /* PEM text, NULL without TLS */
+  bool has_token;
+  struct serve_token token;
+};
+
+/*
+ * Reads the files options names and checks the rule for the address l.
+ * Returns 0 (with at most one warning line on stderr, for --insecure),
+ * -EINVAL when the options do not go together (err says what is missing)
+ * or -EIO when a file cannot be read or is refused (err says which and
+ * why).  serve_secure_free() then wipes the secrets.
+ */
+int serve_secure_load(const struct serve_http_options *options,
+                      const struct serve_listen *l, struct serve_secure *ret,
+                      char *err, size_t err_size);
+
+void serve_secure_free(struct serve_secure *s);
+
+#endif

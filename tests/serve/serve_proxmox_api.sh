@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# A Proxmox VE API client from npm (proxmox-api, installed into a
+# temporary directory) reads pvecg serve over HTTPS, trusting only a CA
+# this test makes, with an API token in Proxmox's form
+# (PVEAPIToken=USER@REALM!TOKENID=SECRET, the token file holding the
+# same): cluster/resources is the fixture's listing and a guest's rrddata
+# is what `pvecg rrddata` prints, value for value; with another secret
+# the client gets the 401.  Skipped only when node or npm are missing or
+# the npm registry cannot be reached.
+set -euo pipefail
+
+for tool in node npm; do
+  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
+done
+for tool in rrdtool openssl python3; do
+  command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
+done
+: "${PVECG:?}" "${LAYOUT_DEFS:?}"
+
+T=$(mktemp -d)
+SERVE_PID=
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/fixture.sh"
+. "$HERE/tls_fixture.sh"
+trap 'stop_serve; rm -rf "$T"' EXIT
+export npm_config_cache=$T/npm-cache npm_config_update_notifier=false
+timeout 60 npm ping >"$T/npm.log" 2>&1 || { echo "SKIP: the npm registry cannot be reached"; exit 77; }
+timeout 300 npm install --prefix "$T/npm" --no-audit --no-fund --loglevel=error proxmox-api \
+  >>"$T/npm.log" 2>&1 || { cat "$T/npm.log"; echo "FAIL - npm install proxmox-api"; exit 1; }
+echo "ok   - proxmox-api $(node -p "require('$T/npm/node_modules/proxmox-api/package.json').version") installed"
+
+FAILURES=0
+check() { # check DESCRIPTION EXPECTED ACTUAL
+  if [ "$2" == "$3" ]; then echo "ok   - $1"; else
+    echo "FAIL - $1: expected '$2', got '$3'"; FAILURES=$((FAILURES + 1)); fi
+}
+
+T0=1700002800
+NOW=$((T0 + 300 * 60))
+D=$T/data
+mkdir -p "$D/pve-vm-9.0" "$D/pve-node-9.0" "$T/pve/nodes/pve1/qemu-server"
+make_file pve-vm-9.0 "$D/pve-vm-9.0/100" "$T0"
+vm_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pve-vm-9.0/100"
+make_file pve-node-9.0 "$D/pve-node-9.0/pve1" "$T0"
+node_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pve-node-9.0/pve1"
+printf 'name: web-1\nmemory: 4096\n' >"$T/pve/nodes/pve1/qemu-server/100.conf"
+make_tls "$T"
+SECRET=$(new_secret)
+TOKEN_ID='monitor@pve!pvecg'
+printf '%s=%s\n' "$TOKEN_ID" "$SECRET" >"$T/token"
+chmod 600 "$T/token"
+
+PORT=$(loopback_port)
+start_serve "$T/serve.log" --listen "127.0.0.1:$PORT" --data-dir "$D" --pve-config-dir "$T/pve" \
+  --now "$NOW" --tls-cert "$T/server.pem" --tls-key "$T/server.key" --token-file "$T/token"
+
+# client SECRET: the client's two lines, or its error
+client() {
+  NODE_PATH=$T/npm/node_modules NODE_EXTRA_CA_CERTS=$T/ca.pem \
+    timeout 60 node "$HERE/proxmox_api_client.js" "$PORT" "$TOKEN_ID" "$1" pve1 100 2>&1
+}
+out=$(client "$SECRET") || { echo "FAIL - the client: $out"; exit 1; }
+check "cluster/resources" \
+  '[{"id":"node/pve1","type":"node","node":"pve1"},{"id":"qemu/100","type":"qemu","vmid":100,"name":"web-1","node":"pve1"}]' \
+  "$(sed -n 1p <<<"$out")"
+# pvecg rrddata's data, through the same JSON parser and writer
+want=$("$PVECG" rrddata --vmid 100 --timeframe hour --data-dir "$D" --now "$NOW" |
+  node -e 'let s = ""; process.stdin.on("data", (d) => s += d).on("end", () =>
+    console.log(JSON.stringify(JSON.parse(s).data)))')
+check "rrddata: 60 rows" 60 "$(node -e 'console.log(JSON.parse(process.argv[1]).length)' "$want")"
+check "rrddata is pvecg rrddata's" "$want" "$(sed -n 2p <<<"$out")"
+
+rc=0
+out=$(client "$(new_secret)") || rc=$?
+check "another secret: refused" "1 yes" "$rc $(grep -q 'Error 401' <<<"$out" && echo yes)"
+check "the log holds no secret" 0 "$(grep -cF -- "${SECRET:0:8}" "$T/serve.log" || true)"
+
+[ "$FAILURES" -eq 0 ] || { echo "$FAILURES failures"; exit 1; }
+echo PASS
