@@ -246,7 +246,13 @@ static void *sender_main(void *arg) {
       s->stats.lines += export_count_lines(s->body, s->len);
     } else {
       s->failed = r;
-      snprintf(s->error, sizeof(s->error), "%s: %s", s->label, why);
+      /* the label is short; a long reason is cut, as any message is */
+      int n = snprintf(s->error, sizeof(s->error), "%s: ", s->label);
+      if (n > 0 && (size_t)n < sizeof(s->error)) {
+        size_t len = strnlen(why, sizeof(s->error) - (size_t)n - 1);
+        memcpy(s->error + n, why, len);
+        s->error[(size_t)n + len] = '\0';
+      }
     }
     s->busy = false;
     pthread_cond_broadcast(&s->changed);
