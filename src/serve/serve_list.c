@@ -6,10 +6,7 @@
  */
 #include "serve_list.h"
 
-#include "pvecg/dir_names.h"
-#include "pvecg/guest_directory.h"
 #include "pvecg/rrd_file_name.h"
-#include "pvecg/rrd_layout.h"
 #include "pvecg/vmid.h"
 
 #include <limits.h>
@@ -37,28 +34,33 @@ static int by_vmid(const void *a, const void *b) {
   return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
 }
 
-static void layout_dir(char *buf, size_t size, const char *data_dir,
-                       const struct rrd_layout *layout) {
-  snprintf(buf, size, "%s/%s", data_dir, layout->name);
+void serve_list_names(const char *data_dir, const struct rrd_layout *layout,
+                      struct dir_names *ret) {
+  char dir[PATH_MAX];
+  bool guests = layout == &layout_pve_vm_9_0;
+  snprintf(dir, sizeof(dir), "%s/%s", data_dir, layout->name);
+  dir_names_read(dir, DIR_ENTRY_FILE, guests ? vmid_name : node_name,
+                 SERVE_LIST_MAX, ret);
+  if (ret->count > 1)
+    qsort(ret->name, ret->count, sizeof(*ret->name),
+          guests ? by_vmid : by_name);
 }
 
 /* ---- the JSON ------------------------------------------------------------ */
 
-static void write_node(struct json_writer *w, const char *node) {
+void serve_list_node_members(struct json_writer *w, const char *node) {
   char id[RRD_FILE_NAME_MAX + 8];
   snprintf(id, sizeof(id), "node/%s", node);
-  json_begin_object(w);
   json_key(w, "id");
   json_string(w, id);
   json_key(w, "type");
   json_string(w, "node");
   json_key(w, "node");
   json_string(w, node);
-  json_end_object(w);
 }
 
-static void write_guest(struct json_writer *w, const char *vmid_text,
-                        const struct guest_directory *configs) {
+void serve_list_guest_members(struct json_writer *w, const char *vmid_text,
+                              const struct guest_directory *configs) {
   uint32_t vmid = 0;
   vmid_parse_string(vmid_text, &vmid);
   struct guest_identity who;
@@ -66,7 +68,6 @@ static void write_guest(struct json_writer *w, const char *vmid_text,
   const char *type = !known ? "guest" : who.type == GUEST_QEMU ? "qemu" : "lxc";
   char id[32];
   snprintf(id, sizeof(id), "%s/%s", type, vmid_text);
-  json_begin_object(w);
   json_key(w, "id");
   json_string(w, id);
   json_key(w, "type");
@@ -81,37 +82,34 @@ static void write_guest(struct json_writer *w, const char *vmid_text,
     json_key(w, "node");
     json_string(w, who.node);
   }
-  json_end_object(w);
 }
 
 static void write_guests(struct json_writer *w, const char *data_dir,
                          const char *config_dir) {
-  char dir[PATH_MAX];
   struct dir_names vmids;
-  layout_dir(dir, sizeof(dir), data_dir, &layout_pve_vm_9_0);
-  dir_names_read(dir, DIR_ENTRY_FILE, vmid_name, SERVE_LIST_MAX, &vmids);
-  if (vmids.count > 1)
-    qsort(vmids.name, vmids.count, sizeof(*vmids.name), by_vmid);
+  serve_list_names(data_dir, &layout_pve_vm_9_0, &vmids);
   struct guest_directory *configs = guest_directory_load(config_dir);
-  for (size_t i = 0; i < vmids.count; i++)
-    write_guest(w, vmids.name[i], configs);
+  for (size_t i = 0; i < vmids.count; i++) {
+    json_begin_object(w);
+    serve_list_guest_members(w, vmids.name[i], configs);
+    json_end_object(w);
+  }
   guest_directory_free(configs);
   dir_names_free(&vmids);
 }
 
 void serve_list_write(struct json_writer *w, const char *data_dir,
                       const char *config_dir, bool guests) {
-  char dir[PATH_MAX];
   struct dir_names nodes;
-  layout_dir(dir, sizeof(dir), data_dir, &layout_pve_node_9_0);
-  dir_names_read(dir, DIR_ENTRY_FILE, node_name, SERVE_LIST_MAX, &nodes);
-  if (nodes.count > 1)
-    qsort(nodes.name, nodes.count, sizeof(*nodes.name), by_name);
+  serve_list_names(data_dir, &layout_pve_node_9_0, &nodes);
   json_begin_object(w);
   json_key(w, "data");
   json_begin_array(w);
-  for (size_t i = 0; i < nodes.count; i++)
-    write_node(w, nodes.name[i]);
+  for (size_t i = 0; i < nodes.count; i++) {
+    json_begin_object(w);
+    serve_list_node_members(w, nodes.name[i]);
+    json_end_object(w);
+  }
   dir_names_free(&nodes);
   if (guests)
     write_guests(w, data_dir, config_dir);

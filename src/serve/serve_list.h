@@ -10,7 +10,10 @@
 #ifndef PVECG_SERVE_LIST_H
 #define PVECG_SERVE_LIST_H
 
+#include "pvecg/dir_names.h"
+#include "pvecg/guest_directory.h"
 #include "pvecg/json_writer.h"
+#include "pvecg/rrd_layout.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -27,5 +30,15 @@
  */
 void serve_list_write(struct json_writer *w, const char *data_dir,
                       const char *config_dir, bool guests);
+
+/* The pieces of the listing, for answers that add to its entries (the
+ * overview): the file names of a 9.0 layout's directory under data_dir in
+ * the listing's order (node names by name, VMIDs by number), and one
+ * entry's members, written into an object the caller opened. */
+void serve_list_names(const char *data_dir, const struct rrd_layout *layout,
+                      struct dir_names *ret);
+void serve_list_node_members(struct json_writer *w, const char *node);
+void serve_list_guest_members(struct json_writer *w, const char *vmid_text,
+                              const struct guest_directory *configs);
 
 #endif

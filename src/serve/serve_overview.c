@@ -1,8 +1,268 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The overview (see serve_overview.h): the listings' files, each read
+ * twice -- its header for the newest values (serve_read_last, the reader
+ * /metrics uses) and the hour of its finest archive for the sparkline.
+ *
+ * Files are read BATCH at a time under the read lock and written out
+ * before the next batch: the lock is never held for a whole overview of
+ * thousands of files, other requests (the page's own rrddata) get their
+ * turn between batches, and what is held besides the body stays small.
+ *
+ * The sparkline never makes rrdcached FLUSH.  The values come with what
+ * the daemon still holds (PENDING), but a FLUSH per file per overview
+ * load (the page reloads it every minute) would write every file every
+ * minute and undo the daemon's -w; the sparkline's last minutes may then
+ * be missing until the daemon writes them.  Over TCP the daemon reads the
+ * file itself (FETCH), as for rrddata.
+ */
 #include "serve_overview.h"
+
+#include "serve_list.h"
+#include "serve_read.h"
+
+#include "pvecg/json_writer.h"
+#include "pvecg/rrd_fetch.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrddata.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define BATCH 64
+#define SPARK_MAX 128 /* an hour is 60 rows; a coarser file has fewer */
+#define COLUMNS_MAX 8
+
+/* What one kind of file shows: its columns, and the sparkline's. */
+struct columns {
+  const char *names[COLUMNS_MAX];
+  size_t count;
+  const char *spark;
+};
+
+static const struct columns guest_columns = {
+    {"memhost", "mem", "maxmem", "cpu", "maxcpu", "pressurecpusome",
+     "pressureiosome", "pressurememorysome"},
+    8,
+    "memhost"};
+
+static const struct columns node_columns = {
+    {"memused", "memtotal", "cpu", "maxcpu", "pressurecpusome",
+     "pressureiosome", "pressurememorysome"},
+    7,
+    "memused"};
+
+/* One file as read. */
+struct file_read {
+  bool readable; /* the header was read and has every column */
+  time_t time;
+  double values[COLUMNS_MAX];
+  bool has_spark;
+  time_t spark_time;
+  unsigned long spark_step;
+  size_t spark_count;
+  double spark[SPARK_MAX];
+};
+
+struct overview {
+  const struct serve_config *config;
+  struct rrddata_window hour;
+  struct guest_directory *configs;
+  int failure; /* -ENOTCONN: the daemon cannot be reached */
+  char err[256];
+  struct file_read batch[BATCH];
+};
+
+/* ---- reading ------------------------------------------------------------- */
+
+/* The header's values; false when the file lacks one of the columns. */
+static bool take_values(const struct columns *cols,
+                        const struct rrd_last_row *row, struct file_read *f) {
+  for (size_t i = 0; i < cols->count; i++) {
+    int found = 0;
+    for (size_t k = 0; k < row->ds_count; k++)
+      found |= strcmp(row->ds_names[k], cols->names[i]) == 0;
+    if (!found)
+      return false;
+    f->values[i] = rrd_last_value(row, cols->names[i]);
+  }
+  return true;
+}
+
+/* The sparkline: the rows rrddata's hour reads.  Only the files of a
+ * daemon over TCP are read through it (see the top of this file). */
+static int read_spark(struct overview *o, const char *path,
+                      const struct columns *cols, struct file_read *f) {
+  const struct serve_config *c = o->config;
+  struct rrd_fetch_request req = {
+      .path = path,
+      .daemon = c->data_dir == NULL ? c->daemon : NULL,
+      .cf = RRD_CF_AVERAGE,
+      .resolution = o->hour.resolution,
+      .start = o->hour.start,
+      .end = o->hour.end,
+  };
+  struct rrd_series series;
+  int r = rrd_fetch_series(&req, &series, o->err, sizeof(o->err));
+  if (r != 0)
+    return r == -ENOTCONN ? r : 0;
+  int column = rrd_series_ds_index(&series, cols->spark);
+  if (column >= 0 && series.row_count > 0) {
+    f->has_spark = true;
+    f->spark_time = rrd_series_time(&series, 0);
+    f->spark_step = series.step;
+    f->spark_count =
+        series.row_count < SPARK_MAX ? series.row_count : SPARK_MAX;
+    for (size_t i = 0; i < f->spark_count; i++)
+      f->spark[i] = rrd_series_row(&series, i)[column];
+  }
+  rrd_series_free(&series);
+  return 0;
+}
+
+/* One file; -ENOTCONN when the daemon cannot be reached, else 0 with
+ * whatever could be read. */
+static int read_file(struct overview *o, const struct rrd_layout *layout,
+                     const struct columns *cols, const char *name,
+                     struct file_read *f) {
+  char path[PATH_MAX];
+  struct rrd_last_row row;
+  *f = (struct file_read){0};
+  if (rrd_file_name_path(o->config->data_dir, layout, name, path,
+                         sizeof(path)) != 0)
+    return 0;
+  int r = serve_read_last(o->config, path, &row, o->err, sizeof(o->err));
+  if (r != 0)
+    return r == -ENOTCONN ? r : 0;
+  if (!take_values(cols, &row, f))
+    return 0;
+  f->readable = true;
+  f->time = row.time;
+  return read_spark(o, path, cols, f);
+}
+
+static int read_batch(struct overview *o, const struct rrd_layout *layout,
+                      const struct columns *cols, char *const *names,
+                      size_t count) {
+  int r = 0;
+  serve_read_begin();
+  for (size_t i = 0; i < count && r == 0; i++)
+    r = read_file(o, layout, cols, names[i], &o->batch[i]);
+  serve_read_end();
+  return r;
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+/* A value as the header holds it: the shortest "%.Ng" that reads back as
+ * the same double (json_number's "%.15g" does not always, and a reader
+ * comparing with `rrdtool lastupdate` wants the very number). */
+static void write_exact(struct json_writer *w, double v) {
+  char text[40];
+  snprintf(text, sizeof(text), "%.15g", v);
+  if (!isfinite(v) || strtod(text, NULL) == v) {
+    json_number(w, v);
+    return;
+  }
+  snprintf(text, sizeof(text), "%.16g", v);
+  if (strtod(text, NULL) != v)
+    snprintf(text, sizeof(text), "%.17g", v);
+  json_raw(w, text);
+}
+
+static void write_spark(struct json_writer *w, const struct file_read *f) {
+  json_key(w, "spark");
+  if (!f->has_spark) {
+    json_null(w);
+    return;
+  }
+  json_begin_array(w);
+  for (size_t i = 0; i < f->spark_count; i++)
+    json_number(w, f->spark[i]);
+  json_end_array(w);
+  json_key(w, "spark_time");
+  json_int(w, f->spark_time);
+  json_key(w, "spark_step");
+  json_uint(w, f->spark_step);
+}
+
+static void write_file(struct json_writer *w, const struct overview *o,
+                       const struct columns *cols, const char *name,
+                       const struct file_read *f) {
+  json_begin_object(w);
+  if (cols == &node_columns)
+    serve_list_node_members(w, name);
+  else
+    serve_list_guest_members(w, name, o->configs);
+  json_key(w, "time");
+  if (f->readable && f->time != 0)
+    json_int(w, f->time);
+  else
+    json_null(w);
+  for (size_t i = 0; i < cols->count; i++) {
+    json_key(w, cols->names[i]);
+    write_exact(w, f->readable ? f->values[i] : NAN);
+  }
+  write_spark(w, f);
+  json_end_object(w);
+}
+
+static void write_files(struct json_writer *w, struct overview *o,
+                        const struct rrd_layout *layout,
+                        const struct columns *cols,
+                        const struct dir_names *names) {
+  for (size_t at = 0; at < names->count && o->failure == 0; at += BATCH) {
+    size_t n = names->count - at < BATCH ? names->count - at : BATCH;
+    o->failure = read_batch(o, layout, cols, names->name + at, n);
+    for (size_t i = 0; i < n && o->failure == 0; i++)
+      write_file(w, o, cols, names->name[at + i], &o->batch[i]);
+  }
+}
+
+/* serve_json_reply's arg is const: the state it fills is pointed to. */
+struct fill_arg {
+  struct overview *o;
+};
+
+static void fill_overview(struct json_writer *w, const void *arg) {
+  struct overview *o = ((const struct fill_arg *)arg)->o;
+  const char *dir = o->config->list_dir;
+  struct dir_names nodes, vmids;
+  serve_list_names(dir, &layout_pve_node_9_0, &nodes);
+  serve_list_names(dir, &layout_pve_vm_9_0, &vmids);
+  json_begin_object(w);
+  json_key(w, "data");
+  json_begin_array(w);
+  write_files(w, o, &layout_pve_node_9_0, &node_columns, &nodes);
+  write_files(w, o, &layout_pve_vm_9_0, &guest_columns, &vmids);
+  json_end_array(w);
+  json_end_object(w);
+  dir_names_free(&nodes);
+  dir_names_free(&vmids);
+}
 
 void serve_overview_reply(const struct serve_config *config,
                           struct serve_reply *ret) {
-  (void)config;
-  serve_fail_reply(ret, 404, "no such path");
+  struct overview *o = calloc(1, sizeof(*o));
+  if (o != NULL)
+    o->configs = guest_directory_load(config->config_dir);
+  if (o == NULL || o->configs == NULL) {
+    free(o);
+    serve_fail_reply(ret, 500, "out of memory");
+    return;
+  }
+  o->config = config;
+  time_t now = config->now != 0 ? config->now : time(NULL);
+  rrddata_window(RRDDATA_HOUR, false, now, &o->hour);
+  serve_json_reply(ret, 200, fill_overview, &(struct fill_arg){o});
+  if (o->failure != 0) {
+    serve_reply_free(ret);
+    serve_fail_reply(ret, 503, "the daemon cannot be reached");
+    snprintf(ret->message, sizeof(ret->message), "%s", o->err);
+  }
+  guest_directory_free(o->configs);
+  free(o);
 }

@@ -10,7 +10,8 @@
 #     holding one: {"memory": {"memhost": 58, ...}, ...}) the graph has
 #     exactly one path.series[data-series=KEY] whose data-points is exactly
 #     the expected count, drawn when the count is not 0, and a legend entry
-#     li[data-series=KEY];
+#     li[data-series=KEY]; and the page has no graph EXPECT_JSON does not
+#     name;
 #   - a screenshot, written to OUT_PNG, is a PNG of more than a few KB;
 #   - the browser's console logged nothing at level SEVERE (script errors,
 #     Content-Security-Policy refusals, failed requests).
@@ -230,6 +231,14 @@ done < <(jq -r --argjson got "$dom" '
      ($e.points | tostring), ($e.drawn // false | tostring),
      ($e.legend // false | tostring)])
   | @tsv' <<<"$EXPECT")
+
+extra=$(jq -r --argjson got "$dom" '. as $e | [$got | keys[] | . as $k | select($e | has($k) | not)] | join(" ")' \
+  <<<"$EXPECT" 2>/dev/null) || extra=
+if [ -n "$extra" ]; then
+  fail "graphs drawn that are not expected: $extra"
+else
+  ok "no graph beyond the expected ones"
+fi
 
 # The screenshot.
 if WD_MAX_TIME=60 wd GET "/session/$SESSION/screenshot" >"$T/shot.json" 2>"$T/err" &&

@@ -46,8 +46,10 @@ URL=http://127.0.0.1:$PORT
 wait_serving "$URL/"
 
 # The series of each graph, as the page draws them (src/serve/web/app.js).
-GUEST_GRAPHS='{"cpu":["cpu"],"memory":["memhost","mem","maxmem"],"network":["netin","netout"],"disk":["diskread","diskwrite"],"pressure":["pressurecpusome","pressurecpufull","pressureiosome","pressureiofull","pressurememorysome","pressurememoryfull"]}'
-NODE_GRAPHS='{"cpu":["cpu","iowait"],"load":["loadavg"],"memory":["memtotal","memused","memavailable","arcsize"],"swap":["swaptotal","swapused"],"network":["netin","netout"],"root":["roottotal","rootused"],"pressure":["pressurecpusome","pressureiosome","pressureiofull","pressurememorysome","pressurememoryfull"]}'
+# Pressure as Proxmox draws it: a graph per resource, "some" and "full"
+# (a node has no CPU "full").
+GUEST_GRAPHS='{"cpu":["cpu"],"memory":["memhost","mem","maxmem"],"network":["netin","netout"],"disk":["diskread","diskwrite"],"pressure-cpu":["pressurecpusome","pressurecpufull"],"pressure-io":["pressureiosome","pressureiofull"],"pressure-memory":["pressurememorysome","pressurememoryfull"]}'
+NODE_GRAPHS='{"cpu":["cpu","iowait"],"load":["loadavg"],"memory":["memtotal","memused","memavailable","arcsize"],"swap":["swaptotal","swapused"],"network":["netin","netout"],"root":["roottotal","rootused"],"pressure-cpu":["pressurecpusome"],"pressure-io":["pressureiosome","pressureiofull"],"pressure-memory":["pressurememorysome","pressurememoryfull"]}'
 
 # expected GRAPHS RRDDATA-ARGS...: per graph and series, the rows of
 # `pvecg rrddata` that have the value.

@@ -3,7 +3,8 @@
  * Tests of src/serve/serve_answer.c and serve_list.c without HTTP: the
  * listings of a data directory and a PVE configuration (names, types and
  * nodes where known, everything else left out, foreign files ignored), the
- * page's files with their policy, and the JSON error answers.
+ * page's files with their policy, and the JSON error answers; the
+ * overview (serve_overview.c) of files that are no RRDs and of real ones.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "fixture_tree.h"
+#include "pvecg/rrd_file.h"
 #include "serve_answer.h"
 #include "serve_assets.h"
 
@@ -178,12 +180,91 @@ static void test_errors(void **state) {
   serve_reply_free(&r);
 }
 
+/* ---- the overview -------------------------------------------------------- */
+
+#define NODE_NULLS                                                             \
+  "\"time\":null,\"memused\":null,\"memtotal\":null,\"cpu\":null,"             \
+  "\"maxcpu\":null,\"pressurecpusome\":null,\"pressureiosome\":null,"          \
+  "\"pressurememorysome\":null,\"spark\":null}"
+#define GUEST_NULLS                                                            \
+  "\"time\":null,\"memhost\":null,\"mem\":null,\"maxmem\":null,"               \
+  "\"cpu\":null,\"maxcpu\":null,\"pressurecpusome\":null,"                     \
+  "\"pressureiosome\":null,\"pressurememorysome\":null,\"spark\":null}"
+
+/* Files that are no RRDs: every one listed as the listing has it, with
+ * nothing known. */
+static void test_overview_unreadable(void **state) {
+  struct serve_reply r;
+  (void)state;
+  answer("GET", "/api2/json/pvecg/overview", NULL, 0, &r);
+  check_json(
+      &r, 200,
+      "{\"data\":["
+      "{\"id\":\"node/pve1\",\"type\":\"node\",\"node\":\"pve1\"," NODE_NULLS
+      ",{\"id\":\"node/pve2\",\"type\":\"node\",\"node\":\"pve2\"," NODE_NULLS
+      ",{\"id\":\"qemu/100\",\"type\":\"qemu\",\"vmid\":100,"
+      "\"name\":\"web\",\"node\":\"pve1\"," GUEST_NULLS
+      ",{\"id\":\"lxc/101\",\"type\":\"lxc\",\"vmid\":101,"
+      "\"name\":\"ct-\\\"1\\\"\",\"node\":\"pve2\"," GUEST_NULLS
+      ",{\"id\":\"guest/102\",\"type\":\"guest\",\"vmid\":102," GUEST_NULLS
+      ",{\"id\":\"qemu/1000\",\"type\":\"qemu\",\"vmid\":1000," GUEST_NULLS
+      "]}");
+  serve_reply_free(&r);
+}
+
+#define T0 1700000040 /* a whole minute */
+
+/* A guest file with ten rows a minute apart after T0: memhost 1000*i,
+ * the last row's memhost U and its cpu a double "%.15g" cannot give. */
+static void make_guest_file(const char *dir) {
+  char path[400], err[256], row[256];
+  snprintf(path, sizeof(path), "%s/pve-vm-9.0/100", dir);
+  assert_int_equal(
+      rrd_file_create(&layout_pve_vm_9_0, path, T0, err, sizeof(err)), 0);
+  for (int i = 1; i <= 10; i++) {
+    char memhost[32];
+    snprintf(memhost, sizeof(memhost), "%d", 1000 * i);
+    snprintf(row, sizeof(row),
+             "%d:2:%s:4096:2048:0:0:0:0:0:0:%s:1.5:0:0.25:0:U:0", T0 + 60 * i,
+             i == 10 ? "0.30000000000000004" : "0.5", i == 10 ? "U" : memhost);
+    assert_int_equal(rrd_file_update(path, row, err, sizeof(err)), 0);
+  }
+}
+
+static void test_overview_values(void **state) {
+  char dir[300], want[2000];
+  struct serve_reply r;
+  (void)state;
+  snprintf(dir, sizeof(dir), "%s/rrd", root);
+  fixture_mkdir(root, "rrd/pve-vm-9.0");
+  make_guest_file(dir);
+  /* the hour before T0 + 630: rows T0 - 2940 ... T0 + 600 */
+  struct serve_config c = {
+      .data_dir = dir, .list_dir = dir, .config_dir = "", .now = T0 + 630};
+  serve_answer(&c, "GET", "/api2/json/pvecg/overview", NULL, 0,
+               &(struct serve_headers){0}, &r);
+  snprintf(want, sizeof(want), "%s",
+           "{\"data\":[{\"id\":\"guest/100\",\"type\":\"guest\","
+           "\"vmid\":100,\"time\":1700000640,\"memhost\":null,"
+           "\"mem\":2048,\"maxmem\":4096,\"cpu\":0.30000000000000004,"
+           "\"maxcpu\":2,\"pressurecpusome\":1.5,\"pressureiosome\":0.25,"
+           "\"pressurememorysome\":null,\"spark\":[");
+  for (int i = 0; i < 50; i++)
+    strcat(want, "null,");
+  strcat(want, "1000,2000,3000,4000,5000,6000,7000,8000,9000,null],"
+               "\"spark_time\":1699997100,\"spark_step\":60}]}");
+  check_json(&r, 200, want);
+  serve_reply_free(&r);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_resources),
       cmocka_unit_test(test_nodes_and_empty),
       cmocka_unit_test(test_page),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_overview_unreadable),
+      cmocka_unit_test(test_overview_values),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,37 +1,64 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * pvecg serve: the graphs page.  Reads the Proxmox-compatible JSON that
- * `pvecg serve` answers (cluster/resources, rrddata) and draws each graph of
- * a guest's or node's Summary as SVG, without libraries: the server's
- * Content-Security-Policy allows only this script and app.css, so nothing
- * here uses inline styles, eval or outside resources.
+ * `pvecg serve` answers (cluster/resources, rrddata) and its overview
+ * (api2/json/pvecg/overview: every file's newest values in one answer), and
+ * draws the overview table and each graph of a guest's or node's Summary
+ * as SVG, without libraries: the server's Content-Security-Policy allows
+ * only this script and app.css, so nothing here uses inline styles, eval
+ * or outside resources.
  *
- * DOM hooks, kept stable because tests/serve/page_check.sh relies on them:
+ * DOM hooks, kept stable because tests/serve/page_check.sh and
+ * overview_check.py rely on them:
  *   document.body.dataset.state   "loading" while a load is under way, then
- *                                 "ready" (graphs drawn) or "error" (the
- *                                 message is in #status; a refresh that
- *                                 fails keeps the last good graphs)
+ *                                 "ready" (drawn) or "error" (the message
+ *                                 is in #status; a refresh that fails
+ *                                 keeps the last good graphs or table)
+ *   document.body.dataset.view    "overview" or "target"
  *   a.target[data-id="qemu/100"]  one sidebar entry per node and guest, the
  *                                 id of cluster/resources ("node/pve1",
- *                                 "qemu/100", "lxc/101", "guest/102")
+ *                                 "qemu/100", "lxc/101", "guest/102"), and
+ *                                 a.target[data-id="overview"]; an entry
+ *                                 the filter (#filter) leaves out has its
+ *                                 li hidden
  *   section.graph[data-graph=ID]  one per graph; guest: cpu memory network
- *                                 disk pressure; node: cpu load memory swap
- *                                 network root pressure
+ *                                 disk pressure-cpu pressure-io
+ *                                 pressure-memory; node: cpu load memory
+ *                                 swap network root and the same three
  *   path.series[data-series=KEY][data-points=N]
  *                                 one per series drawn in a graph, KEY the
  *                                 rrddata column, N the number of rows that
  *                                 have a value for it (0: drawn empty)
  *   li[data-series=KEY]           the series' legend entry, in the graph's
  *                                 ul.legend
+ *   #overview-table               the overview: th[data-col] (a sortable
+ *                                 one holds button[data-sort]; the sorted
+ *                                 one has aria-sort), tr.row[data-id] per
+ *                                 node (tbody.nodes) and guest
+ *                                 (tbody.guests), hidden when the filter
+ *                                 leaves it out; span[data-key=KEY]
+ *                                 [data-value=V] per value shown, V the
+ *                                 number as received ("" for unknown);
+ *                                 svg.spark path[data-points=N] the
+ *                                 sparkline
+ *   performance mark "pvecg-overview-drawn"
+ *                                 when the overview table was first drawn
  *   #status                       the status line
  * A series marked optional (the node's arcsize) is left out of its graph,
  * path and legend entry both, when no row has it.
  *
- * Location: #TARGET_ID?timeframe=T&cf=C; timeframe and cf are written only
- * when they are not the defaults (hour, AVERAGE).  Without a known target
- * the first guest is shown, else the first node.  The data is reloaded at
- * once on a change, then every 60 s for hour and day (one new row a
- * minute) and every 5 minutes for the longer timeframes.
+ * Location: #overview (also the start, and where an id that is not a
+ * node's or guest's leads) or #TARGET_ID, each ?timeframe=T&cf=C;
+ * timeframe and cf are written only when they are not the defaults (hour,
+ * AVERAGE).  The data is reloaded at once on a change, then every 60 s
+ * for the overview, hour and day (one new row a minute) and every 5
+ * minutes for the longer timeframes.
+ *
+ * The overview's values, as shown: bytes in binary units (a value under
+ * 1 KiB in whole bytes, else x.toFixed(x < 10 ? 2 : x < 100 ? 1 : 0) of
+ * the largest unit it reaches, as "1.50 GiB"); percents as
+ * v.toFixed(|v| < 10 ? 2 : 1) + "%", cpu multiplied by 100 first;
+ * unknown as "–".  The same formatValue() the graphs' readout uses.
  */
 'use strict';
 
@@ -50,17 +77,19 @@
    * color: the c0..c6 class of app.css.  total: drawn dashed, as a limit.
    * area: filled below the line.
    */
-  var PRESSURE_LABELS = {
-    pressurecpusome: 'CPU some', pressurecpufull: 'CPU full',
-    pressureiosome: 'IO some', pressureiofull: 'IO full',
-    pressurememorysome: 'Memory some', pressurememoryfull: 'Memory full'
-  };
+  /* Pressure as Proxmox draws it: one graph per resource, its "some" and
+     "full" lines (a node has no CPU "full"). */
+  var PRESSURE_TITLES = { cpu: 'CPU pressure stall', io: 'IO pressure stall',
+                          memory: 'Memory pressure stall' };
 
-  function pressure(keys) {
+  function pressure(resource, kinds) {
     return {
-      id: 'pressure', title: 'Pressure stall', unit: 'percent',
-      series: keys.map(function (key, i) {
-        return { key: key, label: PRESSURE_LABELS[key], color: i };
+      id: 'pressure-' + resource, title: PRESSURE_TITLES[resource],
+      unit: 'percent',
+      series: kinds.map(function (kind, i) {
+        return { key: 'pressure' + resource + kind,
+                 label: kind === 'some' ? 'Some' : 'Full', color: i ? 3 : 4,
+                 area: !i };
       })
     };
   }
@@ -80,8 +109,9 @@
       series: [{ key: 'diskread', label: 'Disk read', color: 0, area: true },
                { key: 'diskwrite', label: 'Disk write', color: 1,
                  area: true }] },
-    pressure(['pressurecpusome', 'pressurecpufull', 'pressureiosome',
-              'pressureiofull', 'pressurememorysome', 'pressurememoryfull'])
+    pressure('cpu', ['some', 'full']),
+    pressure('io', ['some', 'full']),
+    pressure('memory', ['some', 'full'])
   ];
 
   var NODE_GRAPHS = [
@@ -110,12 +140,22 @@
       series: [{ key: 'roottotal', label: 'Total', color: 3, total: true },
                { key: 'rootused', label: 'Root disk usage', color: 0,
                  area: true }] },
-    pressure(['pressurecpusome', 'pressureiosome', 'pressureiofull',
-              'pressurememorysome', 'pressurememoryfull'])
+    pressure('cpu', ['some']),
+    pressure('io', ['some', 'full']),
+    pressure('memory', ['some', 'full'])
   ];
 
   var app = {
+    view: 'overview',     // 'overview' or 'target' (one node or guest)
     resources: null,      // cluster/resources data, once loaded
+    resourceById: {},
+    overview: null,       // the overview's rows: {target, data, order}
+    overviewById: {},
+    overviewPending: null, // the first overview request, started early
+    overviewStatus: '',
+    overviewDrawn: false,
+    sort: { col: 'memhost', dir: 'descending' },
+    filterNote: '',
     resourcesError: null, // its last error message
     target: null,         // {id, type, node, vmid, name}
     timeframe: DEFAULT_TIMEFRAME,
@@ -311,11 +351,8 @@
   }
 
   function findResource(id) {
-    if (!app.resources) return null;
-    for (var i = 0; i < app.resources.length; i++) {
-      if (app.resources[i].id === id) return app.resources[i];
-    }
-    return null;
+    return Object.prototype.hasOwnProperty.call(app.resourceById, id)
+      ? app.resourceById[id] : null;
   }
 
   function isGuest(r) { return r.type !== 'node'; }
@@ -323,18 +360,6 @@
   function targetLabel(t) {
     if (t.type === 'node') return t.node;
     return String(t.vmid) + (t.name ? ' (' + t.name + ')' : '');
-  }
-
-  function defaultTarget() {
-    if (!app.resources) return null;
-    var i;
-    for (i = 0; i < app.resources.length; i++) {
-      if (isGuest(app.resources[i])) return app.resources[i];
-    }
-    for (i = 0; i < app.resources.length; i++) {
-      if (app.resources[i].type === 'node') return app.resources[i];
-    }
-    return null;
   }
 
   function parseHash() {
@@ -419,6 +444,8 @@
         }
         app.resources.push(t);
       });
+      app.resourceById = {};
+      app.resources.forEach(function (t) { app.resourceById[t.id] = t; });
       app.resourcesError = null;
       renderSidebar();
     }, function (e) {
@@ -449,13 +476,15 @@
       if (!ul.firstChild) ul.appendChild(h('li', 'empty', 'none'));
     });
     markActive();
+    applyFilter();
   }
 
   function markActive() {
     var links = document.querySelectorAll('a.target');
     for (var i = 0; i < links.length; i++) {
       var a = links[i];
-      var on = app.target && a.dataset.id === app.target.id;
+      var on = app.view === 'overview' ? a.dataset.id === 'overview'
+        : app.target && a.dataset.id === app.target.id;
       a.classList.toggle('active', !!on);
       if (on) a.setAttribute('aria-current', 'page');
       else a.removeAttribute('aria-current');
@@ -730,11 +759,334 @@
     });
   }
 
+  /* ---------- the overview ---------- */
+
+  /*
+   * The table's columns.  key: the overview member shown (a node shows
+   * nodeKey instead); unit as for graphs, scale as for series; max: a
+   * second member shown as "value / max".  first: the direction of a
+   * column's first click (numbers largest first).
+   */
+  var OVERVIEW_COLUMNS = [
+    { id: 'id', label: 'ID', first: 'ascending' },
+    { id: 'name', label: 'Name', first: 'ascending' },
+    { id: 'type', label: 'Type', first: 'ascending' },
+    { id: 'node', label: 'Node', first: 'ascending' },
+    { id: 'memhost', label: 'Host memory', key: 'memhost',
+      nodeKey: 'memused', unit: 'bytes', first: 'descending',
+      title: 'Host memory used by the guest (node: memory used)' },
+    { id: 'spark', label: 'Last hour',
+      title: 'Host memory over the last hour, a point a minute, from its ' +
+        'lowest to its highest' },
+    { id: 'mem', label: 'Memory', key: 'mem', nodeKey: 'memused',
+      max: 'maxmem', nodeMax: 'memtotal', unit: 'bytes', first: 'descending',
+      title: 'Memory in use of the configured memory' },
+    { id: 'cpu', label: 'CPU', key: 'cpu', unit: 'percent', scale: 100,
+      first: 'descending', title: 'CPU usage, % of the CPUs it has' },
+    { id: 'pressurecpusome', label: 'CPU some', key: 'pressurecpusome',
+      unit: 'percent', first: 'descending',
+      title: 'CPU pressure stall, some (avg10, %)' },
+    { id: 'pressureiosome', label: 'IO some', key: 'pressureiosome',
+      unit: 'percent', first: 'descending',
+      title: 'IO pressure stall, some (avg10, %)' },
+    { id: 'pressurememorysome', label: 'Memory some',
+      key: 'pressurememorysome', unit: 'percent', first: 'descending',
+      title: 'Memory pressure stall, some (avg10, %)' }
+  ];
+  var SPARK_WIDTH = 120;
+  var SPARK_HEIGHT = 22;
+  var STALE_SECONDS = 600;
+
+  function columnById(id) {
+    for (var i = 0; i < OVERVIEW_COLUMNS.length; i++) {
+      if (OVERVIEW_COLUMNS[i].id === id) return OVERVIEW_COLUMNS[i];
+    }
+    return null;
+  }
+
+  /* The member a column shows for a row. */
+  function colKey(col, r) {
+    return r.type === 'node' && col.nodeKey ? col.nodeKey : col.key;
+  }
+
+  /* The overview's entries, each its resource (as the sidebar's) and the
+     answer's values. */
+  function takeOverview(data) {
+    var rows = [];
+    data.forEach(function (r, i) {
+      var t = r && typeof r.id === 'string' ? parseId(r.id) : null;
+      if (!t) return;
+      if (typeof r.name === 'string' && r.name !== '') t.name = r.name;
+      if (typeof r.node === 'string' && r.node !== '') t.node = r.node;
+      rows.push({ target: t, data: r, order: i });
+    });
+    app.overviewById = {};
+    rows.forEach(function (row) { app.overviewById[row.target.id] = row; });
+    return rows;
+  }
+
+  /* The value a column sorts by: a number, a string, or null (last). */
+  function sortValue(col, row) {
+    var t = row.target;
+    if (col.id === 'id') return t.type === 'node' ? t.node : t.vmid;
+    if (col.id === 'name') return t.type === 'node' ? t.node : t.name || null;
+    if (col.id === 'type') return t.type;
+    if (col.id === 'node') return t.node || null;
+    return num(row.data, colKey(col, t));
+  }
+
+  function compareRows(col, dir) {
+    var sign = dir === 'ascending' ? 1 : -1;
+    return function (a, b) {
+      var x = sortValue(col, a), y = sortValue(col, b);
+      if (x === null || y === null) {
+        if (x !== y) return x === null ? 1 : -1;   // unknown last, always
+      } else if (x !== y) {
+        if (typeof x === 'string' || typeof y === 'string') {
+          return sign * String(x).localeCompare(String(y));
+        }
+        return sign * (x < y ? -1 : 1);
+      }
+      return a.order - b.order;
+    };
+  }
+
+  /* The filter: a VMID or name substring (a node by its name). */
+  function filterText() { return el.filter.value.trim().toLowerCase(); }
+
+  function matches(t, q) {
+    if (!q) return true;
+    if (t.type === 'node') return t.node.toLowerCase().indexOf(q) >= 0;
+    return String(t.vmid).indexOf(q) >= 0 ||
+      (!!t.name && t.name.toLowerCase().indexOf(q) >= 0);
+  }
+
+  function drawHead() {
+    el.overviewHead.textContent = '';
+    OVERVIEW_COLUMNS.forEach(function (col) {
+      var th = h('th', 'col-' + col.id);
+      th.dataset.col = col.id;
+      th.scope = 'col';
+      if (col.title) th.title = col.title;
+      if (col.id === 'spark') {
+        th.textContent = col.label;
+      } else {
+        var b = h('button', 'sort', col.label);
+        b.type = 'button';
+        b.dataset.sort = col.id;
+        th.appendChild(b);
+        if (app.sort.col === col.id) th.setAttribute('aria-sort', app.sort.dir);
+      }
+      el.overviewHead.appendChild(th);
+    });
+  }
+
+  function onSortClick(ev) {
+    var b = ev.target.closest('button[data-sort]');
+    if (!b) return;
+    var col = columnById(b.dataset.sort);
+    if (app.sort.col === col.id) {
+      app.sort.dir = app.sort.dir === 'ascending' ? 'descending' : 'ascending';
+    } else {
+      app.sort = { col: col.id, dir: col.first };
+    }
+    drawOverview();
+  }
+
+  /* A value in its span: data-key and data-value (the number as the
+     server sent it, "" when unknown) for whoever reads the table. */
+  function valueSpan(r, key, col) {
+    var v = num(r, key);
+    var span = h('span', 'v', v === null ? '–'
+      : formatValue(v * (col.scale || 1), col.unit));
+    span.dataset.key = key;
+    span.dataset.value = v === null ? '' : String(v);
+    return span;
+  }
+
+  /* Memory over the last hour, from its lowest value to its highest (at
+     least 2% of the highest apart, so that a steady value is a flat line
+     in the middle): its shape, as the number beside it says how much;
+     gaps where a minute is unknown. */
+  function sparkRange(values) {
+    var lo = Infinity, hi = -Infinity;
+    values.forEach(function (v) {
+      if (typeof v !== 'number') return;
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    });
+    var pad = Math.max(0, Math.abs(hi) * 0.02 - (hi - lo)) / 2;
+    return { lo: lo - pad, span: hi - lo + 2 * pad };
+  }
+
+  function sparkline(r) {
+    var svg = s('svg', { 'class': 'spark', width: SPARK_WIDTH,
+                         height: SPARK_HEIGHT, role: 'img',
+                         viewBox: '0 0 ' + SPARK_WIDTH + ' ' + SPARK_HEIGHT });
+    var values = Array.isArray(r.spark) ? r.spark : [];
+    var range = sparkRange(values), n = Math.max(values.length - 1, 1);
+    var d = [], seg = [], points = 0;
+    var flush = function () {
+      if (seg.length) d.push('M' + seg.join('L') + (seg.length === 1 ? 'h1' : ''));
+      seg = [];
+    };
+    values.forEach(function (v, i) {
+      if (typeof v !== 'number') { flush(); return; }
+      var y = range.span > 0 ? (v - range.lo) / range.span : 0.5;
+      seg.push((i / n * (SPARK_WIDTH - 2) + 1).toFixed(1) + ' ' +
+        (SPARK_HEIGHT - 2 - y * (SPARK_HEIGHT - 4)).toFixed(1));
+      points++;
+    });
+    flush();
+    var p = s('path', { 'class': 'spark-line', d: d.join('') || 'M0 0' });
+    if (!d.length) p.setAttribute('visibility', 'hidden');
+    p.setAttribute('data-points', String(points));
+    svg.appendChild(p);
+    return svg;
+  }
+
+  function overviewCell(row, col, newest) {
+    var t = row.target, r = row.data, td = h('td', 'col-' + col.id);
+    if (col.id === 'id') {
+      var a = h('a', null, t.type === 'node' ? t.node : String(t.vmid));
+      a.href = hashFor(t.id, app.timeframe, app.cf);
+      td.appendChild(a);
+    } else if (col.id === 'name') {
+      td.textContent = t.type === 'node' ? t.node : t.name || '';
+    } else if (col.id === 'type') {
+      td.textContent = t.type;
+    } else if (col.id === 'node') {
+      td.textContent = t.node || '';
+    } else if (col.id === 'spark') {
+      td.appendChild(sparkline(r));
+    } else {
+      td.appendChild(valueSpan(r, colKey(col, t), col));
+      if (col.max) {
+        td.appendChild(document.createTextNode(' / '));
+        td.appendChild(valueSpan(r, t.type === 'node' ? col.nodeMax : col.max,
+                                 col));
+      }
+    }
+    if (col.id === 'memhost' && typeof r.time === 'number' &&
+        newest - r.time > STALE_SECONDS) {
+      td.title = 'last update ' + fullTime(r.time);
+    }
+    return td;
+  }
+
+  function overviewRow(row, newest) {
+    var tr = h('tr', 'row');
+    tr.dataset.id = row.target.id;
+    if (typeof row.data.time !== 'number' ||
+        newest - row.data.time > STALE_SECONDS) tr.classList.add('stale');
+    OVERVIEW_COLUMNS.forEach(function (col) {
+      tr.appendChild(overviewCell(row, col, newest));
+    });
+    return tr;
+  }
+
+  /* The table from app.overview: nodes above the guests, each part in the
+     chosen order; rows the filter leaves out are hidden. */
+  function drawOverview() {
+    var rows = app.overview || [];
+    var col = columnById(app.sort.col);
+    var sorted = rows.slice().sort(compareRows(col, app.sort.dir));
+    var newest = 0;
+    rows.forEach(function (r) {
+      if (typeof r.data.time === 'number' && r.data.time > newest) {
+        newest = r.data.time;
+      }
+    });
+    var parts = { node: document.createDocumentFragment(),
+                  guest: document.createDocumentFragment() };
+    sorted.forEach(function (row) {
+      parts[isGuest(row.target) ? 'guest' : 'node']
+        .appendChild(overviewRow(row, newest));
+    });
+    drawHead();
+    el.overviewNodes.textContent = '';
+    el.overviewGuests.textContent = '';
+    el.overviewNodes.appendChild(parts.node);
+    el.overviewGuests.appendChild(parts.guest);
+    applyFilter();
+  }
+
+  /* Hides the sidebar entries and table rows the filter leaves out. */
+  function applyFilter() {
+    var q = filterText(), shown = 0, total = 0;
+    document.querySelectorAll('a.target[data-id]').forEach(function (a) {
+      var t = a.dataset.id === 'overview' ? null : parseId(a.dataset.id);
+      var r = t && findResource(t.id);
+      if (t) a.parentNode.hidden = !matches(r || t, q);
+    });
+    document.querySelectorAll('#overview-table tr.row').forEach(function (tr) {
+      var t = findOverview(tr.dataset.id);
+      var on = !t || matches(t, q);
+      tr.hidden = !on;
+      if (t && isGuest(t)) { total++; if (on) shown++; }
+    });
+    app.filterNote = q ? ' · ' + shown + ' of ' + total + ' guests match' : '';
+    if (app.view === 'overview' && app.overviewStatus) {
+      setStatus(app.overviewStatus + app.filterNote, false);
+    }
+  }
+
+  function findOverview(id) {
+    var row = app.overviewById[id];
+    return row ? row.target : null;
+  }
+
+  function onOverviewClick(ev) {
+    if (ev.target.closest('a')) return;   // the link navigates by itself
+    var tr = ev.target.closest('tr.row');
+    if (tr) location.hash = hashFor(tr.dataset.id, app.timeframe, app.cf);
+  }
+
+  /* The overview's answer: the one started early, else a new request. */
+  function overviewData() {
+    var pending = app.overviewPending;
+    app.overviewPending = null;
+    return pending || getData('api2/json/pvecg/overview');
+  }
+
+  function loadOverview() {
+    clearTimeout(app.timer);
+    var seq = ++app.seq;
+    setState('loading');
+    if (!app.overview) setStatus('Loading the overview…', false);
+    overviewData().then(function (data) {
+      if (seq !== app.seq) return;
+      if (!Array.isArray(data)) throw new ApiError('overview: not a list');
+      app.overview = takeOverview(data);
+      drawOverview();
+      var guests = app.overview.filter(function (r) {
+        return isGuest(r.target);
+      }).length;
+      app.overviewStatus = (app.overview.length - guests) + ' node(s), ' +
+        guests + ' guest(s) · newest values, host memory of the last hour' +
+        ' · updated ' + clockTime(new Date()) +
+        (app.resourcesError ? ' · ' + app.resourcesError : '');
+      setStatus(app.overviewStatus + app.filterNote, false);
+      setState('ready');
+      if (!app.overviewDrawn && window.performance && performance.mark) {
+        performance.mark('pvecg-overview-drawn');
+      }
+      app.overviewDrawn = true;
+    }).catch(function (e) {
+      if (seq !== app.seq) return;
+      setStatus('Could not load the overview: ' +
+        (e && e.message ? e.message : String(e)), true);
+      setState('error');
+    }).then(function () {
+      if (seq === app.seq) schedule();
+    });
+  }
+
   /* ---------- loading ---------- */
 
   function refreshDelay() {
-    return app.timeframe === 'hour' || app.timeframe === 'day'
-      ? 60000 : 300000;
+    return app.view === 'overview' || app.timeframe === 'hour' ||
+      app.timeframe === 'day' ? 60000 : 300000;
   }
 
   function schedule() {
@@ -743,7 +1095,8 @@
       // A refresh also picks up guests added since, and finds a target
       // when the first list could not be had.
       loadResources().then(function () {
-        if (app.target) load(); else route();
+        if (app.view === 'overview') loadOverview();
+        else if (app.target) load(); else route();
       });
     }, refreshDelay());
   }
@@ -805,31 +1158,48 @@
       });
   }
 
-  /* Take the location's target, timeframe and cf, and load them. */
+  /* Take the location's view (the overview, or a node or guest),
+     timeframe and cf, and load them. */
   function route() {
     var want = parseHash();
-    var res = findResource(want.id);
-    var t = res || parseId(want.id);
-    if (!t) t = defaultTarget();
     app.timeframe = want.timeframe;
     app.cf = want.cf;
-    app.target = t;
     el.timeframe.value = app.timeframe;
     el.cf.value = app.cf;
-    if (t) {
-      var canonical = hashFor(t.id, app.timeframe, app.cf);
-      if (location.hash !== canonical) {
-        history.replaceState(null, '', canonical);
-      }
-      var title = (t.type === 'node' ? 'Node ' : 'Guest ') + targetLabel(t);
-      if (isGuest(t) && t.type !== 'guest') title += ' · ' + t.type;
-      if (isGuest(t) && t.node) title += ' on ' + t.node;
-      el.title.textContent = title;
-      document.title = targetLabel(t) + ' – pvecg';
-    } else {
-      el.title.textContent = '';
-      document.title = 'pvecg';
-    }
+    var t = want.id === '' || want.id === 'overview' ? null
+      : findResource(want.id) || parseId(want.id);
+    if (t) showTarget(t); else showOverview();
+  }
+
+  function canonicalize(id) {
+    var canonical = hashFor(id, app.timeframe, app.cf);
+    if (location.hash !== canonical) history.replaceState(null, '', canonical);
+  }
+
+  function showOverview() {
+    if (app.controller) app.controller.abort();
+    app.view = 'overview';
+    app.target = null;
+    app.shown = null;
+    drawAll();
+    document.body.dataset.view = 'overview';
+    canonicalize('overview');
+    el.title.textContent = 'Overview';
+    document.title = 'Overview – pvecg';
+    markActive();
+    loadOverview();
+  }
+
+  function showTarget(t) {
+    app.view = 'target';
+    app.target = t;
+    document.body.dataset.view = 'target';
+    canonicalize(t.id);
+    var title = (t.type === 'node' ? 'Node ' : 'Guest ') + targetLabel(t);
+    if (isGuest(t) && t.type !== 'guest') title += ' · ' + t.type;
+    if (isGuest(t) && t.node) title += ' on ' + t.node;
+    el.title.textContent = title;
+    document.title = targetLabel(t) + ' – pvecg';
     markActive();
     load();
   }
@@ -854,6 +1224,13 @@
     el.title = $('target-title');
     el.timeframe = $('timeframe');
     el.cf = $('cf');
+    el.filter = $('filter');
+    el.overviewHead = $('overview-head');
+    el.overviewNodes = $('overview-nodes');
+    el.overviewGuests = $('overview-guests');
+    el.filter.addEventListener('input', applyFilter);
+    el.overviewHead.addEventListener('click', onSortClick);
+    $('overview-table').addEventListener('click', onOverviewClick);
     el.timeframe.addEventListener('change', onControlChange);
     el.cf.addEventListener('change', onControlChange);
     $('controls').addEventListener('submit', function (e) {
@@ -868,6 +1245,12 @@
       window.addEventListener('resize', onResize);
     }
     setState('loading');
+    // The overview's request goes out with the listing's, not after it.
+    var first = parseHash().id;
+    if (first === '' || first === 'overview') {
+      app.overviewPending = getData('api2/json/pvecg/overview');
+      app.overviewPending.catch(function () {});  // handled when taken
+    }
     loadResources().then(route);
   }
 

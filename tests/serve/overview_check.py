@@ -1,0 +1,508 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+"""The overview of `pvecg serve`, checked against rrdtool itself.
+
+overview_check.py api URL DATA_DIR NOW
+    GET URL/api2/json/pvecg/overview and, for every file it lists, compare
+    "time" and each value with `rrdtool lastupdate` of the same file (the
+    stored text read as a double, U as null: exactly equal), and "spark"
+    with `$PVECG rrddata --timeframe hour --now NOW` of the same file: its
+    60 rows, value i being the memhost (node: memused) of the rrddata row
+    whose time is spark_time + 60*i, null where that row has none or
+    rrddata has no such row.  Every rrddata row must fall in the spark.
+
+overview_check.py page URL DATA_DIR OUT_PNG
+    Opens URL/ in headless Chromium (chromedriver's WebDriver API, as
+    page_check.sh) and checks what a person sees: the start view is the
+    overview, its rows are the listing's entries, each value shown equals
+    `rrdtool lastupdate` (data-value exactly; the text as app.js's format
+    rule says, applied here to the stored value); guests sorted by host
+    memory, largest first; after a click on the CPU header by CPU, largest
+    first, after a second click smallest first (unknown last both ways);
+    the filter narrows table and sidebar to the VMIDs and names holding
+    the text; a click on a row opens that guest's graphs; a screenshot in
+    OUT_PNG; no SEVERE console entry.
+
+overview_check.py measure URL OUT_PNG RUNS
+    Loads URL/ RUNS times and prints, as JSON, per load the time from
+    navigation to the page's "pvecg-overview-drawn" mark, the rows drawn
+    and the requests the page made (the document and its resources).
+
+Prints "ok - ..." / "FAIL - ..." lines; exits 0, 1 on a failure, 77 when
+chromium or chromedriver is missing.  Standard library only.
+"""
+import base64
+import decimal
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+FAILED = False
+ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
+BYTES = {"memhost", "mem", "maxmem", "memused", "memtotal"}
+BINARY = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
+
+
+def ok(what):
+    print("ok -", what, flush=True)
+
+
+def fail(what):
+    global FAILED
+    FAILED = True
+    print("FAIL -", what, flush=True)
+
+
+def check(cond, what, detail=""):
+    if cond:
+        ok(what)
+    else:
+        fail(what + (": " + detail if detail else ""))
+    return cond
+
+
+# ---- what rrdtool says -----------------------------------------------------
+
+
+def lastupdate(path):
+    """{"time": int, name: float or None} from `rrdtool lastupdate`."""
+    out = subprocess.run(["rrdtool", "lastupdate", path], capture_output=True,
+                         text=True, check=True).stdout.splitlines()
+    names = out[0].split()
+    stamp, values = out[2].split(":", 1)
+    row = {"time": int(stamp)}
+    for name, text in zip(names, values.split()):
+        row[name] = None if text == "U" else float(text)
+    return row
+
+
+def file_of(data_dir, entry):
+    if entry["type"] == "node":
+        return os.path.join(data_dir, "pve-node-9.0", entry["node"])
+    return os.path.join(data_dir, "pve-vm-9.0", str(entry["vmid"]))
+
+
+def get_json(url):
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return json.load(answer)
+
+
+# JS's toFixed for a non-negative double: its exact value rounded half up.
+def to_fixed(x, digits):
+    q = decimal.Decimal(1).scaleb(-digits)
+    return str(decimal.Decimal(x).quantize(q, decimal.ROUND_HALF_UP))
+
+
+def shown(key, v):
+    """A value as app.js's formatValue() shows it in the overview."""
+    if v is None:
+        return "–"
+    if key in BYTES:
+        k = 0
+        while k < len(BINARY) - 1 and abs(v) >= 1024 ** (k + 1):
+            k += 1
+        x = v / 1024 ** k
+        if k == 0:
+            return to_fixed(x, 0) + " B"
+        return to_fixed(x, 2 if x < 10 else 1 if x < 100 else 0) + " " + BINARY[k]
+    if key == "cpu":
+        v = v * 100
+    return to_fixed(v, 2 if abs(v) < 10 else 1) + "%"
+
+
+# ---- the bulk answer -------------------------------------------------------
+
+GUEST_KEYS = ["memhost", "mem", "maxmem", "cpu", "maxcpu", "pressurecpusome",
+              "pressureiosome", "pressurememorysome"]
+NODE_KEYS = ["memused", "memtotal", "cpu", "maxcpu", "pressurecpusome",
+             "pressureiosome", "pressurememorysome"]
+
+
+def rrddata_hour(data_dir, now, entry):
+    who = (["--node", entry["node"]] if entry["type"] == "node"
+           else ["--vmid", str(entry["vmid"])])
+    out = subprocess.run([os.environ["PVECG"], "rrddata", "--data-dir",
+                          data_dir, "--now", str(now), "--timeframe", "hour"]
+                         + who, capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)["data"]
+
+
+def check_spark(entry, rows, key):
+    spark, t0 = entry.get("spark"), entry.get("spark_time")
+    if spark is None:
+        return "no spark"
+    if entry.get("spark_step") != 60 or len(spark) != 60:
+        return f"step {entry.get('spark_step')}, {len(spark)} values"
+    by_time = {r["time"]: r for r in rows}
+    if any(not t0 <= t <= t0 + 59 * 60 or (t - t0) % 60 for t in by_time):
+        return "rrddata has rows outside the spark"
+    for i, v in enumerate(spark):
+        want = by_time.get(t0 + 60 * i, {}).get(key)
+        if (v is None) != (want is None) or (v is not None and v != want):
+            return f"value {i} (time {t0 + 60 * i}) is {v}, rrddata says {want}"
+    return None
+
+
+def check_entry(data_dir, now, entry):
+    path = file_of(data_dir, entry)
+    keys = NODE_KEYS if entry["type"] == "node" else GUEST_KEYS
+    try:
+        want = lastupdate(path)
+    except subprocess.CalledProcessError:
+        want = None
+    if want is None or any(k not in want for k in keys):
+        bad = [k for k in ["time", "spark"] + keys if entry.get(k) is not None]
+        return check(not bad, f"{entry['id']}: unreadable, every value null",
+                     f"not null: {bad}")
+    diff = [f"{k}={entry.get(k)!r} (rrdtool: {want[k]!r})" for k in
+            ["time"] + keys if entry.get(k) != want[k] or
+            (entry.get(k) is None) != (want[k] is None)]
+    check(not diff, f"{entry['id']}: time and {len(keys)} values equal "
+          "rrdtool lastupdate", ", ".join(diff))
+    key = "memused" if entry["type"] == "node" else "memhost"
+    problem = check_spark(entry, rrddata_hour(data_dir, now, entry), key)
+    check(problem is None, f"{entry['id']}: spark equals rrddata's hour of "
+          f"{key}", problem or "")
+
+
+def api(url, data_dir, now):
+    listing = get_json(url + "/api2/json/cluster/resources")["data"]
+    data = get_json(url + "/api2/json/pvecg/overview")["data"]
+    ids = [e["id"] for e in data]
+    check(ids == [e["id"] for e in listing],
+          f"the overview lists the {len(ids)} entries of cluster/resources "
+          "in their order", f"{ids}")
+    for entry, listed in zip(data, listing):
+        same = all(entry.get(k) == v for k, v in listed.items())
+        check(same, f"{entry['id']}: id, type, vmid, name, node as listed",
+              f"{entry} vs {listed}")
+        check_entry(data_dir, now, entry)
+
+
+# ---- the browser -----------------------------------------------------------
+
+
+class Browser:
+    """A chromedriver and one headless Chromium session."""
+
+    def __init__(self):
+        self.dir = tempfile.mkdtemp()
+        self.driver = None
+        self.session = None
+        chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
+        driver = os.environ.get("CHROMEDRIVER") or shutil.which("chromedriver")
+        if not chromium or not driver:
+            print("SKIP: chromium and chromium-driver are not installed")
+            sys.exit(77)
+        self.start_driver(driver)
+        caps = {"capabilities": {"alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {"binary": chromium, "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu",
+                "--disable-dev-shm-usage", "--window-size=1280,1400",
+                "--user-data-dir=" + os.path.join(self.dir, "profile"),
+                "--no-first-run", "--no-default-browser-check"]},
+            "goog:loggingPrefs": {"browser": "ALL"}}}}
+        answer = self.call("POST", "/session", caps, timeout=90)
+        self.session = "/session/" + answer["sessionId"]
+
+    def start_driver(self, driver):
+        for _ in range(5):
+            with socket.socket() as s:
+                s.bind(("127.0.0.1", 0))
+                port = s.getsockname()[1]
+            self.base = f"http://127.0.0.1:{port}"
+            log = open(os.path.join(self.dir, "chromedriver.log"), "w")
+            self.driver = subprocess.Popen(
+                [driver, f"--port={port}"], stdout=log, stderr=log,
+                start_new_session=True)
+            for _ in range(50):
+                try:
+                    if self.call("GET", "/status", timeout=2).get("ready"):
+                        return
+                except OSError:
+                    pass
+                time.sleep(0.1)
+            self.stop_driver()
+        fail("chromedriver did not start")
+        sys.exit(1)
+
+    def stop_driver(self):
+        if self.driver is None:
+            return
+        try:
+            os.killpg(self.driver.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            self.driver.wait(10)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.driver.pid, signal.SIGKILL)
+            self.driver.wait()
+        self.driver = None
+
+    def close(self):
+        if self.session:
+            try:
+                self.call("DELETE", self.session, timeout=10)
+            except OSError:
+                pass
+        self.stop_driver()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def call(self, method, path, body=None, timeout=30):
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(self.base + path, data=data,
+                                     method=method, headers={
+                                         "Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as answer:
+                value = json.load(answer).get("value")
+        except urllib.error.HTTPError as e:
+            value = json.load(e).get("value")
+            raise RuntimeError(f"{method} {path}: {value}") from None
+        return value
+
+    def js(self, script, *args):
+        return self.call("POST", self.session + "/execute/sync",
+                         {"script": script, "args": list(args)})
+
+    def open(self, url):
+        self.call("POST", self.session + "/url", {"url": url}, timeout=60)
+
+    def find(self, css):
+        found = self.call("POST", self.session + "/element",
+                          {"using": "css selector", "value": css})
+        return self.session + "/element/" + found[ELEMENT]
+
+    def click(self, css):
+        self.call("POST", self.find(css) + "/click", {})
+
+    def type(self, css, text):
+        self.call("POST", self.find(css) + "/value", {"text": text})
+
+    def wait(self, script, timeout=20):
+        """Until script returns something true; that value, or None."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = self.js(script)
+            if value:
+                return value
+            time.sleep(0.05)
+        return None
+
+    def screenshot(self, path):
+        png = base64.b64decode(self.call("GET", self.session + "/screenshot",
+                                         timeout=60))
+        with open(path, "wb") as out:
+            out.write(png)
+        check(png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 8192,
+              f"screenshot {path} ({len(png)} bytes)")
+
+    def console(self):
+        for path in ("/se/log", "/log"):
+            try:
+                entries = self.call("POST", self.session + path,
+                                    {"type": "browser"})
+                break
+            except RuntimeError:
+                entries = None
+        if entries is None:
+            return fail("could not read the browser's console")
+        for e in entries:
+            print(f"# console {e['level']}: {e['message']}")
+        severe = [e for e in entries if e["level"] == "SEVERE"]
+        check(not severe, "no SEVERE console entry", f"{len(severe)} of them")
+
+
+READY = """return document.body.dataset.state === 'ready' &&
+  document.body.dataset.view === arguments[0] ? location.hash : null;"""
+
+TABLE = """
+var out = [];
+document.querySelectorAll('#overview-table tr.row').forEach(function (tr) {
+  var row = {id: tr.dataset.id, hidden: tr.hidden,
+             part: tr.parentNode.className, values: []};
+  tr.querySelectorAll('span[data-key]').forEach(function (s) {
+    row.values.push([s.dataset.key, s.dataset.value, s.textContent]);
+  });
+  var spark = tr.querySelector('svg.spark path');
+  row.spark = spark ? Number(spark.dataset.points) : null;
+  out.push(row);
+});
+return out;"""
+
+SIDEBAR = """
+var out = [];
+document.querySelectorAll('#nodes a.target, #guests a.target')
+  .forEach(function (a) { if (!a.parentNode.hidden) out.push(a.dataset.id); });
+return out;"""
+
+
+def sorted_ids(entries, key, descending):
+    def order(e):
+        v = e["want"].get(key) if e["want"] else None
+        return (v is None, 0 if v is None else (-v if descending else v),
+                e["order"])
+    return [e["id"] for e in sorted(entries, key=order)]
+
+
+def expected_entries(url, data_dir):
+    entries = []
+    for i, e in enumerate(get_json(url + "/api2/json/cluster/resources")["data"]):
+        try:
+            want = lastupdate(file_of(data_dir, e))
+        except subprocess.CalledProcessError:
+            want = None
+        if want and "memhost" not in want and e["type"] != "node":
+            want = None  # a foreign file: shown as unknown
+        entries.append(dict(e, want=want, order=i))
+    return entries
+
+
+def check_values(table, by_id):
+    bad = []
+    for row in table:
+        want = by_id[row["id"]]["want"] or {}
+        for key, value, text in row["values"]:
+            v = want.get(key)
+            if (value == "") != (v is None) or (v is not None and float(value) != v):
+                bad.append(f"{row['id']} {key}: data-value {value!r}, rrdtool {v!r}")
+            elif text != shown(key, v):
+                bad.append(f"{row['id']} {key}: shows {text!r}, rule gives {shown(key, v)!r}")
+    n = sum(len(r["values"]) for r in table)
+    check(not bad and n > 0, f"{n} values shown equal rrdtool lastupdate, "
+          "formatted by the rule", "; ".join(bad[:10]))
+
+
+def guest_order(b):
+    return [r["id"] for r in b.js(TABLE) if r["part"] == "guests"]
+
+
+def check_sort(b, guests):
+    check(guest_order(b) == sorted_ids(guests, "memhost", True),
+          "guests are sorted by host memory, largest first, at the start")
+    for click, descending in ((1, True), (2, False)):
+        b.click('button[data-sort="cpu"]')
+        sort = b.js("""var th = document.querySelector('th[data-col="cpu"]');
+                       return th.getAttribute('aria-sort');""")
+        want = sorted_ids(guests, "cpu", descending)
+        got = guest_order(b)
+        check(got == want and sort == ("descending" if descending else "ascending"),
+              f"click {click} on CPU: guests by CPU, "
+              f"{'largest' if descending else 'smallest'} first, aria-sort {sort}",
+              f"got {got[:8]}..., want {want[:8]}...")
+
+
+def matches(e, q):
+    if e["type"] == "node":
+        return q in e["node"].lower()
+    return q in str(e["vmid"]) or q in e.get("name", "").lower()
+
+
+def check_filter(b, entries, text):
+    b.js("var f = document.getElementById('filter'); f.value = '';"
+         "f.dispatchEvent(new Event('input'));")
+    b.type("#filter", text)
+    q = text.strip().lower()
+    want = [e["id"] for e in entries if matches(e, q)]
+    table = [r["id"] for r in b.js(TABLE) if not r["hidden"]]
+    sidebar = b.js(SIDEBAR)
+    check(sorted(table) == sorted(want) and sorted(sidebar) == sorted(want)
+          and want, f"filter {text!r}: table and sidebar show the "
+          f"{len(want)} entries holding it", f"table {table}, sidebar "
+          f"{sidebar}, want {want}")
+
+
+def page(url, data_dir, out_png):
+    entries = expected_entries(url, data_dir)
+    by_id = {e["id"]: e for e in entries}
+    guests = [e for e in entries if e["type"] != "node"]
+    b = Browser()
+    try:
+        b.open(url + "/")
+        hash_ = b.wait(READY.replace("arguments[0]", "'overview'"))
+        check(hash_ == "#overview", "the start view is the overview",
+              f"hash {hash_!r}")
+        table = b.js(TABLE)
+        nodes = [r["id"] for r in table if r["part"] == "nodes"]
+        check(nodes == sorted_ids([e for e in entries if e["type"] == "node"],
+                                  "memused", True)
+              and [r["id"] for r in table[:len(nodes)]] == nodes
+              and sorted(r["id"] for r in table) == sorted(by_id),
+              f"the table has the {len(entries)} listed entries, nodes "
+              "first, sorted by memory used",
+              f"{[r['id'] for r in table]}")
+        check(all(r["spark"] is not None for r in table), "every row has a sparkline")
+        check_values(table, by_id)
+        check_sort(b, guests)
+        b.screenshot(out_png)
+        named = next(e for e in guests if e.get("name"))
+        check_filter(b, entries, named["name"][:3].upper())
+        check_filter(b, entries, str(guests[-1]["vmid"])[-2:])
+        b.js("var f = document.getElementById('filter'); f.value = '';"
+             "f.dispatchEvent(new Event('input'));")
+        b.click(f'tr.row[data-id="{named["id"]}"] td.col-name')
+        hash_ = b.wait(READY.replace("arguments[0]", "'target'"))
+        graphs = b.js("return Array.from(document.querySelectorAll("
+                      "'section.graph')).map(function (g) { return g.dataset.graph; });")
+        check(hash_ == "#" + named["id"] and "pressure-io" in graphs,
+              f"a click on {named['id']}'s row opens its graphs",
+              f"hash {hash_!r}, graphs {graphs}")
+        b.console()
+    finally:
+        b.close()
+
+
+MEASURE = """
+var m = performance.getEntriesByName('pvecg-overview-drawn')[0];
+if (!m) return null;
+return {drawn_ms: Math.round(m.startTime),
+        rows: document.querySelectorAll('#overview-table tr.row').length,
+        requests: 1 + performance.getEntriesByType('resource').length,
+        api: performance.getEntriesByType('resource')
+          .filter(function (e) { return e.name.indexOf('/api2/') >= 0; })
+          .map(function (e) { return e.name.replace(/^.*\\/api2\\//, 'api2/') +
+                                ' ' + Math.round(e.duration) + ' ms'; })};"""
+
+
+def measure(url, out_png, runs):
+    b = Browser()
+    results = []
+    try:
+        for _ in range(runs):
+            b.open("about:blank")
+            b.open(url + "/")
+            results.append(b.wait(MEASURE, timeout=60))
+        b.screenshot(out_png)
+        b.console()
+    finally:
+        b.close()
+    print(json.dumps(results))
+    return results
+
+
+def main(argv):
+    if len(argv) == 5 and argv[1] == "api":
+        api(argv[2].rstrip("/"), argv[3], int(argv[4]))
+    elif len(argv) == 5 and argv[1] == "page":
+        page(argv[2].rstrip("/"), argv[3], argv[4])
+    elif len(argv) == 5 and argv[1] == "measure":
+        if None in measure(argv[2].rstrip("/"), argv[3], int(argv[4])):
+            fail("the overview was not drawn within 60 s")
+    else:
+        print(__doc__, file=sys.stderr)
+        return 2
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
