@@ -124,6 +124,16 @@ python3 "$CHECK" page "$PAGE_URL" "$D" "$SCREENSHOT_DIR/overview.png" || r=$?
 [ "$r" -eq 77 ] && { echo "SKIP: no chromium"; exit 77; }
 [ "$r" -eq 0 ] || fail "the page"
 
+# ---- 3b. the page of a server that wants a token -----------------------------
+echo "# 3b. the page with --token-file"
+printf 'monitor@pve!page=%s\n' "$(cat /proc/sys/kernel/random/uuid)" >"$T/token"
+chmod 600 "$T/token"
+serve "$D" --pve-config-dir "$T/pve" --token-file "$T/token"
+entries=$(curl -sf -H "Authorization: PVEAPIToken=$(cat "$T/token")" \
+  "$URL/api2/json/pvecg/overview" | jq '.data | length')
+python3 "$CHECK" token "$URL" "$(cat "$T/token")" "$entries" "$SCREENSHOT_DIR/overview-token.png" ||
+  fail "the page with a token"
+
 # ---- 4. many guests --------------------------------------------------------
 echo "# 4. $GUESTS guests"
 M=$T/many

@@ -402,11 +402,54 @@
 
   function ApiError(message) { this.message = message; }
 
+  /* ---------- the token ---------- */
+
+  // A server started with --token-file wants one on every API request.
+  // The page asks for it once (the form appears at the first 401) and
+  // keeps it for this tab only (sessionStorage: gone with the tab, never
+  // sent anywhere but this server's API).
+  var TOKEN_KEY = 'pvecg-token';
+
+  function storedToken() {
+    try { return sessionStorage.getItem(TOKEN_KEY) || ''; } catch (e) { return ''; }
+  }
+
+  /* Proxmox's API token form USER@REALM!TOKENID=SECRET as Proxmox sends
+   * it, anything else as a bearer token. */
+  function authorization(token) {
+    return /^[^@\s]+@[^!\s]+![^=\s]+=\S+$/.test(token)
+      ? 'PVEAPIToken=' + token : 'Bearer ' + token;
+  }
+
+  function requestHeaders() {
+    var headers = { Accept: 'application/json' };
+    var token = storedToken();
+    if (token) headers.Authorization = authorization(token);
+    return headers;
+  }
+
+  function askForToken() {
+    var form = $('token-form');
+    if (!form.hidden) return;
+    form.hidden = false;
+    $('token-wrong').hidden = !storedToken();
+    $('token').focus();
+  }
+
+  function onTokenSubmit(e) {
+    e.preventDefault();
+    var token = $('token').value.trim();
+    if (!token) return;
+    try { sessionStorage.setItem(TOKEN_KEY, token); } catch (err) { return; }
+    location.reload();
+  }
+
   /* GET url: its data, or an ApiError with the server's message. */
   function getData(url, signal) {
     return fetch(url, { signal: signal, cache: 'no-store',
-                        headers: { Accept: 'application/json' } })
+                        headers: requestHeaders() })
       .then(function (r) {
+        if (r.status === 401) askForToken();
         return r.text().then(function (text) {
           var body = null;
           try { body = JSON.parse(text); } catch (e) { body = null; }
@@ -1236,6 +1279,7 @@
     $('controls').addEventListener('submit', function (e) {
       e.preventDefault();
     });
+    $('token-form').addEventListener('submit', onTokenSubmit);
     window.addEventListener('hashchange', route);
     // Redraw when the graphs' width changes: a window resize, or the
     // scroll bar coming or going.
