@@ -10,6 +10,7 @@
  */
 #include "serve_metrics.h"
 
+#include "serve_list.h"
 #include "serve_read.h"
 
 #include "pvecg/dir_names.h"
@@ -25,7 +26,6 @@
 #include <string.h>
 
 #define STALE_STEPS 5
-#define FILES_MAX 100000 /* per directory, as the listings */
 #define ID_SIZE (RRD_FILE_NAME_MAX + 8)
 
 static const char prometheus_type[] = "text/plain; version=0.0.4; "
@@ -51,38 +51,6 @@ struct scrape {
 };
 
 /* ---- the files ----------------------------------------------------------- */
-
-static bool node_name(const char *name) {
-  return name[0] != '.' && rrd_file_name_problem(name) == NULL;
-}
-
-static bool vmid_name(const char *name) {
-  uint32_t v;
-  return vmid_parse_string(name, &v) == 0;
-}
-
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* VMIDs are canonical digits: shorter is smaller. */
-static int by_vmid(const void *a, const void *b) {
-  const char *x = *(char *const *)a, *y = *(char *const *)b;
-  size_t lx = strlen(x), ly = strlen(y);
-  return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
-}
-
-static void list_files(const struct serve_config *c,
-                       const struct rrd_layout *layout, bool guests,
-                       struct dir_names *ret) {
-  char dir[PATH_MAX];
-  snprintf(dir, sizeof(dir), "%s/%s", c->list_dir, layout->name);
-  dir_names_read(dir, DIR_ENTRY_FILE, guests ? vmid_name : node_name, FILES_MAX,
-                 ret);
-  if (ret->count > 1)
-    qsort(ret->name, ret->count, sizeof(*ret->name),
-          guests ? by_vmid : by_name);
-}
 
 /* *array to n items of size bytes; it stays as it was when out of
  * memory. */
@@ -198,8 +166,8 @@ static void name_files(struct scrape *s, size_t first_guest,
 
 static int gather(struct scrape *s) {
   struct dir_names nodes, vmids;
-  list_files(s->config, &layout_pve_node_9_0, false, &nodes);
-  list_files(s->config, &layout_pve_vm_9_0, true, &vmids);
+  serve_list_names(s->config->list_dir, &layout_pve_node_9_0, &nodes);
+  serve_list_names(s->config->list_dir, &layout_pve_vm_9_0, &vmids);
   serve_read_begin();
   int r = read_dir(s, &layout_pve_node_9_0, EXPORT_NODE, &nodes);
   size_t first_guest = s->count;
