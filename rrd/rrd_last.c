@@ -20,8 +20,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define PENDING_LINE_MAX 4096
-
 struct rrd_last_reader {
   struct rrdcached_client *client; /* INFO over TCP; NULL without daemon */
   struct rrdcached_pending *pending;
@@ -105,38 +103,37 @@ static int daemon_header(struct rrd_last_reader *r, const char *path,
 /* ---- what the daemon holds ----------------------------------------------- */
 
 /* "<time>:<v1>:...:<vn>" onto row, when it has the row's columns and is
- * newer than its header. */
-static void take_pending(const char *line, struct rrd_last_row *row) {
+ * newer than its header; false otherwise (an older line is offered next). */
+static bool take_pending(void *ctx, const char *line) {
+  struct rrd_last_row *row = ctx;
   char *end;
   double t = strtod(line, &end);
   if (end == line || *end != ':' || !(t > (double)row->time))
-    return;
+    return false;
   double values[RRD_LAYOUT_DS_MAX];
   size_t n = 0;
   for (const char *p = end + 1;; n++) {
     const char *colon = strchr(p, ':');
     size_t len = colon != NULL ? (size_t)(colon - p) : strlen(p);
     if (n == row->ds_count)
-      return; /* more values than columns: not this file's row */
+      return false; /* more values than columns: not this file's row */
     values[n] = len == 1 && p[0] == 'U' ? NAN : value_of(p, len);
     if (colon == NULL)
       break;
     p = colon + 1;
   }
   if (n + 1 != row->ds_count)
-    return;
+    return false;
   row->time = (time_t)t;
   memcpy(row->values, values, row->ds_count * sizeof(*values));
+  return true;
 }
 
 static int newest_pending(struct rrd_last_reader *r, const char *path,
                           struct rrd_last_row *row, char *err,
                           size_t err_size) {
-  char line[PENDING_LINE_MAX];
-  int ret = rrdcached_pending_newest(r->pending, path, line, sizeof(line), err,
+  int ret = rrdcached_pending_newest(r->pending, path, take_pending, row, err,
                                      err_size);
-  if (ret == 1)
-    take_pending(line, row);
   return ret < 0 ? (ret == -ENOTCONN ? ret : -EIO) : 0;
 }
 
@@ -166,10 +163,15 @@ int rrd_last_reader_new(const char *daemon, struct rrd_last_reader **ret) {
   if (r == NULL)
     return -ENOMEM;
   if (daemon != NULL && daemon[0] != '\0') {
-    int rc = rrdcached_pending_new(daemon, &r->pending);
+    /* librrd's client checks the address, also where only PENDING uses it */
+    int rc = rrdcached_client_new(daemon, &r->client);
     r->remote = !rrdcached_address_is_unix(daemon);
-    if (rc == 0 && r->remote)
-      rc = rrdcached_client_new(daemon, &r->client);
+    if (rc == 0 && !r->remote) {
+      rrdcached_client_free(r->client);
+      r->client = NULL;
+    }
+    if (rc == 0)
+      rc = rrdcached_pending_new(daemon, &r->pending);
     if (rc != 0) {
       rrd_last_reader_free(r);
       return rc;

@@ -17,6 +17,8 @@
 /* More than rrdcached keeps of a file for hours of -w: not its answer. */
 #define ANSWER_MAX (16u << 20)
 #define LINES_MAX 1000000
+/* A pending update of the widest layout is about 600 bytes. */
+#define PENDING_LINE_MAX 4096
 
 struct rrdcached_pending {
   char *address;
@@ -49,6 +51,8 @@ static int status_of(const char *line, size_t len, long *ret) {
 
 ssize_t rrdcached_pending_parse(const char *buf, size_t len, size_t *newest,
                                 size_t *newest_len) {
+  if (len == 0)
+    return 0;
   const char *nl = memchr(buf, '\n', len);
   long lines;
   if (nl == NULL)
@@ -107,6 +111,9 @@ static int request(const struct rrdcached_pending *p, const char *path,
   size_t n = 0;
   n += (size_t)snprintf(buf, size, "PENDING ");
   for (; *path != '\0' && n + 3 < size; path++) {
+    /* a line end would make two requests of one */
+    if ((unsigned char)*path < 0x20 || *path == 0x7f)
+      return -EINVAL;
     if (*path == ' ' || *path == '\\')
       buf[n++] = '\\';
     buf[n++] = *path;
@@ -149,58 +156,75 @@ static ssize_t read_answer(struct rrdcached_pending *p, size_t *newest,
   }
 }
 
-/* One exchange; -ENOTCONN when the connection failed. */
-static int exchange(struct rrdcached_pending *p, const char *req, size_t n,
-                    size_t *newest, size_t *newest_len) {
+/* One exchange: the answer's length in p->in, or -ENOTCONN when the
+ * connection failed, -EPROTO or -ENOMEM. */
+static ssize_t exchange(struct rrdcached_pending *p, const char *req,
+                        size_t n) {
+  size_t newest, newest_len;
   if (rrdcached_socket_send(p->fd, req, n) != 0) {
     disconnect(p);
     return -ENOTCONN;
   }
-  ssize_t got = read_answer(p, newest, newest_len);
-  if (got == -EPROTO || got == -ENOMEM) {
-    disconnect(p); /* what follows is not an answer to the next request */
-    return (int)got;
-  }
+  ssize_t got = read_answer(p, &newest, &newest_len);
   if (got < 0) {
     disconnect(p);
-    return -ENOTCONN;
+    return got == -EPROTO || got == -ENOMEM ? got : -ENOTCONN;
+  }
+  /* bytes after the answer answer nothing we asked: the stream has lost
+   * its place, and the next answer read would be another file's */
+  if ((size_t)got != p->in_len)
+    disconnect(p);
+  return got;
+}
+
+/* Offers the answer's update lines to take(), newest first. */
+static int offer_lines(struct rrdcached_pending *p, size_t len,
+                       rrdcached_pending_take_fn *take, void *ctx) {
+  const char *first = memchr(p->in, '\n', len);
+  char line[PENDING_LINE_MAX];
+  size_t end = len;
+  while (first != NULL && end > (size_t)(first - p->in) + 1) {
+    size_t begin = end - 1;
+    while (p->in[begin - 1] != '\n')
+      begin--;
+    size_t n = end - 1 - begin;
+    if (n < sizeof(line)) {
+      memcpy(line, p->in + begin, n);
+      line[n] = '\0';
+      if (take(ctx, line))
+        return 1;
+    }
+    end = begin;
   }
   return 0;
 }
 
 int rrdcached_pending_newest(struct rrdcached_pending *p, const char *path,
-                             char *line, size_t size, char *err,
-                             size_t err_size) {
+                             rrdcached_pending_take_fn *take, void *ctx,
+                             char *err, size_t err_size) {
   char req[PATH_MAX + 16];
   int n = request(p, path, req, sizeof(req));
   if (n < 0) {
-    rrd_text_set(err, err_size, "path too long");
+    rrd_text_set(err, err_size,
+                 "the path is too long or has a control "
+                 "character");
     return -EPROTO;
   }
-  size_t newest = 0, newest_len = 0;
-  int r = -ENOTCONN;
+  ssize_t r = -ENOTCONN;
   /* a kept connection the daemon has closed meanwhile: once more */
   for (int attempt = 0; attempt < 2 && r == -ENOTCONN; attempt++) {
     if (connect_once(p, err, err_size) != 0)
       return -ENOTCONN;
-    r = exchange(p, req, (size_t)n, &newest, &newest_len);
+    r = exchange(p, req, (size_t)n);
   }
   if (r == -ENOTCONN)
     rrd_text_set(err, err_size, "the connection to %s broke", p->address);
-  else if (r != 0)
+  else if (r < 0)
     rrd_text_set(err, err_size, "%s's answer to PENDING is not one",
                  p->address);
-  if (r != 0)
-    return r == -ENOTCONN ? r : -EPROTO;
-  if (newest_len == 0)
-    return 0;
-  if (newest_len >= size) {
-    rrd_text_set(err, err_size, "a pending update is too long");
-    return -EPROTO;
-  }
-  memcpy(line, p->in + newest, newest_len);
-  line[newest_len] = '\0';
-  return 1;
+  if (r < 0)
+    return r == -ENOTCONN ? -ENOTCONN : -EPROTO;
+  return offer_lines(p, (size_t)r, take, ctx);
 }
 
 int rrdcached_pending_new(const char *address, struct rrdcached_pending **ret) {

@@ -5,7 +5,8 @@
  * call).  The daemon answers
  *
  *   <n> updates pending          then n lines "<time>:<v1>:<v2>..."
- *   -1 No such file or directory (it holds nothing for the file)
+ *   -1 No such file or directory (newer daemons, for a file they do not
+ *                                 know; 1.7.2 answers "0 updates pending")
  *
  * the updates in the order they came, so the last line is the newest.
  * Like librrd, no timeout; not thread-safe.
@@ -13,6 +14,7 @@
 #ifndef PVECG_RRDCACHED_PENDING_H
 #define PVECG_RRDCACHED_PENDING_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -23,15 +25,19 @@ struct rrdcached_pending;
 int rrdcached_pending_new(const char *address, struct rrdcached_pending **ret);
 void rrdcached_pending_free(struct rrdcached_pending *pending);
 
+/* Offered a pending update ("<time>:<v1>:..."); true to take it. */
+typedef bool rrdcached_pending_take_fn(void *ctx, const char *line);
+
 /*
- * The newest pending update of path (as the store names the file) into
- * line[0..size): returns 1 with it, 0 when the daemon holds none,
- * -ENOTCONN when the daemon cannot be reached (err says why), -EPROTO
- * for an answer that is not one.
+ * The pending updates of path (as the store names the file), offered to
+ * take() newest first until it takes one: returns 1 when one was taken, 0
+ * when the daemon holds none (or none was taken), -ENOTCONN when the
+ * daemon cannot be reached (err says why), -EPROTO for an answer that is
+ * not one or a path with a control character.
  */
 int rrdcached_pending_newest(struct rrdcached_pending *pending,
-                             const char *path, char *line, size_t size,
-                             char *err, size_t err_size);
+                             const char *path, rrdcached_pending_take_fn *take,
+                             void *ctx, char *err, size_t err_size);
 
 /*
  * Parses buf[0..len) as an answer to PENDING, without I/O (fuzzed).
