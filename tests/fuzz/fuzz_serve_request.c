@@ -48,6 +48,12 @@ static void rebuild(const struct serve_request *r, char *buf, size_t size) {
     snprintf(buf, size, "/api2/json/nodes/%s/%s/%s/rrddata", r->node,
              r->guest_type, r->vmid);
     return;
+  case SERVE_ROUTE_METRICS:
+    snprintf(buf, size, "/metrics");
+    return;
+  case SERVE_ROUTE_OVERVIEW:
+    snprintf(buf, size, "/api2/json/pvecg/overview");
+    return;
   }
   FUZZ_CHECK(!"a route that does not exist");
 }

@@ -71,6 +71,19 @@ static void test_node_rrddata_and_listings(void **state) {
   assert_int_equal(req.route, SERVE_ROUTE_NODES);
   assert_int_equal(parse("/api2/json/cluster/resources", NULL, 0), 0);
   assert_int_equal(req.route, SERVE_ROUTE_RESOURCES);
+  assert_int_equal(parse("/api2/json/pvecg/overview", NULL, 0), 0);
+  assert_int_equal(req.route, SERVE_ROUTE_OVERVIEW);
+  assert_int_equal(parse("/metrics", NULL, 0), 0);
+  assert_int_equal(req.route, SERVE_ROUTE_METRICS);
+  /* they take no parameter, as the listings */
+  assert_int_equal(parse("/metrics", p, 1), -EINVAL);
+  assert_int_equal(err.status, 400);
+  assert_string_equal(err.param, "cf");
+  assert_int_equal(parse("/api2/json/pvecg/overview", p + 1, 1), -EINVAL);
+  assert_string_equal(err.param, "timeframe");
+  /* only the exact path: anything else under it is the page's (a 404) */
+  assert_int_equal(parse("/metrics/", NULL, 0), 0);
+  assert_int_equal(req.route, SERVE_ROUTE_ASSET);
 }
 
 static void test_assets(void **state) {
@@ -103,6 +116,9 @@ static void test_unknown_paths(void **state) {
       "/api2/json/nodes/a b/rrddata",
       "/api2/json/nodes/pve1/qemu/../../../etc/passwd",
       "/api2/json/cluster",
+      "/api2/json/pvecg",
+      "/api2/json/pvecg/overview/",
+      "/api2/json/pvecg/metrics",
       "/api2/json/a/b/c/d/e/f/g/h/i",
       "/api2/extjs/nodes",
       "relative",
