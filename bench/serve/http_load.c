@@ -107,8 +107,9 @@ static int one_request(int fd, const char *request, size_t request_len,
 static void *client_run(void *arg) {
   struct client *c = arg;
   char request[1024];
-  int n = snprintf(request, sizeof(request),
-                   "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", c->load->path);
+  int n = snprintf(
+      request, sizeof(request), "GET %s HTTP/1.1\r\nHost: 127.0.0.1\r\n%s\r\n",
+      c->load->path, c->load->gzip ? "Accept-Encoding: gzip\r\n" : "");
   int fd = connect_local(c->load->port);
   for (unsigned i = 0; i < c->load->requests; i++) {
     int status = 0;

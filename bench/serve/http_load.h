@@ -8,6 +8,7 @@
 #ifndef PVECG_BENCH_HTTP_LOAD_H
 #define PVECG_BENCH_HTTP_LOAD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,7 @@ struct http_load {
   const char *path;
   unsigned clients;
   unsigned requests; /* per client */
+  bool gzip;         /* ask for gzip (Accept-Encoding), as scrapers do */
 };
 
 struct http_load_result {

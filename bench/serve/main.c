@@ -5,7 +5,7 @@
  * the files and starts the server; this program is the load:
  *
  *   pvecg-bench-serve --port P --path /api2/json/... [--clients N]
- *                     [--requests M] [--pid SERVER_PID]
+ *                     [--requests M] [--pid SERVER_PID] [--gzip]
  *
  * prints one line: requests answered and failed, the body's size,
  * requests per second, latency percentiles, and with --pid the server's
@@ -21,7 +21,7 @@
 
 static void usage(FILE *out) {
   fputs("usage: pvecg-bench-serve --port P --path PATH [--clients N]\n"
-        "                         [--requests M] [--pid SERVER_PID]\n",
+        "                         [--requests M] [--pid SERVER_PID] [--gzip]\n",
         out);
 }
 
@@ -89,6 +89,7 @@ int main(int argc, char **argv) {
       {"clients", required_argument, NULL, 'c'},
       {"requests", required_argument, NULL, 'n'},
       {"pid", required_argument, NULL, 'P'},
+      {"gzip", no_argument, NULL, 'g'},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   struct http_load l = {.clients = 1, .requests = 200};
@@ -110,6 +111,9 @@ int main(int argc, char **argv) {
       break;
     case 'P':
       pid = strtol(optarg, NULL, 10);
+      break;
+    case 'g':
+      l.gzip = true;
       break;
     case 'h':
       usage(stdout);

@@ -56,16 +56,17 @@ serve() {
   wait_serving "http://127.0.0.1:$PORT/"
 }
 
-scrape() { # LABEL REQUESTS
+scrape() { # LABEL REQUESTS [--gzip]
   local samples
   samples=$(curl -sf "http://127.0.0.1:$PORT/metrics" | grep -c '^pve_')
   printf '%-34s %6d samples  ' "$1" "$samples"
-  "$BENCH" --port "$PORT" --path /metrics --clients 1 --requests "$2" --pid "$SERVE_PID"
+  "$BENCH" --port "$PORT" --path /metrics --clients 1 --requests "$2" --pid "$SERVE_PID" "${@:3}"
 }
 
 echo "# pvecg serve $("$PVECG" --version | cut -d' ' -f2), $(nproc) CPUs, $(date -u +%Y-%m-%d), $GUESTS guests"
 serve
 scrape "files, librrd" 50
+scrape "files, librrd, gzip" 50 --gzip
 kill -TERM "$SERVE_PID"; wait "$SERVE_PID" || true
 
 SOCK=$T/rrdcached.sock

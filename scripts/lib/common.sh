@@ -6,7 +6,7 @@ PVECG_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
   rrdtool rrdcached libcmocka-dev clang libclang-rt-14-dev valgrind
   gnuplot-nox faketime perl librrds-perl dpkg-dev file fonts-dejavu-core jq
-  libmicrohttpd-dev libcurl4-openssl-dev curl chromium chromium-driver strace
+  libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev curl chromium chromium-driver strace
   procps clang-format lintian python3 libprotobuf-c1
   influxdb graphite-carbon python3-whisper victoria-metrics prometheus
   python3-prometheus-client openssl nodejs)

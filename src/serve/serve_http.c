@@ -16,6 +16,7 @@
 #include "serve_assets.h"
 #include "serve_auth.h"
 #include "serve_deadline.h"
+#include "serve_gzip.h"
 #include "serve_listen.h"
 #include "serve_secure.h"
 
@@ -28,6 +29,7 @@
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -155,15 +157,43 @@ static void add_headers(struct MHD_Response *response,
                             "Bearer realm=\"pvecg\"");
 }
 
+/* An answer made for this request (not one of the page's files, which
+ * are small and the same for everyone) goes gzip-compressed when the
+ * client takes it and it is long enough to pay. */
+static struct MHD_Response *compressed(struct MHD_Connection *connection,
+                                       const struct serve_reply *r) {
+  char *gz;
+  size_t gz_size;
+  if (r->body == NULL || r->size < SERVE_GZIP_MIN)
+    return NULL;
+  if (!serve_gzip_accepted(MHD_lookup_connection_value(
+          connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT_ENCODING)) ||
+      serve_gzip(r->body, r->size, &gz, &gz_size) != 0)
+    return NULL;
+  struct MHD_Response *response =
+      MHD_create_response_from_buffer(gz_size, gz, MHD_RESPMEM_MUST_FREE);
+  if (response == NULL) {
+    free(gz);
+    return NULL;
+  }
+  MHD_add_response_header(response, MHD_HTTP_HEADER_CONTENT_ENCODING, "gzip");
+  return response;
+}
+
 static enum MHD_Result send_reply(struct MHD_Connection *connection,
                                   const struct serve_reply *r) {
   const void *data = r->body != NULL ? (const void *)r->body : r->data;
-  struct MHD_Response *response = MHD_create_response_from_buffer(
-      r->size, (void *)data,
-      r->body != NULL ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
+  struct MHD_Response *response = compressed(connection, r);
+  if (response == NULL)
+    response = MHD_create_response_from_buffer(
+        r->size, (void *)data,
+        r->body != NULL ? MHD_RESPMEM_MUST_COPY : MHD_RESPMEM_PERSISTENT);
   if (response == NULL)
     return MHD_NO;
   add_headers(response, r);
+  if (r->body != NULL && r->size >= SERVE_GZIP_MIN)
+    MHD_add_response_header(response, MHD_HTTP_HEADER_VARY,
+                            MHD_HTTP_HEADER_ACCEPT_ENCODING);
   enum MHD_Result sent =
       MHD_queue_response(connection, (unsigned)r->status, response);
   MHD_destroy_response(response);

@@ -7,8 +7,9 @@
 # what a real Prometheus and a real VictoriaMetrics (-promscrape.config)
 # store from scraping it.  Files: a node, a VM with two rows pending in
 # the daemon, a container whose newest memhost is U, a guest without a
-# configuration, a stale guest and a foreign file.  Then the same through
-# a daemon over TCP (INFO and PENDING), and a 503 once the daemon is gone.
+# configuration, a stale guest and a foreign file; gzip when asked for.
+# Then the same through a daemon over TCP (INFO and PENDING), and a 503
+# once the daemon is gone.
 set -euo pipefail
 
 for tool in rrdtool rrdcached curl jq promtool python3; do
@@ -72,6 +73,13 @@ grep -qi '^content-type: text/plain; version=0.0.4; charset=utf-8' "$T/text.head
 promtool check metrics <"$T/text.body" >"$T/promtool.out" 2>&1 ||
   fail "promtool check metrics: $(cat "$T/promtool.out")"
 [ ! -s "$T/promtool.out" ] || fail "promtool check metrics: $(cat "$T/promtool.out")"
+# gzip, as Prometheus and VictoriaMetrics ask for it: the same bytes
+curl -sS -D "$T/gz.headers" -o "$T/text.gz" -H 'Accept-Encoding: gzip' "$URL/metrics"
+grep -qi '^content-encoding: gzip' "$T/gz.headers" || fail "no gzip for Accept-Encoding: gzip"
+gzip -dc "$T/text.gz" | cmp -s - "$T/text.body" || fail "the gzip body is not the text body"
+[ "$(stat -c %s "$T/text.gz")" -lt "$(($(stat -c %s "$T/text.body") / 3))" ] ||
+  fail "gzip: $(stat -c %s "$T/text.gz") of $(stat -c %s "$T/text.body") bytes"
+grep -qi '^content-encoding' "$T/text.headers" && fail "gzip without Accept-Encoding"
 curl -sS -D "$T/om.headers" -o "$T/om.body" \
   -H 'Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' "$URL/metrics"
 grep -qi '^content-type: application/openmetrics-text; version=1.0.0; charset=utf-8' "$T/om.headers" ||
