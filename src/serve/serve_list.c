@@ -59,13 +59,22 @@ void serve_list_node_members(struct json_writer *w, const char *node) {
   json_string(w, node);
 }
 
+const char *serve_list_guest_type(const struct guest_directory *configs,
+                                  const char *vmid_text,
+                                  struct guest_identity *who, bool *known) {
+  uint32_t vmid = 0;
+  vmid_parse_string(vmid_text, &vmid);
+  *known = guest_directory_find(configs, vmid, who) == 0;
+  return !*known ? "guest" : who->type == GUEST_QEMU ? "qemu" : "lxc";
+}
+
 void serve_list_guest_members(struct json_writer *w, const char *vmid_text,
                               const struct guest_directory *configs) {
   uint32_t vmid = 0;
   vmid_parse_string(vmid_text, &vmid);
   struct guest_identity who;
-  bool known = guest_directory_find(configs, vmid, &who) == 0;
-  const char *type = !known ? "guest" : who.type == GUEST_QEMU ? "qemu" : "lxc";
+  bool known;
+  const char *type = serve_list_guest_type(configs, vmid_text, &who, &known);
   char id[32];
   snprintf(id, sizeof(id), "%s/%s", type, vmid_text);
   json_key(w, "id");

@@ -38,6 +38,12 @@ void serve_list_write(struct json_writer *w, const char *data_dir,
 void serve_list_names(const char *data_dir, const struct rrd_layout *layout,
                       struct dir_names *ret);
 void serve_list_node_members(struct json_writer *w, const char *node);
+/* A guest's type as the listings name it: "qemu" or "lxc" from its
+ * configuration (*who filled, *known true), or "guest" when none has its
+ * VMID. */
+const char *serve_list_guest_type(const struct guest_directory *configs,
+                                  const char *vmid_text,
+                                  struct guest_identity *who, bool *known);
 void serve_list_guest_members(struct json_writer *w, const char *vmid_text,
                               const struct guest_directory *configs);
 

@@ -17,7 +17,6 @@
 #include "pvecg/guest_directory.h"
 #include "pvecg/metrics_text.h"
 #include "pvecg/rrd_file_name.h"
-#include "pvecg/vmid.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -148,13 +147,9 @@ static void name_files(struct scrape *s, size_t first_guest,
       snprintf(s->ids[i], ID_SIZE, "node/%s", name);
       continue;
     }
-    uint32_t vmid = 0;
-    vmid_parse_string(name, &vmid);
     struct guest_identity *who = &s->who[s->guest_count];
-    bool known = guest_directory_find(configs, vmid, who) == 0;
-    const char *type = !known                    ? "guest"
-                       : who->type == GUEST_QEMU ? "qemu"
-                                                 : "lxc";
+    bool known;
+    const char *type = serve_list_guest_type(configs, name, who, &known);
     snprintf(s->ids[i], ID_SIZE, "%s/%s", type, name);
     if (known)
       s->guests[s->guest_count++] =
