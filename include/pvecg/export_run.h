@@ -11,6 +11,7 @@
 #ifndef PVECG_EXPORT_RUN_H
 #define PVECG_EXPORT_RUN_H
 
+#include "pvecg/export_counter.h"
 #include "pvecg/export_files.h"
 #include "pvecg/export_format.h"
 #include "pvecg/export_names.h"
@@ -25,6 +26,17 @@
 #include <time.h>
 
 struct export_run_state;
+
+/* Where one file's export goes on from, and how far it got: what `pvecg
+ * ship` keeps between its passes so that counters continue and no row is
+ * sent twice over. */
+struct export_resume {
+  struct export_counter counter; /* in: where counters start; out: end */
+  time_t last_row;               /* out: the newest row read (0: none) */
+  time_t last_update;            /* out: the file's last update */
+  size_t rows;                   /* out: rows read (all-unknown ones too) */
+  size_t row_limit; /* in: stop after this many rows, oldest first (0: all) */
+};
 
 struct export_run {
   enum export_format format;
@@ -43,9 +55,13 @@ struct export_run {
   const struct guest_directory *guests;
   const char *local_node;
   const char *unknown_type;
-  /* Both NULL: text goes to out.  Else it is gathered in a memory stream
-   * and sent in batches of at most batch_max bytes (0: 64 KiB to a line
-   * listener, 1 MiB over HTTP), cut between lines. */
+  /* Set before a file: its counters go on from resume->counter instead of
+   * 0, and resume says where the file's rows ended.  NULL: every file
+   * starts afresh. */
+  struct export_resume *resume;
+  /* Both NULL: text goes to out (stdout unless the caller set it).  Else it is
+   * gathered in a memory stream and sent in batches of at most batch_max bytes
+   * (0: 64 KiB to a line listener, 1 MiB over HTTP), cut between lines. */
   struct net_sender *net;
   struct http_sender *http;
   size_t batch_max;

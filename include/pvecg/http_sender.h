@@ -13,7 +13,11 @@
  * connection failed, the request timed out, or the server answered 429 or
  * 5xx (the same points twice are one point to each of these stores, same
  * series and time); after the last try, or at once on any other 4xx, the
- * batch fails with the status and the start of the server's answer.  A
+ * batch fails with the status and the start of the server's answer.
+ * InfluxDB 1.x's `400 partial write: ... dropped=N` (points beyond the
+ * retention policy, or of a conflicting field type) is not a failure: the
+ * server kept the rest, and sending the batch again cannot change its
+ * verdict; the dropped points are counted (http_sender_stats).  A
  * token (from a file, never the command line) goes as `Authorization:
  * Token <t>` to an /api/v2/ URL (InfluxDB 2), `Bearer <t>` elsewhere; it
  * is never written into a message.
@@ -59,10 +63,14 @@ int http_sender_post(struct http_sender *sender, const char *body, size_t len,
 int http_sender_finish(struct http_sender *sender, char *err, size_t err_size);
 
 struct http_sender_stats {
-  size_t requests; /* answered 2xx */
-  size_t retries;  /* tries after a failure */
-  size_t bytes;    /* of the requests answered 2xx */
-  size_t lines;    /* lines of the requests answered 2xx */
+  size_t requests;          /* answered 2xx, or partial writes */
+  size_t retries;           /* tries after a failure */
+  size_t bytes;             /* of the requests answered 2xx */
+  size_t lines;             /* lines of the requests answered 2xx */
+  size_t partial;           /* requests answered "partial write" (taken, counted
+                               above too) */
+  size_t dropped;           /* points those answers said were dropped */
+  char partial_answer[160]; /* the latest such answer's first line */
 };
 void http_sender_stats(struct http_sender *sender,
                        struct http_sender_stats *ret);

@@ -36,7 +36,21 @@ static size_t lines_sent(struct export_args *a) {
   return st.lines;
 }
 
+/* Points a server kept back from batches it otherwise took (InfluxDB's
+ * "partial write"), said once at the end. */
+static void report_dropped(struct export_args *a) {
+  struct http_sender_stats st = {0};
+  if (a->run.http != NULL)
+    http_sender_stats(a->run.http, &st);
+  if (st.partial > 0)
+    fprintf(stderr,
+            CMD ": the server dropped %zu points of %zu batches it took "
+                "otherwise: %s\n",
+            st.dropped, st.partial, st.partial_answer);
+}
+
 static int report_end(struct export_args *a) {
+  report_dropped(a);
   if (a->run.net != NULL || a->run.http != NULL)
     fprintf(stderr, CMD ": sent %zu lines (%zu values) to %s\n", lines_sent(a),
             a->run.total.values, a->to);

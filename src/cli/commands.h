@@ -13,6 +13,7 @@ int cmd_graph(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
+int cmd_ship(int argc, char **argv);
 
 /* Exit statuses shared by the subcommands. */
 enum {

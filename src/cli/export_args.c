@@ -18,7 +18,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#define CMD "pvecg export"
+/* Which command's options these are, for its messages: export's or
+ * ship's (set from export_args.command as each option is read). */
+static const char *cmd = "pvecg export";
+#define CMD "%s"
 
 const char export_usage_text[] =
     "usage: pvecg export --format "
@@ -68,36 +71,13 @@ const char export_usage_text[] =
     "                   their InfluxDB measurement prefix)\n"
     "See pvecg-export(1).\n";
 
-enum {
-  OPT_FORMAT = 0x100,
-  OPT_VMID,
-  OPT_NODE,
-  OPT_ALL,
-  OPT_NAMES,
-  OPT_SINCE,
-  OPT_UNTIL,
-  OPT_CF,
-  OPT_TO,
-  OPT_TOKEN_FILE,
-  OPT_CA_FILE,
-  OPT_TIMEOUT,
-  OPT_BATCH_BYTES,
-  OPT_QUIET,
-  OPT_DATA_DIR,
-  OPT_DAEMON,
-  OPT_CONFIG_DIR,
-  OPT_NODE_NAME,
-  OPT_UNKNOWN,
-  OPT_PREFIX,
-};
-
 static int bad(const char *what, const char *value) {
-  fprintf(stderr, CMD ": %s: '%s'\n", what, value);
+  fprintf(stderr, CMD ": %s: '%s'\n", cmd, what, value);
   return -EINVAL;
 }
 
 static int missing(const char *what) {
-  fprintf(stderr, CMD ": %s\n", what);
+  fprintf(stderr, CMD ": %s\n", cmd, what);
   return -EINVAL;
 }
 
@@ -137,7 +117,7 @@ static int add_file(struct export_args *a, enum export_kind kind,
   if (r == -EINVAL)
     return bad(kind == EXPORT_VM ? "not a VMID" : "not a node name", name);
   if (r < 0)
-    fprintf(stderr, CMD ": %s\n", strerror(-r));
+    fprintf(stderr, CMD ": %s\n", cmd, strerror(-r));
   return r;
 }
 
@@ -258,7 +238,7 @@ static int parse_times(struct export_args *a) {
 static int read_token(struct export_args *a) {
   FILE *f = fopen(a->token_file, "re");
   if (f == NULL) {
-    fprintf(stderr, CMD ": --token-file %s: %s\n", a->token_file,
+    fprintf(stderr, CMD ": --token-file %s: %s\n", cmd, a->token_file,
             strerror(errno));
     return -EINVAL;
   }
@@ -327,6 +307,19 @@ static void default_node_name(struct export_args *a) {
   a->node_name[strcspn(a->node_name, ".")] = '\0';
 }
 
+int export_args_option(struct export_args *a, int opt, const char *value) {
+  cmd = a->command != NULL ? a->command : "pvecg export";
+  int r = set_what(a, opt, value);
+  return r > 0 ? set_how(a, opt, value) : r;
+}
+
+int export_args_finish(struct export_args *a) {
+  cmd = a->command != NULL ? a->command : "pvecg export";
+  default_node_name(a);
+  a->run.local_node = a->node_name;
+  return check_args(a);
+}
+
 int export_args_parse(int argc, char **argv, struct export_args *a) {
   static const struct option options[] = {
       {"format", required_argument, NULL, OPT_FORMAT},
@@ -357,15 +350,10 @@ int export_args_parse(int argc, char **argv, struct export_args *a) {
       fputs(export_usage_text, stdout);
       return 1;
     }
-    int r = opt == '?' ? -EINVAL : set_what(a, opt, optarg);
-    if (r > 0)
-      r = set_how(a, opt, optarg);
-    if (r < 0)
+    if (opt == '?' || export_args_option(a, opt, optarg) < 0)
       return -EINVAL;
   }
   if (optind != argc)
     return bad("unexpected argument", argv[optind]);
-  default_node_name(a);
-  a->run.local_node = a->node_name;
-  return check_args(a);
+  return export_args_finish(a);
 }

@@ -16,6 +16,7 @@
 #define EXPORT_TOKEN_MAX 4096
 
 struct export_args {
+  const char *command; /* how messages name it (NULL: "pvecg export") */
   bool has_format, all, quiet, prefix_set;
   const char *since, *until, *to, *data_dir, *config_dir, *token_file;
   const char *ca_file;
@@ -28,10 +29,42 @@ struct export_args {
   struct export_run run;
 };
 
+/* The options' codes, for getopt_long; `pvecg ship` takes most of them
+ * too. */
+enum {
+  OPT_FORMAT = 0x100,
+  OPT_VMID,
+  OPT_NODE,
+  OPT_ALL,
+  OPT_NAMES,
+  OPT_SINCE,
+  OPT_UNTIL,
+  OPT_CF,
+  OPT_TO,
+  OPT_TOKEN_FILE,
+  OPT_CA_FILE,
+  OPT_TIMEOUT,
+  OPT_BATCH_BYTES,
+  OPT_QUIET,
+  OPT_DATA_DIR,
+  OPT_DAEMON,
+  OPT_CONFIG_DIR,
+  OPT_NODE_NAME,
+  OPT_UNKNOWN,
+  OPT_PREFIX,
+};
+
 extern const char export_usage_text[];
 
 /* Fills a from the command line.  Returns 0, 1 for --help (printed), or
  * -EINVAL with the reason on stderr. */
 int export_args_parse(int argc, char **argv, struct export_args *a);
+
+/* One option: 0, or -EINVAL with the reason on stderr. */
+int export_args_option(struct export_args *a, int opt, const char *value);
+
+/* Once every option is read: the defaults, and the options checked
+ * against each other.  0 or -EINVAL with the reason on stderr. */
+int export_args_finish(struct export_args *a);
 
 #endif

@@ -24,6 +24,8 @@ static const struct subcommand subcommands[] = {
      "a PNG of a guest's or node's memory, pressure, cpu, net or disk"},
     {"export", cmd_export,
      "history as Graphite, InfluxDB line protocol, CSV or JSON"},
+    {"ship", cmd_ship,
+     "keeps a store fed with every row, and catches up after an outage"},
     {"check", cmd_check, "which layout a file has, or how it differs"},
     {"serve", cmd_serve,
      "the files over HTTP: Proxmox's rrddata API and a page of graphs"},

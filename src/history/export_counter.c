@@ -2,7 +2,7 @@
 /*
  * Counters from rates (see export_counter.h).
  */
-#include "export_counter.h"
+#include "pvecg/export_counter.h"
 
 #include <math.h>
 

@@ -6,7 +6,7 @@
  */
 #include "pvecg/export_run.h"
 
-#include "export_counter.h"
+#include "pvecg/export_counter.h"
 #include "export_openmetrics.h"
 #include "pvecg/export_range.h"
 #include "pvecg/rrd_fetch.h"
@@ -63,7 +63,8 @@ int export_run_begin(struct export_run *run) {
   if (run->batch_max == 0)
     run->batch_max = run->http != NULL ? HTTP_BATCH_BYTES : NET_BATCH_BYTES;
   if (!sending(run)) {
-    run->out = stdout;
+    if (run->out == NULL)
+      run->out = stdout;
     return 0;
   }
   run->out = open_memstream(&run->batch, &run->batch_len);
@@ -152,6 +153,10 @@ static int write_row(struct export_run *run, const struct export_source *src,
                      char *err, size_t err_size) {
   struct export_run_state *st = run->state;
   double v[RRD_LAYOUT_DS_MAX];
+  if (run->resume != NULL) {
+    run->resume->last_row = t;
+    run->resume->rows++;
+  }
   if (st->counters)
     export_counter_apply(&st->counter, src->layout, st->is_counter, resolution,
                          values, v);
@@ -171,6 +176,13 @@ static int write_row(struct export_run *run, const struct export_source *src,
   if (sending(run) && (size_t)ftello(run->out) >= run->batch_max)
     return send_batch(run, false, err, err_size);
   return 0;
+}
+
+/* Whether the file's row limit is reached: the rest waits for the next
+ * call. */
+static bool limit_reached(const struct export_run *run) {
+  const struct export_resume *r = run->resume;
+  return r != NULL && r->row_limit > 0 && r->rows >= r->row_limit;
 }
 
 /* One planned read: rows ending in (f->start, f->end] at f->resolution. */
@@ -194,7 +206,7 @@ static int export_fetch(struct export_run *run, const struct export_source *src,
   }
   struct export_source rows = *src;
   rows.step = f->resolution;
-  for (size_t i = 0; r == 0 && i < s.row_count; i++) {
+  for (size_t i = 0; r == 0 && i < s.row_count && !limit_reached(run); i++) {
     time_t t = rrd_series_time(&s, i); /* the row's end */
     if (t > f->start && t <= f->end)
       r = write_row(run, &rows, f->resolution, t, rrd_series_row(&s, i), err,
@@ -299,7 +311,7 @@ static int export_part(struct export_run *run, const struct export_file *file,
                               .nodename = st->nodename,
                               .title = st->title};
   export_format_header(run->format, &src, run->out);
-  for (size_t i = 0; r == 0 && i < plan.count; i++)
+  for (size_t i = 0; r == 0 && i < plan.count && !limit_reached(run); i++)
     r = export_fetch(run, &src, part->path, &plan.fetch[i], err, err_size);
   if (r < 0 && !run->net_failed)
     name_error(part, err, err_size);
@@ -360,7 +372,14 @@ static int begin_file(struct export_run *run, const struct export_file *file,
         export_metric_of(file->layout, file->kind == EXPORT_NODE, i);
     st->is_counter[i] = m != NULL && m->counter;
   }
-  export_counter_reset(&st->counter);
+  if (run->resume != NULL) {
+    st->counter = run->resume->counter;
+    run->resume->last_row = 0;
+    run->resume->last_update = 0;
+    run->resume->rows = 0;
+  } else {
+    export_counter_reset(&st->counter);
+  }
   export_series_begin(&st->series, file->layout);
   return 0;
 }
@@ -395,7 +414,7 @@ int export_run_file(struct export_run *run, const struct export_file *file,
   }
   if ((r = begin_file(run, file, err, err_size)) < 0)
     return r;
-  time_t since = run->since, last;
+  time_t since = run->since, last = 0;
   bool has_legacy = find_legacy(run, file, &legacy);
   if (has_legacy) {
     r = export_part(run, file, &legacy, since, run->until, &last, err,
@@ -409,13 +428,16 @@ int export_run_file(struct export_run *run, const struct export_file *file,
                     err_size);
   if (r < 0)
     return r;
+  if (run->resume != NULL) {
+    run->resume->counter = run->state->counter;
+    run->resume->last_update = last;
+  }
   end_file(run, file);
   /* A line listener gets every file at once; HTTP batches fill up. */
   if (run->net != NULL)
     return send_batch(run, true, err, err_size);
   if (run->http != NULL && (size_t)ftello(run->out) >= run->batch_max)
     return send_batch(run, false, err, err_size);
-  return 0;
   return 0;
 }
 

@@ -156,6 +156,30 @@ static const char *answer_line(struct http_sender *s) {
 
 enum outcome { TAKEN, REFUSED, AGAIN };
 
+/* InfluxDB 1.x's answer for a batch of which it kept all but some points:
+ * {"error":"partial write: points beyond retention policy dropped=3"}.
+ * Returns the number dropped (0 when the answer does not say), or -1 for
+ * any other answer. */
+static long partial_write(const char *answer) {
+  if (strstr(answer, "partial write") == NULL)
+    return -1;
+  const char *d = strstr(answer, "dropped=");
+  return d != NULL ? strtol(d + strlen("dropped="), NULL, 10) : 0;
+}
+
+/* Counts a partial write as taken, keeping its answer for a message. */
+static void count_partial(struct http_sender *s, long dropped) {
+  pthread_mutex_lock(&s->lock);
+  s->stats.partial++;
+  s->stats.dropped += dropped > 0 ? (size_t)dropped : 0;
+  /* the start of the line: the count is said in the stats */
+  const char *line = answer_line(s);
+  size_t n = strnlen(line, sizeof(s->stats.partial_answer) - 1);
+  memcpy(s->stats.partial_answer, line, n);
+  s->stats.partial_answer[n] = '\0';
+  pthread_mutex_unlock(&s->lock);
+}
+
 /* Failures that may pass: the network or the server in trouble.  A
  * certificate that does not verify, a bad URL or a protocol curl lacks
  * stay as they are, however often tried. */
@@ -194,6 +218,11 @@ static enum outcome try_once(struct http_sender *s, const char *body,
   curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &status);
   if (status >= 200 && status < 300)
     return TAKEN;
+  long dropped = status == 400 ? partial_write(s->answer) : -1;
+  if (dropped >= 0) {
+    count_partial(s, dropped);
+    return TAKEN;
+  }
   snprintf(err, err_size, "the server answered HTTP %ld: %s", status,
            answer_line(s));
   *r = -EPROTO;

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "export_counter.h"
+#include "pvecg/export_counter.h"
 #include "pvecg/export_names.h"
 
 #include <math.h>

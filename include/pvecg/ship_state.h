@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What `pvecg ship` keeps for one target: per RRD file the cursor (the
+ * newest row the store acknowledged) with the rebuilt counters after it,
+ * and the target's totals.  One text file per target in the state
+ * directory, "<id>.state":
+ *
+ *   pvecg-ship-state 1
+ *   target <id> <what the target is, for a person: no query, no password>
+ *   stats <rows sent> <rows failed> <batches failed> <points dropped>
+ *         <last success> <last failure> <lag>          (one line)
+ *   file <layout>/<name> <dev> <inode> <last update> <cursor> <counters>
+ *   ...
+ *   end <number of file lines>
+ *
+ * <counters> is "-" or "<column>=<total>,..." for each counter that has
+ * started, totals written with 17 significant digits so they read back as
+ * the same doubles.  Times are epoch seconds; <lag> the seconds of rows
+ * the files held that the store had not acknowledged at the last pass.
+ *
+ * It is saved only after the store acknowledged rows: written to a
+ * temporary file, fsync'ed, the previous version kept as "<id>.state.prev"
+ * (a hard link), renamed over the old one, the directory fsync'ed.  A
+ * file that does not parse (truncated, edited, another version) is
+ * refused with its line; ship_state_load() then falls back to the
+ * previous version (the rows since it are sent again: to these stores the
+ * same series and time twice are one point), and with neither refuses to
+ * go on rather than start over from nothing or from now.
+ */
+#ifndef PVECG_SHIP_STATE_H
+#define PVECG_SHIP_STATE_H
+
+#include "pvecg/export_counter.h"
+#include "pvecg/rrd_file_name.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#define SHIP_KEY_SIZE (RRD_FILE_NAME_MAX + 24) /* "<layout>/<name>" */
+#define SHIP_ID_SIZE 17                        /* 16 hex digits */
+#define SHIP_TARGET_SIZE 256
+
+/* How far a file's rows went: the newest row and the counters after it. */
+struct ship_mark {
+  time_t t; /* 0: no row yet */
+  struct export_counter counter;
+};
+
+struct ship_entry {
+  char key[SHIP_KEY_SIZE];
+  uint64_t dev, ino;  /* the file the cursor belongs to */
+  time_t last_update; /* the file's, at the latest pass */
+  struct ship_mark acked;
+  /* Not saved: the shipper's own while it runs. */
+  struct ship_mark next;      /* where the next rows start */
+  struct ship_mark candidate; /* Graphite: the acked cursor to be */
+  time_t candidate_at;        /* when the candidate's rows went */
+  bool seen;                  /* found by the latest scan */
+  int problem;                /* the error last said of it (0: none) */
+};
+
+struct ship_stats {
+  uint64_t rows_sent, rows_failed, batches_failed, dropped;
+  time_t last_success, last_failure;
+  time_t lag;
+};
+
+struct ship_state {
+  char id[SHIP_ID_SIZE];
+  char target[SHIP_TARGET_SIZE];
+  struct ship_stats stats;
+  struct ship_entry *entry; /* sorted by key */
+  size_t count, capacity;
+};
+
+/* The id of a target: 16 hex digits of a hash of everything that decides
+ * what lands where (format, names, prefix, URL). */
+void ship_state_id(const char *identity, char id[SHIP_ID_SIZE]);
+
+/* The entry of key, or NULL. */
+struct ship_entry *ship_state_find(struct ship_state *state, const char *key);
+
+/* The entry of key, added (cursor 0) when missing.  NULL: no memory, or a
+ * key too long. */
+struct ship_entry *ship_state_add(struct ship_state *state, const char *key);
+
+/* Removes the entries for which keep() says false. */
+void ship_state_retain(struct ship_state *state,
+                       bool (*keep)(const struct ship_entry *, void *),
+                       void *ctx);
+
+/* Writes the state as the file holds it.  Returns 0 or -EIO. */
+int ship_state_format(const struct ship_state *state, FILE *out);
+
+/* Reads a state file's text into *ret (freed with ship_state_free()).
+ * Returns 0, -ENOMEM, or -EINVAL with "line N: what is wrong" in err. */
+int ship_state_parse(const char *text, size_t len, struct ship_state *ret,
+                     char *err, size_t err_size);
+
+/* Reads one state file, whichever target's (state->id ""): 0, -ENOENT, or
+ * -EINVAL with why. */
+int ship_state_read(const char *path, struct ship_state *state, char *why,
+                    size_t why_size);
+
+/*
+ * Loads <dir>/<id>.state into *state (whose id and target are kept):
+ * 0 when loaded; 1 when there is none yet (an empty state); 2 when it was
+ * refused or missing and <id>.state.prev was loaded instead, with what was
+ * wrong in err; -EINVAL when neither could be read, with the reason and
+ * what to do in err; another negative errno when the directory cannot be
+ * read.
+ */
+int ship_state_load(const char *dir, struct ship_state *state, char *err,
+                    size_t err_size);
+
+/* Saves the state durably (see above).  Returns 0 or a negative errno with
+ * a message in err. */
+int ship_state_save(const char *dir, const struct ship_state *state, char *err,
+                    size_t err_size);
+
+void ship_state_free(struct ship_state *state);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What a shipper's state directory says of each target it fed, for a
+ * person (`pvecg ship --status`) or in Prometheus' text format:
+ *
+ *   pvecg_ship_lag_seconds{target="..."}       rows the files held that
+ *                                               the store had not taken,
+ *                                               in seconds, at the last pass
+ *   pvecg_ship_rows_sent_total{target="..."}   rows the store took
+ *   pvecg_ship_rows_failed_total{target="..."} rows of batches it did not
+ *   pvecg_ship_batches_failed_total{target="..."}
+ *   pvecg_ship_points_dropped_total{target="..."}  InfluxDB partial writes
+ *   pvecg_ship_last_success_timestamp_seconds{target="..."}
+ *   pvecg_ship_files{target="..."}             files with a cursor
+ *
+ * The state is read as saved (after every acknowledged batch and every
+ * pass), without the shipper's lock.
+ */
+#ifndef PVECG_SHIP_STATUS_H
+#define PVECG_SHIP_STATUS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Every "<id>.state" of dir, to out; problems to err.  Returns 0, or 1
+ * when the directory or a state could not be read. */
+int ship_status_print(const char *dir, bool prometheus, FILE *out, FILE *err);
+
+#endif

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * pvecg ship: keeps a store fed from the RRD files (src/history/ship.c),
+ * with the export's options where they mean the same (export_args.c) and
+ * its own: the state directory, the interval, Graphite's resend window;
+ * or, with --status, what the state directory says of each target.
+ */
+#include "commands.h"
+#include "export_args.h"
+#include "pvecg/ship.h"
+#include "pvecg/ship_status.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "pvecg ship"
+#define DEFAULT_STATE_DIR "/var/lib/pvecg/ship"
+#define DEFAULT_INTERVAL 60
+#define DEFAULT_RESEND 600
+#define DEFAULT_ROWS 360 /* six hours of minute rows per file per round */
+#define DEFAULT_TIMEOUT 10.0
+
+static const char usage_text[] =
+    "usage: pvecg ship --format influx|prometheus|graphite --to URL\n"
+    "                  [--state-dir DIR] [--interval SECONDS] [--once]\n"
+    "                  [--since T] [--resend SECONDS] [--names pve|pvecg]\n"
+    "                  [--token-file FILE] [--ca-file FILE] [--timeout S]\n"
+    "                  [--batch-bytes N] [--rows-per-round N]\n"
+    "                  [--data-dir DIR] [--daemon ADDRESS]\n"
+    "                  [--pve-config-dir DIR] [--node-name NAME]\n"
+    "                  [--unknown-guests qemu|lxc] [--prefix P] [--cf CF]\n"
+    "       pvecg ship --status [--state-dir DIR] [--prometheus]\n"
+    "\n"
+    "Every interval sends each file's rows after its cursor to the store,\n"
+    "as `pvecg export` writes them, and moves the cursor once the store\n"
+    "acknowledged them; a store that was away gets every row the files\n"
+    "still hold.\n"
+    "  --to URL         http(s)://... with influx (InfluxDB /write?db=,\n"
+    "                   /api/v2/write?..., VictoriaMetrics /write) or\n"
+    "                   prometheus (VictoriaMetrics /api/v1/import/"
+    "prometheus);\n"
+    "                   tcp://HOST:PORT with graphite (carbon)\n"
+    "  --state-dir DIR  cursors and totals (" DEFAULT_STATE_DIR "), one\n"
+    "                   shipper at a time\n"
+    "  --interval S     seconds between passes (60)\n"
+    "  --once           one pass, then exit (1 when not everything went)\n"
+    "  --since T        where files without a cursor start (default: their\n"
+    "                   first row); epoch seconds, now or -N{s,m,h,d,w}\n"
+    "  --resend S       graphite: seconds of rows sent again on every new\n"
+    "                   connection (600)\n"
+    "  --rows-per-round N  rows per file before the next file's (360)\n"
+    "  --status         what the state directory says of each target\n"
+    "  --prometheus     --status in Prometheus' text format\n"
+    "The other options are pvecg export's.  See pvecg-ship(1).\n";
+
+enum {
+  OPT_STATE_DIR = 0x200,
+  OPT_INTERVAL,
+  OPT_ONCE,
+  OPT_RESEND,
+  OPT_ROWS,
+  OPT_STATUS,
+  OPT_PROMETHEUS,
+};
+
+struct ship_args {
+  struct export_args export;
+  struct ship_options options;
+  bool status, prometheus;
+  char identity[1024];
+  char shown[512];
+};
+
+static volatile sig_atomic_t stopping;
+
+static void on_signal(int sig) {
+  (void)sig;
+  stopping = 1;
+}
+
+static int bad(const char *what, const char *value) {
+  fprintf(stderr, CMD ": %s: '%s'\n", what, value);
+  return -EINVAL;
+}
+
+static int parse_count(const char *value, unsigned long min, unsigned long max,
+                       unsigned long *ret) {
+  char *end;
+  errno = 0;
+  unsigned long v = strtoul(value, &end, 10);
+  if (errno != 0 || end == value || *end != '\0' || value[0] == '-' ||
+      v < min || v > max)
+    return -EINVAL;
+  *ret = v;
+  return 0;
+}
+
+static int set_own(struct ship_args *s, int opt, const char *value) {
+  unsigned long v;
+  switch (opt) {
+  case OPT_STATE_DIR:
+    s->options.state_dir = value;
+    return 0;
+  case OPT_INTERVAL:
+    if (parse_count(value, 1, 86400, &v) < 0)
+      return bad("--interval is 1 to 86400 seconds", value);
+    s->options.interval = (unsigned)v;
+    return 0;
+  case OPT_RESEND:
+    if (parse_count(value, 0, 86400, &v) < 0)
+      return bad("--resend is 0 to 86400 seconds", value);
+    s->options.resend = (unsigned)v;
+    return 0;
+  case OPT_ROWS:
+    if (parse_count(value, 1, 100000, &v) < 0)
+      return bad("--rows-per-round is 1 to 100000", value);
+    s->options.row_limit = v;
+    return 0;
+  case OPT_ONCE:
+    s->options.once = true;
+    return 0;
+  case OPT_STATUS:
+    s->status = true;
+    return 0;
+  case OPT_PROMETHEUS:
+    s->prometheus = true;
+    return 0;
+  }
+  return export_args_option(&s->export, opt, value);
+}
+
+/* The target as a person reads it: no password, no query (a token can be
+ * in either). */
+static void shown_target(const char *url, char *buf, size_t size) {
+  const char *scheme_end = strstr(url, "://");
+  const char *host = scheme_end ? scheme_end + 3 : url;
+  const char *at = strchr(host, '@'), *slash = strchr(host, '/');
+  if (at != NULL && (slash == NULL || at < slash))
+    host = at + 1;
+  size_t scheme = scheme_end ? (size_t)(scheme_end + 3 - url) : 0;
+  size_t rest = strcspn(host, "?# \t\r\n");
+  snprintf(buf, size, "%.*s%.*s", (int)scheme, url, (int)rest, host);
+}
+
+/* What ship adds to the export's checks. */
+static int check(struct ship_args *s) {
+  struct export_args *a = &s->export;
+  enum export_format f = a->run.format;
+  if (a->to == NULL)
+    return bad("--to is required", "");
+  if (a->until != NULL)
+    return bad("--until: a shipper goes on; use pvecg export", a->until);
+  bool graphite = f == EXPORT_GRAPHITE && !a->http && !a->target.udp;
+  bool http = a->http && (f == EXPORT_INFLUX || f == EXPORT_PROMETHEUS);
+  if (!graphite && !http)
+    return bad("ship takes --format influx or prometheus with an http(s):// "
+               "--to, graphite with tcp://",
+               a->to);
+  struct ship_options *o = &s->options;
+  o->run = a->run;
+  o->config_dir = a->config_dir;
+  o->to = s->shown;
+  shown_target(a->to, s->shown, sizeof(s->shown));
+  o->http = a->http;
+  o->http_options =
+      (struct http_sender_options){.url = a->to,
+                                   .token = a->token[0] ? a->token : NULL,
+                                   .ca_file = a->ca_file,
+                                   .timeout = a->timeout};
+  o->net_target = a->target;
+  o->timeout = a->timeout;
+  o->since = a->since != NULL ? a->run.since : 0;
+  snprintf(s->identity, sizeof(s->identity), "%d %d %s %s %s", (int)f,
+           (int)a->run.names, a->run.prefix, rrd_cf_name(a->run.cf), a->to);
+  o->identity = s->identity;
+  return 0;
+}
+
+static int parse(int argc, char **argv, struct ship_args *s) {
+  static const struct option options[] = {
+      {"format", required_argument, NULL, OPT_FORMAT},
+      {"names", required_argument, NULL, OPT_NAMES},
+      {"since", required_argument, NULL, OPT_SINCE},
+      {"cf", required_argument, NULL, OPT_CF},
+      {"to", required_argument, NULL, OPT_TO},
+      {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+      {"ca-file", required_argument, NULL, OPT_CA_FILE},
+      {"timeout", required_argument, NULL, OPT_TIMEOUT},
+      {"batch-bytes", required_argument, NULL, OPT_BATCH_BYTES},
+      {"data-dir", required_argument, NULL, OPT_DATA_DIR},
+      {"daemon", required_argument, NULL, OPT_DAEMON},
+      {"pve-config-dir", required_argument, NULL, OPT_CONFIG_DIR},
+      {"node-name", required_argument, NULL, OPT_NODE_NAME},
+      {"unknown-guests", required_argument, NULL, OPT_UNKNOWN},
+      {"prefix", required_argument, NULL, OPT_PREFIX},
+      {"state-dir", required_argument, NULL, OPT_STATE_DIR},
+      {"interval", required_argument, NULL, OPT_INTERVAL},
+      {"once", no_argument, NULL, OPT_ONCE},
+      {"resend", required_argument, NULL, OPT_RESEND},
+      {"rows-per-round", required_argument, NULL, OPT_ROWS},
+      {"status", no_argument, NULL, OPT_STATUS},
+      {"prometheus", no_argument, NULL, OPT_PROMETHEUS},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
+  int opt;
+  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    if (opt == 'h') {
+      fputs(usage_text, stdout);
+      return 1;
+    }
+    if (opt == '?' || set_own(s, opt, optarg) < 0)
+      return -EINVAL;
+  }
+  if (optind != argc)
+    return bad("unexpected argument", argv[optind]);
+  if (s->status)
+    return 0;
+  s->export.all = true;
+  if (!s->export.has_format)
+    return bad("--format is required", "");
+  if (export_args_finish(&s->export) < 0)
+    return -EINVAL;
+  return check(s);
+}
+
+static int ship(struct ship_args *s) {
+  struct sigaction sa = {.sa_handler = on_signal};
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGINT, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  s->options.stop = &stopping;
+  s->options.log = stderr;
+  int r = ship_main(&s->options);
+  return r == 0 ? PVECG_EXIT_OK : PVECG_EXIT_FAILURE;
+}
+
+int cmd_ship(int argc, char **argv) {
+  struct ship_args *s = calloc(1, sizeof(*s));
+  if (s == NULL)
+    return PVECG_EXIT_FAILURE;
+  s->export.command = CMD;
+  s->export.timeout = DEFAULT_TIMEOUT;
+  s->export.config_dir = "/etc/pve";
+  s->export.run.cf = RRD_CF_AVERAGE;
+  s->options.state_dir = DEFAULT_STATE_DIR;
+  s->options.interval = DEFAULT_INTERVAL;
+  s->options.resend = DEFAULT_RESEND;
+  s->options.row_limit = DEFAULT_ROWS;
+  int r = parse(argc, argv, s);
+  int status = r > 0       ? PVECG_EXIT_OK
+               : r < 0     ? PVECG_EXIT_USAGE
+               : s->status ? ship_status_print(s->options.state_dir,
+                                               s->prometheus, stdout, stderr)
+                           : ship(s);
+  if (r < 0)
+    fputs(usage_text, stderr);
+  export_files_free(&s->export.files);
+  memset(s->export.token, 0, sizeof(s->export.token));
+  free(s);
+  return status;
+}

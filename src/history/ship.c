@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `pvecg ship` (see ship.h): the state directory's lock, the passes, and
+ * in each pass the rounds over the files, each file's rows after its
+ * cursor through the export's own code.
+ */
+#include "ship_internal.h"
+
+#include "pvecg/rrd_file_name.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* One shipper per state directory: a second one would send the same rows
+ * and overwrite the first one's cursors. */
+static int lock_dir(struct ship *sh, int *fd) {
+  char path[PATH_MAX];
+  const char *dir = sh->o->state_dir;
+  if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+    int r = -errno;
+    ship_log(sh, "%s: %s", dir, strerror(errno));
+    return r;
+  }
+  snprintf(path, sizeof(path), "%s/lock", dir);
+  *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (*fd < 0) {
+    int r = -errno;
+    ship_log(sh, "%s: %s", path, strerror(errno));
+    return r;
+  }
+  if (flock(*fd, LOCK_EX | LOCK_NB) != 0) {
+    char pid[32] = "";
+    ssize_t n = pread(*fd, pid, sizeof(pid) - 1, 0);
+    pid[n > 0 ? n : 0] = '\0';
+    pid[strcspn(pid, "\n")] = '\0';
+    ship_log(sh, "%s is in use by another pvecg ship (pid %s)", dir,
+             pid[0] ? pid : "unknown");
+    close(*fd);
+    *fd = -1;
+    return -EBUSY;
+  }
+  char pid[32];
+  int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+  if (ftruncate(*fd, 0) != 0 || pwrite(*fd, pid, (size_t)n, 0) != n)
+    ship_log(sh, "%s: cannot note the pid: %s", path, strerror(errno));
+  return 0;
+}
+
+static void key_of(const struct export_file *f, char *key, size_t size) {
+  snprintf(key, size, "%s/%s", f->layout->name, f->name);
+}
+
+static bool is_seen(const struct ship_entry *e, void *ctx) {
+  const struct ship *sh = ctx;
+  if (!e->seen)
+    ship_log(sh, "%s: gone; its cursor is dropped", e->key);
+  return e->seen;
+}
+
+/* A cursor belongs to one file: another file under the same name (a VMID
+ * used again, a file made anew) starts over from its first row. */
+static void restart(struct ship *sh, struct ship_entry *e, const char *why) {
+  ship_log(sh, "%s: %s; shipping it from its first row", e->key, why);
+  e->acked = e->next = e->candidate = (struct ship_mark){0};
+}
+
+static void check_identity(struct ship *sh, struct ship_entry *e,
+                           const struct export_file *f) {
+  char path[PATH_MAX];
+  struct stat st;
+  if (rrd_file_name_path(sh->o->run.data_dir, f->layout, f->name, path,
+                         sizeof(path)) != 0 ||
+      stat(path, &st) != 0)
+    return; /* only a legacy file: it is never made anew */
+  bool known = e->dev != 0 || e->ino != 0;
+  if (known && (e->dev != (uint64_t)st.st_dev || e->ino != (uint64_t)st.st_ino))
+    restart(sh, e, "another file now (made anew or replaced)");
+  e->dev = (uint64_t)st.st_dev;
+  e->ino = (uint64_t)st.st_ino;
+}
+
+/* The files now in the data directory, each with its entry. */
+static int scan(struct ship *sh) {
+  struct ship_options *o = sh->o;
+  export_files_free(&sh->files);
+  int r = export_files_scan(&sh->files, o->run.data_dir);
+  if (r < 0) {
+    ship_log(sh, "%s: %s", o->run.data_dir, strerror(-r));
+    return r;
+  }
+  for (size_t i = 0; i < sh->state.count; i++)
+    sh->state.entry[i].seen = false;
+  for (size_t i = 0; i < sh->files.count; i++) {
+    char key[SHIP_KEY_SIZE];
+    key_of(&sh->files.file[i], key, sizeof(key));
+    bool fresh = ship_state_find(&sh->state, key) == NULL;
+    struct ship_entry *e = ship_state_add(&sh->state, key);
+    if (e == NULL)
+      return -ENOMEM;
+    if (fresh)
+      e->acked.t = e->next.t = o->since;
+    e->seen = true;
+    check_identity(sh, e, &sh->files.file[i]);
+  }
+  ship_state_retain(&sh->state, is_seen, sh);
+  return 0;
+}
+
+/* One file's rows after its cursor, at most row_limit of them, into the
+ * batch.  Returns 1 when it has more, 0, or a send's error. */
+static int ship_file(struct ship *sh, const struct export_file *f) {
+  char key[SHIP_KEY_SIZE], why[SHIP_ERR_SIZE] = "";
+  key_of(f, key, sizeof(key));
+  struct ship_entry *e = ship_state_find(&sh->state, key);
+  struct export_resume resume = {.counter = e->next.counter,
+                                 .row_limit = sh->o->row_limit};
+  struct export_run *run = &sh->o->run;
+  run->resume = &resume;
+  run->since = e->next.t + 1;
+  int r = export_run_file(run, f, why, sizeof(why));
+  if (r < 0) {
+    ship_log_problem(sh, e, r, why);
+    return 0;
+  }
+  e->problem = 0;
+  e->last_update = resume.last_update;
+  if (resume.last_update < e->next.t) {
+    restart(sh, e, "its last update is older than its cursor");
+    return 1;
+  }
+  if (resume.rows == 0)
+    return 0;
+  e->next = (struct ship_mark){resume.last_row, resume.counter};
+  if (ship_batch_add(sh, e, &e->next, resume.rows) < 0)
+    return -ENOMEM;
+  if (ship_batch_full(sh) && (r = ship_batch_send(sh)) < 0)
+    return r;
+  return resume.rows >= sh->o->row_limit;
+}
+
+/* Rounds over every file until none has rows left, oldest rows first. */
+static int rounds(struct ship *sh) {
+  int more;
+  do {
+    more = 0;
+    for (size_t i = 0; i < sh->files.count && !*sh->o->stop; i++) {
+      int r = ship_file(sh, &sh->files.file[i]);
+      if (r < 0)
+        return r;
+      more |= r;
+    }
+  } while (more && !*sh->o->stop);
+  return ship_batch_finish(sh);
+}
+
+/* How far behind the files the store is: the oldest newest-row not yet
+ * acknowledged, over the files. */
+static time_t lag(const struct ship *sh) {
+  time_t worst = 0;
+  for (size_t i = 0; i < sh->state.count; i++) {
+    const struct ship_entry *e = &sh->state.entry[i];
+    time_t newest = e->last_update / 60 * 60; /* the layouts' step */
+    if (e->acked.t < newest && newest - e->acked.t > worst)
+      worst = newest - e->acked.t;
+  }
+  return worst;
+}
+
+static void reload_guests(struct ship *sh) {
+  if (sh->o->run.names != EXPORT_NAMES_PVE)
+    return;
+  struct guest_directory *g = guest_directory_load(sh->o->config_dir);
+  if (g == NULL)
+    return; /* out of memory: the last ones stay */
+  guest_directory_free(sh->guests);
+  sh->guests = g;
+  sh->o->run.guests = g;
+}
+
+/* One pass: 0 when everything went, else the failure's error. */
+static int pass(struct ship *sh) {
+  time_t now = time(NULL);
+  reload_guests(sh);
+  sh->o->run.until = now;
+  int r = scan(sh);
+  if (r == 0)
+    r = ship_batch_open(sh);
+  if (r == 0)
+    r = rounds(sh);
+  now = time(NULL);
+  if (r < 0 && r != -ENOMEM && sh->o->run.data_dir != NULL)
+    ship_log_down(sh, now);
+  else if (r == 0)
+    ship_log_up(sh, now);
+  sh->state.stats.lag = lag(sh);
+  char err[SHIP_ERR_SIZE];
+  if (ship_state_save(sh->o->state_dir, &sh->state, err, sizeof(err)) < 0)
+    ship_log(sh, "%s", err);
+  return r;
+}
+
+/* Sleeps until the next multiple of the interval, or a signal. */
+static void wait_interval(const struct ship *sh) {
+  time_t now = time(NULL), iv = (time_t)sh->o->interval;
+  struct timespec ts = {iv - now % iv, 0};
+  while (!*sh->o->stop && nanosleep(&ts, &ts) != 0 && errno == EINTR)
+    ;
+}
+
+static int load(struct ship *sh) {
+  char err[SHIP_ERR_SIZE];
+  struct ship_options *o = sh->o;
+  ship_state_id(o->identity, sh->state.id);
+  snprintf(sh->state.target, sizeof(sh->state.target), "%s", o->to);
+  int r = ship_state_load(o->state_dir, &sh->state, err, sizeof(err));
+  if (r == 2)
+    ship_log(sh, "%s", err);
+  else if (r < 0)
+    ship_log(sh, "%s", r == -EINVAL ? err : strerror(-r));
+  for (size_t i = 0; r >= 0 && i < sh->state.count; i++)
+    sh->state.entry[i].next = sh->state.entry[i].acked;
+  return r < 0 ? r : 0;
+}
+
+static int run(struct ship *sh) {
+  struct ship_options *o = sh->o;
+  int r = load(sh);
+  if (r < 0)
+    return r;
+  o->run.out = sh->out = open_memstream(&sh->text, &sh->text_len);
+  if (sh->out == NULL || export_run_begin(&o->run) < 0) {
+    ship_log(sh, "cannot start: out of memory or a bad --daemon");
+    return -ENOMEM;
+  }
+  ship_log(sh, "shipping %s to %s every %u s (state %s/%s.state)",
+           o->run.data_dir, o->to, o->interval, o->state_dir, sh->state.id);
+  int status = 0;
+  while (!*o->stop) {
+    r = pass(sh);
+    if (o->once) {
+      status = r < 0 ? 1 : 0;
+      break;
+    }
+    wait_interval(sh);
+  }
+  char err[SHIP_ERR_SIZE];
+  export_run_end(&o->run, err, sizeof(err));
+  return status;
+}
+
+int ship_main(struct ship_options *o) {
+  struct ship sh = {.o = o};
+  int fd = -1;
+  int r = lock_dir(&sh, &fd);
+  if (r == 0)
+    r = run(&sh);
+  ship_batch_close(&sh);
+  if (sh.out != NULL)
+    fclose(sh.out);
+  free(sh.text);
+  free(sh.inflight.item);
+  free(sh.building.item);
+  export_files_free(&sh.files);
+  guest_directory_free(sh.guests);
+  ship_state_free(&sh.state);
+  if (fd >= 0)
+    close(fd);
+  return r;
+}

@@ -1,0 +1,176 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The shipper's batches (see ship.h): the text of whole file slices in a
+ * memory stream, the cursors each batch carries, and what an answer does
+ * to them.  Over HTTP the store takes one batch while the next is made;
+ * the sender's post returns once the batch before is in, which is when
+ * that batch's cursors are committed and the state saved.
+ */
+#include "ship_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int marks_add(struct ship_marks *m, struct ship_entry *entry,
+                     const struct ship_mark *mark, size_t rows) {
+  m->rows += rows;
+  /* A file's later slice in the same batch replaces its earlier one. */
+  if (m->count > 0 && m->item[m->count - 1].entry == entry) {
+    m->item[m->count - 1].mark = *mark;
+    return 0;
+  }
+  if (m->count == m->capacity) {
+    size_t cap = m->capacity ? m->capacity * 2 : 64;
+    struct ship_pending *grown = realloc(m->item, cap * sizeof(*grown));
+    if (grown == NULL)
+      return -ENOMEM;
+    m->item = grown;
+    m->capacity = cap;
+  }
+  m->item[m->count++] = (struct ship_pending){entry, *mark};
+  return 0;
+}
+
+static void marks_clear(struct ship_marks *m) {
+  m->count = 0;
+  m->rows = 0;
+}
+
+int ship_batch_open(struct ship *sh) {
+  struct ship_options *o = sh->o;
+  int r = 0;
+  if (sh->http != NULL || sh->net != NULL)
+    return 0;
+  if (o->http)
+    r = http_sender_open(&o->http_options, &sh->http, sh->err, sizeof(sh->err));
+  else
+    r = net_sender_open(&o->net_target, o->timeout, &sh->net, sh->err,
+                        sizeof(sh->err));
+  /* A new connection: Graphite's resend window starts over from the
+   * cursors the state keeps. */
+  for (size_t i = 0; r == 0 && i < sh->state.count; i++) {
+    struct ship_entry *e = &sh->state.entry[i];
+    e->next = e->acked;
+    e->candidate = (struct ship_mark){0};
+  }
+  return r;
+}
+
+int ship_batch_add(struct ship *sh, struct ship_entry *entry,
+                   const struct ship_mark *mark, size_t rows) {
+  return marks_add(&sh->building, entry, mark, rows);
+}
+
+bool ship_batch_full(const struct ship *sh) {
+  return (size_t)ftello(sh->out) >= sh->o->run.batch_max;
+}
+
+/* Graphite: a cursor is committed once its rows went `resend` seconds
+ * ago, so a new connection sends the rows of that window again. */
+static void commit_trailing(struct ship *sh, struct ship_entry *e,
+                            const struct ship_mark *mark, time_t now) {
+  if (e->candidate.t != 0 && now - e->candidate_at >= (time_t)sh->o->resend) {
+    e->acked = e->candidate;
+    e->candidate = (struct ship_mark){0};
+  }
+  if (sh->o->resend == 0)
+    e->acked = *mark;
+  else if (e->candidate.t == 0) {
+    e->candidate = *mark;
+    e->candidate_at = now;
+  }
+}
+
+/* The store has the batch: its cursors move, the state is saved. */
+static int commit(struct ship *sh, struct ship_marks *m) {
+  if (m->count == 0)
+    return 0;
+  time_t now = time(NULL);
+  for (size_t i = 0; i < m->count; i++) {
+    struct ship_pending *p = &m->item[i];
+    if (sh->o->http)
+      p->entry->acked = p->mark;
+    else
+      commit_trailing(sh, p->entry, &p->mark, now);
+  }
+  sh->state.stats.rows_sent += m->rows;
+  sh->state.stats.last_success = now;
+  marks_clear(m);
+  char err[SHIP_ERR_SIZE];
+  int r = ship_state_save(sh->o->state_dir, &sh->state, err, sizeof(err));
+  if (r < 0)
+    ship_log(sh, "%s", err);
+  return r;
+}
+
+/* The store did not take it: every cursor goes back to what it
+ * acknowledged, and the connection is made anew next time. */
+static int fail(struct ship *sh, int r) {
+  struct ship_stats *st = &sh->state.stats;
+  st->rows_failed += sh->inflight.rows + sh->building.rows;
+  st->batches_failed++;
+  st->last_failure = time(NULL);
+  marks_clear(&sh->inflight);
+  marks_clear(&sh->building);
+  for (size_t i = 0; i < sh->state.count; i++) {
+    sh->state.entry[i].next = sh->state.entry[i].acked;
+    sh->state.entry[i].candidate = (struct ship_mark){0};
+  }
+  rewind(sh->out);
+  ship_log_dropped(sh);
+  ship_batch_close(sh);
+  return r;
+}
+
+static int send_text(struct ship *sh, const char *text, size_t len) {
+  if (sh->net != NULL)
+    return net_sender_send(sh->net, text, len, sh->err, sizeof(sh->err));
+  return http_sender_post(sh->http, text, len, "a batch", sh->err,
+                          sizeof(sh->err));
+}
+
+int ship_batch_send(struct ship *sh) {
+  if (fflush(sh->out) != 0)
+    return fail(sh, -ENOMEM);
+  size_t len = (size_t)ftello(sh->out);
+  if (len == 0 && sh->building.count == 0)
+    return 0;
+  if (sh->http == NULL && sh->net == NULL)
+    return fail(sh, -ENOTCONN);
+  int r = len > 0 ? send_text(sh, sh->text, len) : 0;
+  if (r < 0)
+    return fail(sh, r);
+  rewind(sh->out);
+  if (sh->net != NULL) {
+    commit(sh, &sh->building); /* a state not saved is said; rows go on */
+    return 0;
+  }
+  /* The post returned: the batch before this one is in. */
+  commit(sh, &sh->inflight);
+  struct ship_marks was = sh->inflight;
+  sh->inflight = sh->building;
+  sh->building = was;
+  marks_clear(&sh->building);
+  return 0;
+}
+
+int ship_batch_finish(struct ship *sh) {
+  int r = ship_batch_send(sh);
+  if (r < 0 || sh->http == NULL)
+    return r;
+  r = http_sender_finish(sh->http, sh->err, sizeof(sh->err));
+  if (r < 0)
+    return fail(sh, r);
+  ship_log_dropped(sh);
+  commit(sh, &sh->inflight);
+  return 0;
+}
+
+void ship_batch_close(struct ship *sh) {
+  http_sender_free(sh->http);
+  net_sender_free(sh->net);
+  sh->http = NULL;
+  sh->net = NULL;
+  sh->dropped_counted = 0; /* a new sender counts from 0 */
+}

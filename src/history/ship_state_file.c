@@ -1,0 +1,155 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The shipper's state on disk (see ship_state.h): saved so that a crash at
+ * any moment leaves the new version, or the previous one, whole; loaded
+ * with a fallback to the previous version, never to nothing.
+ */
+#include "pvecg/ship_state.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STATE_MAX (256u * 1024 * 1024) /* far beyond 100,000 files */
+#define WHY_SIZE 512
+
+static int state_path(const char *dir, const char *id, const char *suffix,
+                      char *buf, size_t size) {
+  int n = snprintf(buf, size, "%s/%s.state%s", dir, id, suffix);
+  return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
+}
+
+/* The whole file into a new buffer; -ENOENT when there is none. */
+static int read_whole(const char *path, char **ret, size_t *len) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  struct stat st;
+  char *buf = NULL;
+  int r = fstat(fd, &st) == 0 ? 0 : -errno;
+  if (r == 0 && (!S_ISREG(st.st_mode) || (size_t)st.st_size > STATE_MAX))
+    r = -EFBIG;
+  if (r == 0 && (buf = malloc((size_t)st.st_size + 1)) == NULL)
+    r = -ENOMEM;
+  size_t got = 0;
+  while (r == 0 && got < (size_t)st.st_size) {
+    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0)
+      r = n < 0 ? -errno : -EIO; /* shorter than it said: changed under us */
+    else
+      got += (size_t)n;
+  }
+  close(fd);
+  if (r < 0) {
+    free(buf);
+    return r;
+  }
+  *ret = buf;
+  *len = got;
+  return 0;
+}
+
+int ship_state_read(const char *path, struct ship_state *state, char *why,
+                    size_t why_size) {
+  char *text = NULL;
+  size_t len = 0;
+  int r = read_whole(path, &text, &len);
+  if (r == -ENOENT)
+    return r;
+  if (r < 0) {
+    snprintf(why, why_size, "%s", strerror(-r));
+    return -EINVAL;
+  }
+  r = ship_state_parse(text, len, state, why, why_size);
+  free(text);
+  return r;
+}
+
+int ship_state_load(const char *dir, struct ship_state *state, char *err,
+                    size_t err_size) {
+  char path[PATH_MAX], prev[PATH_MAX], why[WHY_SIZE] = "", pwhy[WHY_SIZE] = "";
+  if (state_path(dir, state->id, "", path, sizeof(path)) < 0 ||
+      state_path(dir, state->id, ".prev", prev, sizeof(prev)) < 0)
+    return -ENAMETOOLONG;
+  char target[SHIP_TARGET_SIZE];
+  memcpy(target, state->target, sizeof(target));
+  int r = ship_state_read(path, state, why, sizeof(why));
+  int p = r == 0 ? 0 : ship_state_read(prev, state, pwhy, sizeof(pwhy));
+  memcpy(state->target, target, sizeof(target));
+  if (r == 0)
+    return 0;
+  if (r == -ENOENT && p == -ENOENT)
+    return 1;
+  if (p == 0) {
+    snprintf(err, err_size,
+             "%s: %s; went back to %s, the version before it (the rows "
+             "acknowledged since are sent again)",
+             path, r == -ENOENT ? "missing" : why, prev);
+    return 2;
+  }
+  snprintf(err, err_size,
+           "%s: %s, and %s: %s.  Restore one, or remove both to start "
+           "again from --since (the files' first rows when not given)",
+           path, r == -ENOENT ? "missing" : why, prev,
+           p == -ENOENT ? "missing" : pwhy);
+  return -EINVAL;
+}
+
+static int sync_dir(const char *dir) {
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  int r = fsync(fd) == 0 ? 0 : -errno;
+  close(fd);
+  return r;
+}
+
+/* The text into path, on disk before this returns. */
+static int write_synced(const char *path, const struct ship_state *state) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return -errno;
+  FILE *f = fdopen(fd, "w");
+  if (f == NULL) {
+    close(fd);
+    return -ENOMEM;
+  }
+  int r = ship_state_format(state, f);
+  if (fflush(f) != 0 || ferror(f))
+    r = -EIO;
+  if (r == 0 && fsync(fd) != 0)
+    r = -errno;
+  if (fclose(f) != 0 && r == 0)
+    r = -EIO;
+  return r;
+}
+
+int ship_state_save(const char *dir, const struct ship_state *state, char *err,
+                    size_t err_size) {
+  char path[PATH_MAX], prev[PATH_MAX], tmp[PATH_MAX];
+  int r = state_path(dir, state->id, "", path, sizeof(path));
+  if (r == 0)
+    r = state_path(dir, state->id, ".prev", prev, sizeof(prev));
+  if (r == 0)
+    r = state_path(dir, state->id, ".tmp", tmp, sizeof(tmp));
+  if (r == 0)
+    r = write_synced(tmp, state);
+  /* The version it replaces stays as .prev: a hard link, so that at every
+   * moment one whole version is under the state's own name. */
+  if (r == 0 && (unlink(prev) == 0 || errno == ENOENT) &&
+      link(path, prev) != 0 && errno != ENOENT)
+    r = -errno;
+  if (r == 0 && rename(tmp, path) != 0)
+    r = -errno;
+  if (r == 0)
+    r = sync_dir(dir);
+  if (r < 0)
+    snprintf(err, err_size, "saving %s: %s", path, strerror(-r));
+  return r;
+}
