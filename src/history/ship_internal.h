@@ -10,7 +10,7 @@
 #include "pvecg/export_files.h"
 #include "pvecg/guest_directory.h"
 #include "pvecg/ship.h"
-#include "pvecg/ship_state.h"
+#include "ship_state.h"
 
 #include <stdint.h>
 

@@ -3,7 +3,7 @@
  * The shipper's state file (see ship_state.h): its text, read strictly so
  * that a damaged file is noticed, never half-believed.
  */
-#include "pvecg/ship_state.h"
+#include "ship_state.h"
 
 #include <errno.h>
 #include <inttypes.h>

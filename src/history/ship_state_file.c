@@ -4,7 +4,7 @@
  * any moment leaves the new version, or the previous one, whole; loaded
  * with a fallback to the previous version, never to nothing.
  */
-#include "pvecg/ship_state.h"
+#include "ship_state.h"
 
 #include <errno.h>
 #include <fcntl.h>

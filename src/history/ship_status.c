@@ -5,7 +5,7 @@
  */
 #include "pvecg/ship_status.h"
 
-#include "pvecg/ship_state.h"
+#include "ship_state.h"
 
 #include <dirent.h>
 #include <errno.h>
