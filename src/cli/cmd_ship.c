@@ -170,7 +170,9 @@ static int check(struct ship_args *s) {
       (struct http_sender_options){.url = a->to,
                                    .token = a->token[0] ? a->token : NULL,
                                    .ca_file = a->ca_file,
-                                   .timeout = a->timeout};
+                                   .timeout = a->timeout,
+                                   /* the next pass is the shipper's retry */
+                                   .tries = 2};
   o->net_target = a->target;
   o->timeout = a->timeout;
   o->since = a->since != NULL ? a->run.since : 0;
