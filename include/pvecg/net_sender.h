@@ -63,6 +63,12 @@ int net_sender_finish(struct net_sender *sender, char *err, size_t err_size);
 /* Lines sent completely so far. */
 size_t net_sender_lines_sent(const struct net_sender *sender);
 
+/* Whether a TCP connection still stands: false once the listener closed
+ * or reset it (seen without waiting), or a send failed.  Sending into a
+ * connection the peer closed succeeds once and loses its lines; asking
+ * first lets a caller connect anew instead. */
+bool net_sender_alive(const struct net_sender *sender);
+
 /* Closes the socket. */
 void net_sender_free(struct net_sender *sender);
 

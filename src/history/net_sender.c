@@ -282,6 +282,21 @@ size_t net_sender_lines_sent(const struct net_sender *s) {
   return s->lines_sent;
 }
 
+bool net_sender_alive(const struct net_sender *s) {
+  if (s->failed)
+    return false;
+  if (s->udp)
+    return true;
+  /* A line listener never writes: anything to read is its end (EOF) or
+   * an error (a reset). */
+  struct pollfd p = {.fd = s->fd, .events = POLLIN};
+  if (poll(&p, 1, 0) <= 0)
+    return true;
+  char c;
+  ssize_t n = recv(s->fd, &c, 1, MSG_PEEK | MSG_DONTWAIT);
+  return n > 0 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK));
+}
+
 void net_sender_free(struct net_sender *s) {
   if (s == NULL)
     return;

@@ -214,7 +214,7 @@ static void wait_interval(const struct ship *sh) {
 }
 
 static int load(struct ship *sh) {
-  char err[SHIP_ERR_SIZE];
+  char err[SHIP_ERR_SIZE] = "";
   struct ship_options *o = sh->o;
   ship_state_id(o->identity, sh->state.id);
   snprintf(sh->state.target, sizeof(sh->state.target), "%s", o->to);
@@ -222,7 +222,7 @@ static int load(struct ship *sh) {
   if (r == 2)
     ship_log(sh, "%s", err);
   else if (r < 0)
-    ship_log(sh, "%s", r == -EINVAL ? err : strerror(-r));
+    ship_log(sh, "%s", err[0] ? err : strerror(-r));
   for (size_t i = 0; r >= 0 && i < sh->state.count; i++)
     sh->state.entry[i].next = sh->state.entry[i].acked;
   return r < 0 ? r : 0;

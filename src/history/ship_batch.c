@@ -40,6 +40,8 @@ static void marks_clear(struct ship_marks *m) {
 int ship_batch_open(struct ship *sh) {
   struct ship_options *o = sh->o;
   int r = 0;
+  if (sh->net != NULL && !net_sender_alive(sh->net))
+    ship_batch_close(sh); /* carbon went away: connect anew, resend */
   if (sh->http != NULL || sh->net != NULL)
     return 0;
   if (o->http)

@@ -6,6 +6,7 @@
 #include "ship_state.h"
 
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -89,6 +90,17 @@ static void format_counters(const struct export_counter *c, FILE *out) {
     fputs(" -", out);
 }
 
+/* A key in the file: a node's name may hold a space, which separates the
+ * fields, so it is written "\\040"; a backslash never is in a file name
+ * (rrd_file_name_problem), so the escape is unambiguous. */
+static void format_key(const char *key, FILE *out) {
+  for (; *key; key++)
+    if (*key == ' ')
+      fputs("\\040", out);
+    else
+      fputc(*key, out);
+}
+
 int ship_state_format(const struct ship_state *s, FILE *out) {
   const struct ship_stats *st = &s->stats;
   fprintf(out, MAGIC "\ntarget %s %s\n", s->id, s->target);
@@ -100,8 +112,10 @@ int ship_state_format(const struct ship_state *s, FILE *out) {
           (long long)st->lag);
   for (size_t i = 0; i < s->count; i++) {
     const struct ship_entry *e = &s->entry[i];
-    fprintf(out, "file %s %" PRIu64 " %" PRIu64 " %lld %lld", e->key, e->dev,
-            e->ino, (long long)e->last_update, (long long)e->acked.t);
+    fputs("file ", out);
+    format_key(e->key, out);
+    fprintf(out, " %" PRIu64 " %" PRIu64 " %lld %lld", e->dev, e->ino,
+            (long long)e->last_update, (long long)e->acked.t);
     format_counters(&e->acked.counter, out);
     fputc('\n', out);
   }
@@ -150,7 +164,9 @@ static bool take_u64(char **p, uint64_t *ret) {
     return false;
   errno = 0;
   unsigned long long v = strtoull(*p, &end, 10);
-  if (errno != 0 || (*end != ' ' && *end != '\0'))
+  /* one space between fields, none at the end */
+  if (errno != 0 || (*end != ' ' && *end != '\0') ||
+      (*end == ' ' && (end[1] == '\0' || end[1] == ' ')))
     return false;
   *ret = v;
   *p = *end == ' ' ? end + 1 : end;
@@ -162,6 +178,24 @@ static bool take_time(char **p, time_t *ret) {
   if (!take_u64(p, &v) || v > (uint64_t)INT64_MAX / 2)
     return false;
   *ret = (time_t)v;
+  return true;
+}
+
+/* A total as format_counters() writes it: %.17g of a finite double, so
+ * digits, '.', an exponent and a leading '-' only (no hex, no '+' in front,
+ * no space).  An underflow (ERANGE with a subnormal or 0) is the number
+ * itself; an overflow is damage. */
+static bool parse_total(const char *text, size_t len, double *ret) {
+  if (len == 0 || (text[0] != '-' && (text[0] < '0' || text[0] > '9')) ||
+      strspn(text, "0123456789.eE+-") < len)
+    return false;
+  char *end;
+  errno = 0;
+  double v = strtod(text, &end);
+  if ((size_t)(end - text) != len || !isfinite(v) ||
+      (errno == ERANGE && fabs(v) > DBL_MIN))
+    return false;
+  *ret = v;
   return true;
 }
 
@@ -179,16 +213,15 @@ static bool parse_counters(const char *text, struct export_counter *ret) {
     long i = strtol(p, &end, 10);
     if (i <= last || i >= RRD_LAYOUT_DS_MAX || *end != '=')
       return false;
-    errno = 0;
-    double v = strtod(end + 1, &end);
-    if (errno != 0 || !isfinite(v) || end == p || (*end != ',' && *end))
+    const char *value = end + 1;
+    size_t len = strcspn(value, ",");
+    if (!parse_total(value, len, &ret->total[i]))
       return false;
     ret->started[i] = true;
-    ret->total[i] = v;
     last = i;
-    if (*end == '\0')
+    if (value[len] == '\0')
       return true;
-    p = end + 1;
+    p = value + len + 1;
   }
 }
 
@@ -210,10 +243,30 @@ static int parse_target(struct reader *r, struct ship_state *s) {
     return wrong(r, "not the target's line");
   if (s->id[0] != '\0' && strncmp(p, s->id, idlen) != 0)
     return wrong(r, "the state of another target");
+  if (strlen(p + idlen + 1) >= sizeof(s->target))
+    return wrong(r, "a target name too long");
   memcpy(s->id, p, idlen);
   s->id[idlen] = '\0';
   snprintf(s->target, sizeof(s->target), "%s", p + idlen + 1);
   return 0;
+}
+
+/* The key as format_key() wrote it, in place; false for any other
+ * backslash. */
+static bool unescape_key(char *key) {
+  char *out = key;
+  for (const char *in = key; *in; in++) {
+    if (*in == '\\' && strncmp(in, "\\040", 4) != 0)
+      return false;
+    if (*in == '\\') {
+      *out++ = ' ';
+      in += 3;
+    } else {
+      *out++ = *in;
+    }
+  }
+  *out = '\0';
+  return true;
 }
 
 /* "file <key> <dev> <ino> <last update> <cursor> <counters>" */
@@ -223,6 +276,8 @@ static int parse_file(struct reader *r, struct ship_state *s) {
   if (space == NULL || space == p)
     return wrong(r, "not a file's cursor");
   *space = '\0';
+  if (!unescape_key(p))
+    return wrong(r, "not a file's cursor");
   if (ship_state_find(s, p) != NULL)
     return wrong(r, "a file named twice");
   if (s->count > 0 && strcmp(s->entry[s->count - 1].key, p) > 0)

@@ -100,8 +100,9 @@ int ship_state_format(const struct ship_state *state, FILE *out);
 int ship_state_parse(const char *text, size_t len, struct ship_state *ret,
                      char *err, size_t err_size);
 
-/* Reads one state file, whichever target's (state->id ""): 0, -ENOENT, or
- * -EINVAL with why. */
+/* Reads one state file, whichever target's (state->id ""): 0, -EINVAL
+ * for a file that is not a whole state (with why), or the negative errno
+ * of a file that cannot be read (-ENOENT: there is none). */
 int ship_state_read(const char *path, struct ship_state *state, char *why,
                     size_t why_size);
 
@@ -110,8 +111,8 @@ int ship_state_read(const char *path, struct ship_state *state, char *why,
  * 0 when loaded; 1 when there is none yet (an empty state); 2 when it was
  * refused or missing and <id>.state.prev was loaded instead, with what was
  * wrong in err; -EINVAL when neither could be read, with the reason and
- * what to do in err; another negative errno when the directory cannot be
- * read.
+ * what to do in err; another negative errno, with a message in err, when
+ * the directory or the file cannot be read at all (that is not damage).
  */
 int ship_state_load(const char *dir, struct ship_state *state, char *err,
                     size_t err_size);

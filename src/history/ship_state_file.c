@@ -60,11 +60,16 @@ int ship_state_read(const char *path, struct ship_state *state, char *why,
   char *text = NULL;
   size_t len = 0;
   int r = read_whole(path, &text, &len);
-  if (r == -ENOENT)
-    return r;
-  if (r < 0) {
-    snprintf(why, why_size, "%s", strerror(-r));
+  if (r == -EFBIG || r == -EIO) {
+    snprintf(why, why_size, "%s",
+             r == -EFBIG ? "not a state file (too big, "
+                           "or not a regular file)"
+                         : "changed while read");
     return -EINVAL;
+  }
+  if (r < 0) { /* missing, or cannot be read at all: not its content */
+    snprintf(why, why_size, "%s", strerror(-r));
+    return r;
   }
   r = ship_state_parse(text, len, state, why, why_size);
   free(text);
@@ -80,6 +85,10 @@ int ship_state_load(const char *dir, struct ship_state *state, char *err,
   char target[SHIP_TARGET_SIZE];
   memcpy(target, state->target, sizeof(target));
   int r = ship_state_read(path, state, why, sizeof(why));
+  if (r < 0 && r != -ENOENT && r != -EINVAL) {
+    snprintf(err, err_size, "%s: %s", path, why);
+    return r; /* the directory or the file cannot be read: not damage */
+  }
   int p = r == 0 ? 0 : ship_state_read(prev, state, pwhy, sizeof(pwhy));
   memcpy(state->target, target, sizeof(target));
   if (r == 0)
@@ -142,8 +151,9 @@ int ship_state_save(const char *dir, const struct ship_state *state, char *err,
     r = write_synced(tmp, state);
   /* The version it replaces stays as .prev: a hard link, so that at every
    * moment one whole version is under the state's own name. */
-  if (r == 0 && (unlink(prev) == 0 || errno == ENOENT) &&
-      link(path, prev) != 0 && errno != ENOENT)
+  if (r == 0 && unlink(prev) != 0 && errno != ENOENT)
+    r = -errno;
+  if (r == 0 && link(path, prev) != 0 && errno != ENOENT)
     r = -errno;
   if (r == 0 && rename(tmp, path) != 0)
     r = -errno;

@@ -35,7 +35,6 @@ points() { "$EXPORT_POINTS" influx "$INFLUX_URL" pve; }
 
 ship_rows 300 # five hours before the shipper starts
 start_influxdb
-INFLUX_PID=${RECEIVER_PIDS[-1]}
 ship
 ship_flush
 ship_wait_caught_up "$S"
@@ -51,17 +50,14 @@ grep -qx "pvecg ship: $S is in use by another pvecg ship (pid $SHIPPER)" "$T/sec
   fail "second shipper: $(cat "$T/second")"
 
 # The store goes away for three hours of rows, then comes back.
-kill "$INFLUX_PID"
-wait "$INFLUX_PID" 2>/dev/null || true
+stop_pid "$INFLUX_PID"
 for _ in $(seq 6); do ship_rows 30; sleep 0.5; done
 ship_flush
 for _ in $(seq 100); do grep -q "the store is away" "$T/ship.log" && break; sleep 0.1; done
 sleep 2 # more passes while it is away: still one line
 grep -c "the store is away" "$T/ship.log" >"$T/n" || true
 [ "$(cat "$T/n")" -eq 1 ] || fail "away lines: $(cat "$T/ship.log")"
-influxd run -config "$T/influxdb/influxdb.conf" >>"$T/influxdb/log" 2>&1 &
-RECEIVER_PIDS+=($!)
-wait_until influxdb curl -sf "$INFLUX_URL/ping"
+restart_influxdb
 ship_add_guest
 ship_rows 20
 ship_flush

@@ -76,12 +76,19 @@ bind-address = "127.0.0.1:$rpc"
 [subscriber]
   enabled = false
 CONF
-  influxd run -config "$d/influxdb.conf" >"$d/log" 2>&1 &
-  RECEIVER_PIDS+=($!)
   INFLUX_URL=http://127.0.0.1:$port
-  wait_until influxdb curl -sf "$INFLUX_URL/ping"
+  restart_influxdb
   curl -sf -XPOST "$INFLUX_URL/query" --data-urlencode "q=CREATE DATABASE pve" >/dev/null ||
     fail "influxdb: CREATE DATABASE"
+}
+
+# restart_influxdb: the InfluxDB of start_influxdb again, on its data
+# (after the test stopped it); INFLUX_PID.
+restart_influxdb() {
+  influxd run -config "$T/influxdb/influxdb.conf" >>"$T/influxdb/log" 2>&1 &
+  INFLUX_PID=$!
+  RECEIVER_PIDS+=($!)
+  wait_until influxdb curl -sf "$INFLUX_URL/ping"
 }
 
 # start_carbon [RETENTIONS]: CARBON_PORT (plaintext), whisper files below
@@ -122,8 +129,17 @@ CONF
     >"$d/storage-schemas.conf"
   printf '[all]\npattern = .*\nxFilesFactor = 0\naggregationMethod = average\n' \
     >"$d/storage-aggregation.conf"
+  restart_carbon
+}
+
+# restart_carbon: the carbon-cache of start_carbon again, on its whisper
+# files (after the test stopped it); CARBON_PID.
+restart_carbon() {
+  local d=$T/carbon
+  rm -f "$d/run/carbon.pid" # left by a carbon killed with -9
   carbon-cache --config="$d/carbon.conf" --pidfile="$d/run/carbon.pid" \
-    --nodaemon start >"$d/out" 2>&1 &
+    --nodaemon start >>"$d/out" 2>&1 &
+  CARBON_PID=$!
   RECEIVER_PIDS+=($!)
   wait_until carbon-cache bash -c "exec 3<>/dev/tcp/127.0.0.1/$CARBON_PORT"
 }
@@ -135,12 +151,26 @@ start_victoria() {
   local d port
   d=$(mktemp -d "$T/victoria.XXXX") # a fresh store each time
   port=$(free_port)
-  victoria-metrics -storageDataPath="$d/data" -httpListenAddr="127.0.0.1:$port" \
-    -retentionPeriod=100y -dedup.minScrapeInterval=1ms -loggerLevel=ERROR \
-    "$@" >"$d/log" 2>&1 &
-  RECEIVER_PIDS+=($!)
+  VICTORIA_ARGS=(-storageDataPath="$d/data" -httpListenAddr="127.0.0.1:$port"
+    -retentionPeriod=100y -dedup.minScrapeInterval=1ms -loggerLevel=ERROR "$@")
   VICTORIA_URL=http://127.0.0.1:$port
+  VICTORIA_LOG=$d/log
+  restart_victoria
+}
+
+# restart_victoria: the last started VictoriaMetrics again, on its data
+# (after the test stopped it); VICTORIA_PID.
+restart_victoria() {
+  victoria-metrics "${VICTORIA_ARGS[@]}" >>"$VICTORIA_LOG" 2>&1 &
+  VICTORIA_PID=$!
+  RECEIVER_PIDS+=($!)
   wait_until victoria-metrics curl -sf "$VICTORIA_URL/health"
+}
+
+# stop_pid PID: stops a store the test started, and waits for it.
+stop_pid() {
+  kill "$1" 2>/dev/null || true
+  wait "$1" 2>/dev/null || true
 }
 
 # start_prometheus DATA_DIR [CONFIG]: PROMETHEUS_URL, serving the blocks in
