@@ -35,6 +35,7 @@ struct export_resume {
   time_t last_row;               /* out: the newest row read (0: none) */
   time_t last_update;            /* out: the file's last update */
   size_t rows;                   /* out: rows read (all-unknown ones too) */
+  size_t known;                  /* out: rows with a known value */
   size_t row_limit; /* in: stop after this many rows, oldest first (0: all) */
 };
 

@@ -16,6 +16,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,13 @@ static void counted(struct export_run *run, const struct export_count *c) {
   run->total.values += c->values;
 }
 
+static bool any_known(const double *values, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (isfinite(values[i]))
+      return true;
+  return false;
+}
+
 static int write_row(struct export_run *run, const struct export_source *src,
                      unsigned long resolution, time_t t, const double *values,
                      char *err, size_t err_size) {
@@ -156,6 +164,7 @@ static int write_row(struct export_run *run, const struct export_source *src,
   if (run->resume != NULL) {
     run->resume->last_row = t;
     run->resume->rows++;
+    run->resume->known += any_known(values, src->layout->ds_count);
   }
   if (st->counters)
     export_counter_apply(&st->counter, src->layout, st->is_counter, resolution,
@@ -377,6 +386,7 @@ static int begin_file(struct export_run *run, const struct export_file *file,
     run->resume->last_row = 0;
     run->resume->last_update = 0;
     run->resume->rows = 0;
+    run->resume->known = 0;
   } else {
     export_counter_reset(&st->counter);
   }

@@ -137,7 +137,7 @@ static int ship_file(struct ship *sh, const struct export_file *f) {
   if (resume.rows == 0)
     return 0;
   e->next = (struct ship_mark){resume.last_row, resume.counter};
-  if (ship_batch_add(sh, e, &e->next, resume.rows) < 0)
+  if (ship_batch_add(sh, e, &e->next, resume.known) < 0)
     return -ENOMEM;
   if (ship_batch_full(sh) && (r = ship_batch_send(sh)) < 0)
     return r;

@@ -8,7 +8,8 @@
 #   pve-node-9.0/pve1  the node
 #   (ship_add_guest)   pve-vm-9.0/102, a VM "late" that appears mid-run
 # The daemon writes a file's rows once the oldest is 2 s old (-w 2, as
-# Proxmox's -w 300 in a hurry): until then the file does not hold them.
+# Proxmox's -w 300 in a hurry; SHIP_WRITE_TIMEOUT sets another): until
+# then the file does not hold them.
 #
 # needs: T, LAYOUT_DEFS, PVECG; sets D (data), C (configuration), GUESTS,
 # DAEMON (its address), SIM (the clock: the next row's time)
@@ -20,14 +21,15 @@ D=$T/data
 C=$T/pve
 mkdir -p "$D/pve-vm-9.0" "$D/pve-node-9.0" "$C/nodes/pve1/qemu-server" \
   "$C/nodes/pve1/lxc"
-# 20 hours ago: every row the tests write stays in the past and in the
-# files' minute archive (a day), so `pvecg export` reads the same rows.
-SIM=$((($(date +%s) - 20 * 3600) / 60 * 60))
+# 22 hours ago: every row a test writes (at most 1,300) stays in the past
+# and in the files' minute archive (a day), so `pvecg export` reads the
+# same rows as the shipper did.
+SIM=$((($(date +%s) - 22 * 3600) / 60 * 60))
 SHIP_VMS="100 101"
 
 mkdir -p "$T/journal"
 rrdcached -g -l "unix:$T/rrdcached.sock" -b "$D" -B -p "$T/rrdcached.pid" \
-  -j "$T/journal" -w 2 -f 4 >"$T/rrdcached.log" 2>&1 &
+  -j "$T/journal" -w "${SHIP_WRITE_TIMEOUT:-2}" -f $((2 * ${SHIP_WRITE_TIMEOUT:-2})) >"$T/rrdcached.log" 2>&1 &
 SHIP_DAEMON_PID=$!
 DAEMON=unix:$T/rrdcached.sock
 for _ in $(seq 100); do [ -S "$T/rrdcached.sock" ] && break; sleep 0.05; done
