@@ -13,7 +13,9 @@
  * not newer, when a problem deserves a log line -- is the store's
  * (rrd/rrd_store*.c), and how rows reach a daemon without making
  * collectd's write threads wait is the sink's (rrd/rrd_sink*.c,
- * rrd/rrd_sender.c); this file maps value lists to rows and collectd's
+ * rrd/rrd_sender.c), and so is which host a guest's file belongs to when
+ * hosts sharing VMIDs send to one collector (rrd/rrd_owner.c); this file
+ * maps value lists to rows (with their host and interval) and collectd's
  * FLUSH to the sink's, and hands the sink collectd's log.  Write callbacks run
  * on several collectd threads at once; the sink is thread-safe.
  */
@@ -233,6 +235,13 @@ static int row_values(const struct rrd_layout *layout, const data_set_t *ds,
   return 0;
 }
 
+/* The seconds between the sending host's rows: the interval travels with
+ * the values through the network plugin; a local list without one has
+ * collectd's. */
+static double row_interval(const value_list_t *vl) {
+  return CDTIME_T_TO_DOUBLE(vl->interval != 0 ? vl->interval : interval_g);
+}
+
 static int pve_rrd_write(const data_set_t *ds, const value_list_t *vl,
                          user_data_t *ud) {
   (void)ud;
@@ -250,8 +259,12 @@ static int pve_rrd_write(const data_set_t *ds, const value_list_t *vl,
                vl->type, vl->host, vl->plugin_instance, layout->name);
     return 0;
   }
-  rrd_sink_write(sink, layout, name, CDTIME_T_TO_TIME_T(vl->time), values,
-                 layout->ds_count);
+  time_t t = CDTIME_T_TO_TIME_T(vl->time);
+  if (layout == &layout_pve_node_9_0) /* named by its host already */
+    rrd_sink_write(sink, layout, name, t, values, layout->ds_count);
+  else
+    rrd_sink_write_guest(sink, layout, name, vl->host, row_interval(vl), t,
+                         values, layout->ds_count);
   return 0;
 }
 

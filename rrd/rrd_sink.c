@@ -10,11 +10,13 @@
  */
 #include "rrd_sink_internal.h"
 
+#include "rrd_owner.h"
 #include "rrd_sender_batch.h"
 #include "rrd_sink_log.h"
 #include "rrd_sink_overflow.h"
 
 #include "pvecg/monotonic.h"
+#include "pvecg/rrd_file_name.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -116,6 +118,7 @@ void rrd_sink_destroy(struct rrd_sink *s) {
     pthread_cond_destroy(&s->progress);
   }
   rrd_store_free(s->store);
+  rrd_owner_free(s->owners);
   rrdcached_client_free(s->client);
   rrd_sender_batch_free(s->batch);
   rrd_queue_destroy(&s->queue);
@@ -126,6 +129,7 @@ void rrd_sink_destroy(struct rrd_sink *s) {
 static void set_defaults(struct rrd_sink *s, const struct rrd_sink_options *o) {
   s->log = o->log ? o->log : ignore_log;
   s->log_ctx = o->log_ctx;
+  s->clock = o->clock ? o->clock : monotonic_seconds;
   s->timeout = o->timeout > 0 ? o->timeout : DEFAULT_TIMEOUT;
   s->retry_min = o->retry_min > 0 ? o->retry_min : DEFAULT_RETRY_MIN;
   s->retry_max = o->retry_max > 0 ? o->retry_max : DEFAULT_RETRY_MAX;
@@ -145,6 +149,8 @@ int rrd_sink_new(const struct rrd_sink_options *o, struct rrd_sink **ret,
   int r = daemon ? open_client(s, o->daemon_address, err, err_size) : 0;
   if (r == 0)
     r = make_store(s, o, err, err_size);
+  if (r == 0 && (r = rrd_owner_new(&s->owners)) != 0)
+    snprintf(err, err_size, "out of memory");
   if (r == 0 && daemon)
     r = start_daemon_mode(s, o, err, err_size);
   if (r != 0) {
@@ -254,6 +260,24 @@ void rrd_sink_write(struct rrd_sink *s, const struct rrd_layout *layout,
   rrd_sink_log_store(s, false, err, &res);
 }
 
+/* Checked as the row arrives, before any queue: after the daemon was away,
+ * the queue's rows are applied in a burst, and a migration meanwhile would
+ * look like two hosts reporting the guest at once. */
+void rrd_sink_write_guest(struct rrd_sink *s, const struct rrd_layout *layout,
+                          const char *vmid, const char *host, double interval,
+                          time_t t, const double *values, size_t n) {
+  if (rrd_file_name_problem(vmid) != NULL) {
+    rrd_sink_write(s, layout, vmid, t, values, n); /* refused, and said so */
+    return;
+  }
+  struct rrd_owner_news news;
+  bool admitted = rrd_owner_admit(s->owners, layout, vmid, host, interval,
+                                  s->clock(), &news);
+  rrd_sink_log_owner(s, layout, vmid, &news);
+  if (admitted)
+    rrd_sink_write(s, layout, vmid, t, values, n);
+}
+
 /* ---- flush ------------------------------------------------------------- */
 
 static struct timespec deadline_after(double seconds) {
@@ -314,4 +338,5 @@ void rrd_sink_stats(struct rrd_sink *s, struct rrd_sink_stats *ret) {
     pthread_mutex_unlock(&s->lock);
   }
   rrd_store_counts(s->store, &ret->store);
+  ret->other_host = rrd_owner_refused(s->owners);
 }

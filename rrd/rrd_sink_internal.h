@@ -20,6 +20,7 @@
 #include <stdbool.h>
 
 struct rrd_sender_batch;
+struct rrd_owner;
 
 struct rrd_sink {
   struct rrd_store *store;
@@ -28,6 +29,10 @@ struct rrd_sink {
   rrd_sink_log_fn *log;
   void *log_ctx;
   double timeout, retry_min, retry_max;
+  /* Which host each guest's file belongs to, checked by collectd's
+   * threads as rows arrive (rrd_owner.c has its own lock). */
+  struct rrd_owner *owners;
+  double (*clock)(void);
 
   pthread_mutex_t lock;
   pthread_cond_t work;     /* to the sender: a row, a flush, stop */

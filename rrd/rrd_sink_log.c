@@ -7,6 +7,7 @@
 
 #include "rrd_sink_internal.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -110,6 +111,38 @@ void rrd_sink_log_store(struct rrd_sink *s, bool orphaned, int err,
   if (orphaned || (err == 0 && !res->report))
     return;
   s->log(s->log_ctx, store_level(err, res), res->message);
+}
+
+/* The collision's line names what fixes it that exists today: a collector
+ * of their own for each cluster or standalone host. */
+static void log_collision(struct rrd_sink *s, const struct rrd_layout *layout,
+                          const char *vmid, const struct rrd_owner_news *news) {
+  /* room for the longest path and host names; the log may cut it */
+  char message[MESSAGE_SIZE + PATH_MAX + 5 * OWNER_HOST_SIZE], path[PATH_MAX];
+  if (rrd_store_path(s->store, layout, vmid, path, sizeof(path)) != 0)
+    snprintf(path, sizeof(path), "%s/%s", layout->name, vmid);
+  snprintf(message, sizeof(message),
+           "guest %s is reported by both %s and %s: its file %s stays with "
+           "%s, and the rows from %s are dropped. If they are different "
+           "clusters or standalone hosts that share VMIDs, give each its own "
+           "collector (a collectd with its own pve_rrd DataDir); inside one "
+           "cluster this is a live migration that took longer than %g s, and "
+           "%s takes over once %s stops reporting the guest.",
+           vmid, news->other, news->host, path, news->other, news->host,
+           news->window, news->host, news->other);
+  s->log(s->log_ctx, RRD_SINK_ERROR, message);
+}
+
+void rrd_sink_log_owner(struct rrd_sink *s, const struct rrd_layout *layout,
+                        const char *vmid, const struct rrd_owner_news *news) {
+  char message[MESSAGE_SIZE];
+  if (news->kind == RRD_OWNER_COLLISION) {
+    log_collision(s, layout, vmid, news);
+  } else if (news->kind == RRD_OWNER_MIGRATED) {
+    snprintf(message, sizeof(message), "guest %s now reported by %s, was %s.",
+             vmid, news->host, news->other);
+    s->log(s->log_ctx, RRD_SINK_INFO, message);
+  }
 }
 
 void rrd_sink_log_rows_lost(struct rrd_sink *s, size_t left, bool connected) {

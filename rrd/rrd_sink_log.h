@@ -13,6 +13,8 @@
 #ifndef PVECG_RRD_SINK_LOG_H
 #define PVECG_RRD_SINK_LOG_H
 
+#include "rrd_owner.h"
+
 #include "pvecg/rrd_store.h"
 
 #include <stdbool.h>
@@ -43,6 +45,11 @@ void rrd_sink_log_accepting_again(struct rrd_sink *s,
  * as read under the lock (direct mode has no lock and is never orphaned). */
 void rrd_sink_log_store(struct rrd_sink *s, bool orphaned, int err,
                         const struct rrd_store_result *res);
+
+/* Which host a guest's file belongs to (rrd_owner.h): a migration, or a
+ * collision of two hosts' guests; nothing when news is quiet. */
+void rrd_sink_log_owner(struct rrd_sink *s, const struct rrd_layout *layout,
+                        const char *vmid, const struct rrd_owner_news *news);
 
 /* At shutdown, the sender finished: the rows it left behind; connected
  * picks the reason (out of time, or the daemon was away). */

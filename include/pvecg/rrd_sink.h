@@ -23,7 +23,9 @@
  * state change — connected (the first time only), cannot reach, daemon
  * lost, not answering for longer than timeout, reachable or answering
  * again, queue full, queue accepting again, rows lost or giving up at
- * shutdown — plus what the store reports about single files.
+ * shutdown — plus what the store reports about single files, and for
+ * guests' rows a migration or two hosts reporting one VMID
+ * (rrd_sink_write_guest).
  */
 #ifndef PVECG_RRD_SINK_H
 #define PVECG_RRD_SINK_H
@@ -53,6 +55,9 @@ struct rrd_sink_options {
   double retry_min, retry_max; /* reconnect back-off, s (0: 1 and 30) */
   rrd_sink_log_fn *log;
   void *log_ctx;
+  /* Seconds on a clock that never steps, for when guests' rows arrive
+   * (NULL: the monotonic clock; tests pass their own). */
+  double (*clock)(void);
 };
 
 struct rrd_sink;
@@ -76,6 +81,25 @@ void rrd_sink_write(struct rrd_sink *sink, const struct rrd_layout *layout,
                     const char *name, time_t t, const double *values, size_t n);
 
 /*
+ * rrd_sink_write for a guest's row, which host reports: a guest's file is
+ * named by its VMID alone, and hosts of different clusters, or standalone
+ * hosts, may use the same VMIDs.  The first host to report a guest owns
+ * its file; another host's rows for it are refused (not written, not
+ * counted by the store, counted in other_host) while the owner reports it
+ * too.  When the owner has sent nothing for five of its intervals, the
+ * next host to report the guest owns the file (a migration: one info
+ * line); when another host goes on reporting it for that long while the
+ * owner does too, one error line per guest and pair of hosts.  interval
+ * is the seconds between host's rows (0: 10).  Memory, restarts and the
+ * reasons for the window are rrd/rrd_owner.h's.  Thread-safe; the check
+ * is one lookup under a lock never held across I/O.
+ */
+void rrd_sink_write_guest(struct rrd_sink *sink,
+                          const struct rrd_layout *layout, const char *vmid,
+                          const char *host, double interval, time_t t,
+                          const double *values, size_t n);
+
+/*
  * Makes rows handed over so far reach the disk: the daemon writes every file
  * updated since the last flush (layout NULL), or the file of (layout, name).
  * Waits at most timeout.  Returns 0, -ETIMEDOUT, or -EINVAL for a bad name;
@@ -90,6 +114,9 @@ struct rrd_sink_stats {
   size_t queued;                 /* rows waiting now */
   size_t queue_peak;             /* most rows that ever waited */
   unsigned long long overflowed; /* rows dropped because the queue was full */
+  /* guests' rows refused: another host reports the guest (or no memory to
+   * tell) */
+  unsigned long long other_host;
   struct rrd_store_counts store; /* outcomes of rows applied */
 };
 void rrd_sink_stats(struct rrd_sink *sink, struct rrd_sink_stats *ret);

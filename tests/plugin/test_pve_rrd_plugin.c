@@ -3,7 +3,8 @@
  * Unit tests of the pve_rrd plugin's collectd glue against the collectd
  * stand-in: configuration, which value lists become which files, and what
  * is refused (bad VMIDs and host names from the network, rows whose type
- * does not match the layout, read-only legacy layouts).
+ * does not match the layout, read-only legacy layouts), and a VMID that two
+ * hosts report (the host and interval of each list reach the sink).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 #include "collectd/core/utils/common/common.h"
 #include "fixture_tree.h"
 #include "pvecg/rrd_file.h"
+#include "pvecg/rrd_last.h"
 #include "pvecg/rrd_layout.h"
 
 #include <limits.h>
@@ -50,9 +52,11 @@ static void init_with_data_dir(void) {
   assert_int_equal(stub.init(), 0);
 }
 
-/* Writes one row of type with every value set to base + column. */
-static void write_row(const char *type, const char *host, const char *instance,
-                      time_t t, double base) {
+/* Writes one row of type with every value set to base + column, from a
+ * host whose rows come every interval (0: none said). */
+static void write_row_every(const char *type, const char *host,
+                            const char *instance, time_t t, double base,
+                            double interval) {
   const data_set_t *ds = stub_data_set(type);
   value_t values[32];
   value_list_t vl = VALUE_LIST_INIT;
@@ -61,12 +65,24 @@ static void write_row(const char *type, const char *host, const char *instance,
   vl.values = values;
   vl.values_len = ds ? ds->ds_num : 1;
   vl.time = TIME_T_TO_CDTIME_T(t);
+  vl.interval = DOUBLE_TO_CDTIME_T(interval);
   sstrncpy(vl.host, host, sizeof(vl.host));
   sstrncpy(vl.plugin, "pve_cgroup", sizeof(vl.plugin));
   sstrncpy(vl.plugin_instance, instance, sizeof(vl.plugin_instance));
   sstrncpy(vl.type, type, sizeof(vl.type));
   data_set_t fallback = {.type = "other", .ds_num = 1, .ds = NULL};
   assert_int_equal(stub.write(ds ? ds : &fallback, &vl, NULL), 0);
+}
+
+static void write_row(const char *type, const char *host, const char *instance,
+                      time_t t, double base) {
+  write_row_every(type, host, instance, t, base, 0);
+}
+
+/* Guest 196's row from host, which sends every 0.2 s: a window of 1 s. */
+#define GUEST_INTERVAL 0.2
+static void guest_196(const char *host, time_t t, double base) {
+  write_row_every("pve_vm_9_0", host, "196", t, base, GUEST_INTERVAL);
 }
 
 static bool exists(const char *rel) {
@@ -158,14 +174,101 @@ static void test_foreign_type_definition(void **state) {
   assert_non_null(stub_log_find("columns differ from the pve-vm-9.0 layout"));
 }
 
+/* ---- a VMID that two hosts report ------------------------------------ */
+
+static int lines_with(const char *text, int level) {
+  int n = 0;
+  for (int i = 0; i < stub.log_count; i++)
+    n += strstr(stub.log[i], text) != NULL && stub.log_level[i] == level;
+  return n;
+}
+
+/* memhost of the file's newest row (its 11th column: base + 10). */
+static double last_memhost(const char *rel) {
+  char path[PATH_MAX], err[256];
+  snprintf(path, sizeof(path), "%s/data/%s", root, rel);
+  struct rrd_last_reader *reader;
+  struct rrd_last_row row;
+  assert_int_equal(rrd_last_reader_new(NULL, &reader), 0);
+  assert_int_equal(rrd_last_read(reader, path, &row, err, sizeof(err)), 0);
+  rrd_last_reader_free(reader);
+  return rrd_last_value(&row, "memhost");
+}
+
+/* Both report it for 1.5 s (rows 0.1 s apart, at the same seconds): the
+ * file keeps nodea's rows only, one error says why, once; a third host
+ * later gets its own line, once. */
+static void test_vmid_of_two_hosts(void **state) {
+  (void)state;
+  init_with_data_dir();
+  time_t t = time(NULL) - 100;
+  guest_196("nodea", t, 1000); /* makes the file */
+  for (int i = 1; i <= 15; i++) {
+    guest_196("nodea", t + i, 1000);
+    guest_196("nodeb", t + i, 5000);
+    usleep(100000);
+  }
+  char line[1024];
+  snprintf(line, sizeof(line),
+           "pve_rrd plugin: guest 196 is reported by both nodea and nodeb: "
+           "its file %s/data/pve-vm-9.0/196 stays with nodea, and the rows "
+           "from nodeb are dropped. If they are different clusters or "
+           "standalone hosts that share VMIDs, give each its own collector (a "
+           "collectd with its own pve_rrd DataDir); inside one cluster this "
+           "is a live migration that took longer than 1 s, and nodeb takes "
+           "over once nodea stops reporting the guest.",
+           root);
+  assert_int_equal(lines_with("guest 196", LOG_ERR), 1);
+  assert_non_null(stub_log_find(line));
+  assert_string_equal(stub_log_find("guest 196"), line);
+  assert_int_equal(last_update("pve-vm-9.0/196"), t + 15);
+  assert_true(last_memhost("pve-vm-9.0/196") == 1010);
+  for (int i = 16; i <= 30; i++) {
+    guest_196("nodea", t + i, 1000);
+    guest_196("nodeb", t + i, 5000);
+    guest_196("nodec", t + i, 9000);
+    usleep(100000);
+  }
+  assert_int_equal(lines_with("guest 196 is reported by both", LOG_ERR), 2);
+  assert_int_equal(lines_with("both nodea and nodec: ", LOG_ERR), 1);
+  assert_int_equal(lines_with("guest 196", LOG_INFO), 0);
+  assert_int_equal(last_update("pve-vm-9.0/196"), t + 30);
+  assert_true(last_memhost("pve-vm-9.0/196") == 1010);
+  /* no "not newer" lines: the other hosts' rows never reached the file */
+  assert_null(stub_log_find("Dropped"));
+  /* node files are named by their hosts and need no guard */
+  write_row("pve_node_9_0", "nodea", "", t, 5);
+  write_row("pve_node_9_0", "nodeb", "", t, 6);
+  assert_true(exists("pve-node-9.0/nodea"));
+  assert_true(exists("pve-node-9.0/nodeb"));
+}
+
+/* nodea stops; nodeb reports the guest more than the window later: one
+ * info line, and the file goes on with nodeb's rows. */
+static void test_vmid_migrates(void **state) {
+  (void)state;
+  init_with_data_dir();
+  time_t t = time(NULL) - 100;
+  for (int i = 0; i < 3; i++)
+    guest_196("nodea", t + i, 1000);
+  usleep(1200000); /* the window is 5 intervals of 0.2 s */
+  guest_196("nodeb", t + 3, 5000);
+  guest_196("nodeb", t + 4, 5000);
+  assert_int_equal(stub.log_count, 2); /* "writing below", and this: */
+  assert_string_equal(stub.log[1], "pve_rrd plugin: guest 196 now reported "
+                                   "by nodeb, was nodea.");
+  assert_int_equal(stub.log_level[1], LOG_INFO);
+  assert_int_equal(last_update("pve-vm-9.0/196"), t + 4);
+  assert_true(last_memhost("pve-vm-9.0/196") == 5010);
+}
+
 int main(void) {
   module_register();
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
   const struct CMUnitTest tests[] = {
-      T(test_config_errors),
-      T(test_guest_and_node_rows),
-      T(test_refused_rows),
-      T(test_foreign_type_definition),
+      T(test_config_errors),     T(test_guest_and_node_rows),
+      T(test_refused_rows),      T(test_foreign_type_definition),
+      T(test_vmid_of_two_hosts), T(test_vmid_migrates),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Tests of rrd/rrd_owner.c (and rrd_owner_table.c): which host a guest's
+ * file belongs to when hosts that share VMIDs send to one collector, on a
+ * clock the test sets.  A migration after the window passes the file on
+ * with one piece of news; a collision refuses the other host's rows from
+ * the first and is told once per guest and pair of hosts, after the
+ * window; a live migration shorter than the window is no collision; the
+ * window follows the owner's interval; guests nobody reports are
+ * forgotten; and threads that share guests keep the counts whole (under
+ * ThreadSanitizer in build-tsan).  Through the sink, with librrd and a
+ * real rrdcached: the other host's rows never reach the file (not even at
+ * the same second), are not counted by the store, and the log has exactly
+ * the lines promised.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "rrd_fixture.h"
+#include "rrd_owner.h"
+#include "rrdcached_fixture.h"
+
+#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_last.h"
+#include "pvecg/rrd_row.h"
+#include "pvecg/rrd_sink.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const struct rrd_layout *const VM = &layout_pve_vm_9_0;
+
+struct tally {
+  int admitted, refused, migrated, collisions;
+  struct rrd_owner_news last; /* the latest news that was not quiet */
+};
+
+static int setup(void **state) {
+  struct rrd_owner *o = NULL;
+  assert_int_equal(rrd_owner_new(&o), 0);
+  *state = o;
+  return 0;
+}
+
+static int teardown(void **state) {
+  rrd_owner_free(*state);
+  return 0;
+}
+
+/* One row of host for guest name at now, interval 1 s (a window of 5 s). */
+static bool row(struct rrd_owner *o, struct tally *t, const char *name,
+                const char *host, double now) {
+  struct rrd_owner_news news;
+  bool ok = rrd_owner_admit(o, VM, name, host, 1.0, now, &news);
+  *(ok ? &t->admitted : &t->refused) += 1;
+  if (news.kind == RRD_OWNER_MIGRATED)
+    t->migrated++;
+  if (news.kind == RRD_OWNER_COLLISION)
+    t->collisions++;
+  if (news.kind != RRD_OWNER_QUIET)
+    t->last = news;
+  return ok;
+}
+
+/* ---- migration --------------------------------------------------------- */
+
+static void test_first_host_owns(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  for (int i = 0; i < 10; i++)
+    assert_true(row(o, &t, "196", "nodea", 100.0 + i));
+  assert_int_equal(t.migrated + t.collisions, 0);
+  assert_int_equal(rrd_owner_refused(o), 0);
+  assert_int_equal(rrd_owner_count(o), 1);
+}
+
+static void test_migration_after_window(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  for (int i = 0; i <= 10; i++)
+    row(o, &t, "196", "nodea", 100.0 + i); /* the last at 110 */
+  /* Exactly the window (5 intervals of 1 s) after nodea's last row: it
+   * may still be on its way, so the file stays nodea's. */
+  assert_false(row(o, &t, "196", "nodeb", 115.0));
+  assert_int_equal(t.migrated + t.collisions, 0);
+  assert_true(row(o, &t, "196", "nodeb", 115.25));
+  assert_int_equal(t.migrated, 1);
+  assert_string_equal(t.last.host, "nodeb");
+  assert_string_equal(t.last.other, "nodea");
+  for (int i = 1; i <= 20; i++)
+    assert_true(row(o, &t, "196", "nodeb", 115.25 + i));
+  assert_int_equal(t.migrated, 1);
+  assert_int_equal(t.collisions, 0);
+  /* nodea is now the other host: its rows are refused while nodeb goes on */
+  assert_false(row(o, &t, "196", "nodea", 136.0));
+  assert_int_equal(rrd_owner_refused(o), 2);
+}
+
+/* A live migration: the target reports the guest before the source stops.
+ * Its rows wait; once the source has been quiet for the window, the file
+ * passes on, and no collision is told. */
+static void test_live_migration_within_window(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  /* nodea every second up to 110, nodeb every half second from 107 */
+  for (double now = 100.0; now <= 116.5; now += 0.5) {
+    if (now <= 110.0 && now == (double)(int)now)
+      assert_true(row(o, &t, "196", "nodea", now));
+    if (now >= 107.0)
+      row(o, &t, "196", "nodeb", now);
+  }
+  assert_int_equal(t.collisions, 0);
+  assert_int_equal(t.migrated, 1);
+  assert_string_equal(t.last.host, "nodeb");
+  assert_string_equal(t.last.other, "nodea");
+  /* 107..115 refused (17 rows), from 115.5 on admitted (3 rows) */
+  assert_int_equal(rrd_owner_refused(o), 17);
+  assert_int_equal(t.admitted, 11 + 3);
+}
+
+static void test_window_follows_owner_interval(void **state) {
+  struct rrd_owner *o = *state;
+  struct rrd_owner_news news;
+  /* interval 10: a window of 50 s */
+  assert_true(rrd_owner_admit(o, VM, "300", "nodea", 10.0, 1000.0, &news));
+  assert_false(rrd_owner_admit(o, VM, "300", "nodeb", 1.0, 1050.0, &news));
+  assert_true(rrd_owner_admit(o, VM, "300", "nodeb", 1.0, 1050.5, &news));
+  assert_int_equal(news.kind, RRD_OWNER_MIGRATED);
+  /* no interval: collectd's default of 10 s */
+  assert_true(rrd_owner_admit(o, VM, "301", "nodea", 0, 1000.0, &news));
+  assert_false(rrd_owner_admit(o, VM, "301", "nodeb", 0, 1050.0, &news));
+  assert_true(rrd_owner_admit(o, VM, "301", "nodeb", 0, 1050.5, &news));
+  assert_int_equal(news.kind, RRD_OWNER_MIGRATED);
+}
+
+/* ---- collision --------------------------------------------------------- */
+
+/* nodea and nodeb both report the guest every second from 100 on. */
+static void both(struct rrd_owner *o, struct tally *t, const char *name,
+                 double from, int seconds) {
+  for (int i = 0; i < seconds; i++) {
+    assert_true(row(o, t, name, "nodea", from + i));
+    assert_false(row(o, t, name, "nodeb", from + i + 0.5));
+  }
+}
+
+static void test_collision_told_once(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  assert_true(row(o, &t, "196", "nodea", 99.0));
+  /* nodeb's first row at 100.5: the overlap passes the window (5 s) with
+   * nodea's row at 106, so nodeb's row at 106.5 tells it */
+  both(o, &t, "196", 100.0, 6);
+  assert_int_equal(t.collisions, 0);
+  both(o, &t, "196", 106.0, 1);
+  assert_int_equal(t.collisions, 1);
+  assert_string_equal(t.last.host, "nodeb");
+  assert_string_equal(t.last.other, "nodea");
+  assert_true(t.last.window == 5.0);
+  both(o, &t, "196", 107.0, 200);
+  assert_int_equal(t.collisions, 1);
+  assert_int_equal(t.migrated, 0);
+  assert_int_equal(t.refused, 207);
+  assert_int_equal(rrd_owner_refused(o), 207);
+  assert_int_equal(t.admitted, 208);
+}
+
+static void test_pair_told_once_either_way(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  both(o, &t, "196", 100.0, 10);
+  assert_int_equal(t.collisions, 1);
+  /* nodeb goes away and comes back: the same pair, not told again */
+  for (int i = 0; i < 20; i++)
+    row(o, &t, "196", "nodea", 110.0 + i);
+  both(o, &t, "196", 130.0, 10);
+  assert_int_equal(t.collisions, 1);
+  /* nodea goes away: nodeb takes over; nodea comes back and collides with
+   * nodeb -- still the pair told before */
+  for (int i = 0; i < 10; i++)
+    row(o, &t, "196", "nodeb", 146.0 + i);
+  assert_int_equal(t.migrated, 1);
+  for (int i = 0; i < 10; i++) {
+    assert_true(row(o, &t, "196", "nodeb", 156.0 + i));
+    assert_false(row(o, &t, "196", "nodea", 156.5 + i));
+  }
+  assert_int_equal(t.collisions, 1);
+}
+
+static void test_third_host_told_once(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  both(o, &t, "196", 100.0, 10);
+  assert_int_equal(t.collisions, 1);
+  for (int i = 0; i < 20; i++) {
+    assert_true(row(o, &t, "196", "nodea", 110.0 + i));
+    assert_false(row(o, &t, "196", "nodeb", 110.5 + i));
+    assert_false(row(o, &t, "196", "nodec", 110.75 + i));
+  }
+  assert_int_equal(t.collisions, 2);
+  assert_string_equal(t.last.host, "nodec");
+  assert_string_equal(t.last.other, "nodea");
+  assert_int_equal(t.migrated, 0);
+}
+
+/* Several hosts at once: each pair told once.  A flood of host names:
+ * still refused, with the memory for one guest bounded. */
+static void test_many_rival_hosts(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  char host[16];
+  for (int i = 0; i < 30; i++) {
+    assert_true(row(o, &t, "196", "nodea", 100.0 + i));
+    for (int h = 0; h < 6; h++) {
+      snprintf(host, sizeof(host), "other%d", h);
+      assert_false(row(o, &t, "196", host, 100.1 + i + h * 0.1));
+    }
+  }
+  assert_int_equal(t.migrated, 0);
+  assert_int_equal(t.collisions, 6);
+  for (int i = 0; i < 30; i++) {
+    assert_true(row(o, &t, "196", "nodea", 130.0 + i));
+    for (int h = 0; h < 200; h++) {
+      snprintf(host, sizeof(host), "flood%d", h);
+      assert_false(row(o, &t, "196", host, 130.0 + i + h * 0.004));
+    }
+  }
+  assert_int_equal(t.migrated, 0);
+  assert_int_equal(rrd_owner_refused(o), 180 + 30 * 200);
+}
+
+static void test_guests_apart(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  for (int i = 0; i < 10; i++) {
+    assert_true(row(o, &t, "100", "nodea", 100.0 + i));
+    assert_true(row(o, &t, "101", "nodeb", 100.0 + i));
+  }
+  struct rrd_owner_news news;
+  /* a node file of the same name is another file */
+  assert_true(rrd_owner_admit(o, &layout_pve_node_9_0, "100", "nodeb", 1.0,
+                              110.0, &news));
+  assert_int_equal(t.refused + t.migrated + t.collisions, 0);
+  assert_int_equal(rrd_owner_count(o), 3);
+}
+
+/* ---- memory ------------------------------------------------------------ */
+
+static void test_forgotten_after_a_day(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  char name[16];
+  for (int i = 0; i < 1000; i++) {
+    snprintf(name, sizeof(name), "%d", 1000 + i);
+    row(o, &t, name, "nodea", 100.0);
+  }
+  row(o, &t, "196", "nodea", 50000.0);
+  assert_int_equal(rrd_owner_count(o), 1001);
+  /* a day after: the 1000 are dropped, 196 (seen at 50000) is kept */
+  row(o, &t, "100", "nodeb", 100.0 + RRD_OWNER_EXPIRY + 1);
+  assert_int_equal(rrd_owner_count(o), 2);
+  /* a forgotten guest belongs to whoever reports it first, with no news */
+  assert_true(row(o, &t, "1000", "nodeb", 100.0 + RRD_OWNER_EXPIRY + 2));
+  assert_int_equal(t.migrated + t.collisions, 0);
+  assert_int_equal(rrd_owner_count(o), 3);
+}
+
+/* ---- threads ----------------------------------------------------------- */
+
+#define THREADS 4
+#define ROWS 5000
+
+struct worker {
+  struct rrd_owner *o;
+  char host[16];
+  int admitted_shared;
+  int admitted_own;
+};
+
+/* Each host reports a guest of its own and one they all share, at times
+ * that move on together. */
+static void *work(void *arg) {
+  struct worker *w = arg;
+  struct rrd_owner_news news;
+  char own[16];
+  snprintf(own, sizeof(own), "9%s", w->host + 4);
+  for (int i = 0; i < ROWS; i++) {
+    double now = 1000.0 + i * 0.001;
+    w->admitted_own += rrd_owner_admit(w->o, VM, own, w->host, 1.0, now, &news);
+    w->admitted_shared +=
+        rrd_owner_admit(w->o, VM, "196", w->host, 1.0, now, &news);
+  }
+  return NULL;
+}
+
+static void test_threads(void **state) {
+  struct rrd_owner *o = *state;
+  struct worker w[THREADS];
+  pthread_t th[THREADS];
+  for (int i = 0; i < THREADS; i++) {
+    w[i] = (struct worker){.o = o};
+    snprintf(w[i].host, sizeof(w[i].host), "node%d", i);
+    assert_int_equal(pthread_create(&th[i], NULL, work, &w[i]), 0);
+  }
+  int shared = 0;
+  for (int i = 0; i < THREADS; i++) {
+    pthread_join(th[i], NULL);
+    assert_int_equal(w[i].admitted_own, ROWS);
+    shared += w[i].admitted_shared;
+  }
+  /* The window is 5 s and the times span 5 s: one host keeps 196. */
+  int owners = 0;
+  for (int i = 0; i < THREADS; i++)
+    owners += w[i].admitted_shared > 0;
+  assert_int_equal(owners, 1);
+  assert_int_equal(shared, ROWS);
+  assert_int_equal(rrd_owner_refused(o), (THREADS - 1) * ROWS);
+  assert_int_equal(rrd_owner_count(o), THREADS + 1);
+}
+
+/* ---- through the sink -------------------------------------------------- */
+
+#define START 1800000000
+#define LOG_MAX 64
+
+struct log {
+  pthread_mutex_t lock;
+  char lines[LOG_MAX][1024];
+  enum rrd_sink_level levels[LOG_MAX];
+  int count;
+};
+
+struct sink_fixture {
+  char *dir;
+  struct rrdcached daemon;
+  struct log log;
+  struct rrd_sink *sink;
+  char path[600]; /* guest 196's file */
+};
+
+/* The arrival clock the sink reads (only the test's thread writes rows). */
+static double clock_now;
+static double test_clock(void) { return clock_now; }
+
+static void capture(void *ctx, enum rrd_sink_level level, const char *message) {
+  struct log *log = ctx;
+  pthread_mutex_lock(&log->lock);
+  if (log->count < LOG_MAX) {
+    snprintf(log->lines[log->count], sizeof(log->lines[0]), "%s", message);
+    log->levels[log->count++] = level;
+  }
+  pthread_mutex_unlock(&log->lock);
+}
+
+static int sink_setup(void **state) {
+  struct sink_fixture *f = calloc(1, sizeof(*f));
+  f->dir = fixture_tmpdir("rrd-owner");
+  pthread_mutex_init(&f->log.lock, NULL);
+  rrdcached_prepare(&f->daemon, f->dir, false);
+  fixture_path(f->path, "%s/pve-vm-9.0/196", f->daemon.db);
+  *state = f;
+  return 0;
+}
+
+static int sink_teardown(void **state) {
+  struct sink_fixture *f = *state;
+  rrd_sink_free(f->sink);
+  rrdcached_kill(&f->daemon);
+  pthread_mutex_destroy(&f->log.lock);
+  fixture_remove(f->dir);
+  free(f->dir);
+  free(f);
+  return 0;
+}
+
+static void open_sink(struct sink_fixture *f, bool daemon) {
+  if (daemon) {
+    if (!rrdcached_available())
+      skip();
+    rrdcached_start(&f->daemon);
+  } else {
+    mkdir(f->daemon.db, 0750);
+  }
+  struct rrd_sink_options o = {
+      .data_dir = f->daemon.db,
+      .daemon_address = daemon ? f->daemon.address : NULL,
+      .recheck_seconds = 300,
+      .timeout = 2,
+      .log = capture,
+      .log_ctx = &f->log,
+      .clock = test_clock,
+  };
+  char err[256] = "";
+  if (rrd_sink_new(&o, &f->sink, err, sizeof(err)) != 0)
+    fail_msg("rrd_sink_new: %s", err);
+}
+
+/* The row of host for guest 196 at t: memhost and the pressure columns
+ * tell the hosts and the rows apart, exactly in binary. */
+static void host_values(const char *host, time_t t, double *v) {
+  for (size_t i = 0; i < 17; i++)
+    v[i] = NAN;
+  double base = strcmp(host, "nodea") == 0 ? 1e9 : 2e9;
+  v[10] = base + (double)(t - START);              /* memhost */
+  v[11] = strcmp(host, "nodea") == 0 ? 1.5 : 3.25; /* pressurecpusome */
+}
+
+/* host's row for guest 196 at t, arriving at clock time now (interval 1 s:
+ * a window of 5 s). */
+static void guest_row(struct sink_fixture *f, const char *host, time_t t,
+                      double now) {
+  double v[17];
+  host_values(host, t, v);
+  clock_now = now;
+  rrd_sink_write_guest(f->sink, &layout_pve_vm_9_0, "196", host, 1.0, t, v, 17);
+}
+
+static struct rrd_sink_stats sink_stats(struct sink_fixture *f) {
+  struct rrd_sink_stats st;
+  rrd_sink_stats(f->sink, &st);
+  return st;
+}
+
+/* The file's newest row (flushed first through a daemon) is host's at t. */
+static void assert_last_row(struct sink_fixture *f, const char *host,
+                            time_t t) {
+  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL), 0);
+  struct rrd_last_reader *reader;
+  struct rrd_last_row last;
+  char err[256];
+  double v[17];
+  assert_int_equal(rrd_last_reader_new(NULL, &reader), 0);
+  assert_int_equal(rrd_last_read(reader, f->path, &last, err, sizeof(err)), 0);
+  rrd_last_reader_free(reader);
+  host_values(host, t, v);
+  assert_int_equal(last.time, t);
+  assert_true(rrd_last_value(&last, "memhost") == v[10]);
+  assert_true(rrd_last_value(&last, "pressurecpusome") == v[11]);
+}
+
+/* The log holds exactly one line besides the daemon's "Connected": text,
+ * at level. */
+static void assert_one_line(struct sink_fixture *f, enum rrd_sink_level level,
+                            const char *text) {
+  pthread_mutex_lock(&f->log.lock);
+  int found = -1, others = 0;
+  for (int i = 0; i < f->log.count; i++) {
+    if (strncmp(f->log.lines[i], "Connected to rrdcached", 22) == 0)
+      continue;
+    if (found < 0 && f->log.levels[i] == level &&
+        strcmp(f->log.lines[i], text) == 0)
+      found = i;
+    else
+      others++;
+  }
+  if (found < 0 || others > 0)
+    for (int i = 0; i < f->log.count; i++)
+      fprintf(stderr, "log[%d] %d: %s\n", i, f->log.levels[i], f->log.lines[i]);
+  pthread_mutex_unlock(&f->log.lock);
+  assert_true(found >= 0);
+  assert_int_equal(others, 0);
+}
+
+static void collision_line(const struct sink_fixture *f, char *buf,
+                           size_t size) {
+  snprintf(buf, size,
+           "guest 196 is reported by both nodea and nodeb: its file %s stays "
+           "with nodea, and the rows from nodeb are dropped. If they are "
+           "different clusters or standalone hosts that share VMIDs, give "
+           "each its own collector (a collectd with its own pve_rrd "
+           "DataDir); inside one cluster this is a live migration that took "
+           "longer than 5 s, and nodeb takes over once nodea stops reporting "
+           "the guest.",
+           f->path);
+}
+
+/* Both hosts report guest 196 every second, for the same seconds: nodeb's
+ * rows never reach the file and are not counted as written. */
+static void collide(struct sink_fixture *f, bool daemon) {
+  open_sink(f, daemon);
+  for (int i = 0; i < 20; i++) {
+    guest_row(f, "nodea", START + i, 100.0 + i);
+    guest_row(f, "nodeb", START + i, 100.5 + i);
+  }
+  assert_last_row(f, "nodea", START + 19);
+  struct rrd_sink_stats st = sink_stats(f);
+  assert_int_equal(st.other_host, 20);
+  assert_int_equal(st.store.rows[RRD_STORE_CREATED], 1);
+  assert_int_equal(st.store.rows[RRD_STORE_WRITTEN], 19);
+  for (int o = RRD_STORE_FOREIGN; o < RRD_STORE_OUTCOMES; o++)
+    assert_int_equal(st.store.rows[o], 0);
+  char line[1024];
+  collision_line(f, line, sizeof(line));
+  assert_one_line(f, RRD_SINK_ERROR, line);
+}
+
+static void test_sink_collision_direct(void **state) { collide(*state, false); }
+
+/* Through rrdcached, whose journal lists every row it was given: nodea's
+ * 20 rows, each with nodea's values, and nothing of nodeb's. */
+static void test_sink_collision_daemon(void **state) {
+  struct sink_fixture *f = *state;
+  collide(f, true);
+  rrd_sink_free(f->sink);
+  f->sink = NULL;
+  rrdcached_stop(&f->daemon);
+  time_t times[64];
+  assert_int_equal(rrdcached_journal_times(&f->daemon, f->path, times, 64), 20);
+  char want[RRD_ROW_SIZE], have[RRD_ROW_SIZE];
+  double v[17];
+  for (int i = 0; i < 20; i++) {
+    host_values("nodea", START + i, v);
+    rrd_row_format(&layout_pve_vm_9_0, START + i, v, 17, want, sizeof(want));
+    rrdcached_journal_row(&f->daemon, f->path, START + i, have, sizeof(have));
+    assert_string_equal(have, want);
+  }
+}
+
+/* nodea stops; nodeb reports the guest after the window: one line, and
+ * the same file goes on with nodeb's rows. */
+static void test_sink_migration(void **state) {
+  struct sink_fixture *f = *state;
+  open_sink(f, true);
+  for (int i = 0; i < 5; i++)
+    guest_row(f, "nodea", START + i, 100.0 + i);
+  assert_last_row(f, "nodea", START + 4);
+  struct stat before;
+  assert_int_equal(stat(f->path, &before), 0);
+  guest_row(f, "nodeb", START + 9, 109.0); /* 5 s after nodea: refused */
+  for (int i = 10; i < 15; i++)
+    guest_row(f, "nodeb", START + i, 100.0 + i);
+  assert_last_row(f, "nodeb", START + 14);
+  struct stat after;
+  assert_int_equal(stat(f->path, &after), 0);
+  assert_int_equal(after.st_ino, before.st_ino);
+  struct rrd_sink_stats st = sink_stats(f);
+  assert_int_equal(st.other_host, 1);
+  assert_int_equal(st.store.rows[RRD_STORE_CREATED], 1);
+  assert_int_equal(st.store.rows[RRD_STORE_WRITTEN], 9);
+  assert_one_line(f, RRD_SINK_INFO,
+                  "guest 196 now reported by nodeb, was nodea.");
+}
+
+int main(void) {
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+  const struct CMUnitTest tests[] = {
+      T(test_first_host_owns),
+      T(test_migration_after_window),
+      T(test_live_migration_within_window),
+      T(test_window_follows_owner_interval),
+      T(test_collision_told_once),
+      T(test_pair_told_once_either_way),
+      T(test_third_host_told_once),
+      T(test_many_rival_hosts),
+      T(test_guests_apart),
+      T(test_forgotten_after_a_day),
+      T(test_threads),
+#define S(name) cmocka_unit_test_setup_teardown(name, sink_setup, sink_teardown)
+      S(test_sink_collision_direct),
+      S(test_sink_collision_daemon),
+      S(test_sink_migration),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
