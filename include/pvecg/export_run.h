@@ -37,6 +37,9 @@ struct export_resume {
   size_t rows;                   /* out: rows read (all-unknown ones too) */
   size_t known;                  /* out: rows with a known value */
   size_t row_limit; /* in: stop after this many rows, oldest first (0: all) */
+  /* in: the caller saw this very file (same inode) pass the layout check
+   * before: it is not checked again (its legacy file still is). */
+  bool layout_checked;
 };
 
 struct export_run {

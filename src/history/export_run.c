@@ -228,6 +228,7 @@ static int export_fetch(struct export_run *run, const struct export_source *src,
 /* One RRD file: how it is opened and how the output names it. */
 struct part {
   const struct rrd_layout *layout;
+  bool legacy;          /* a pve2 file before the 9.0 one */
   char path[PATH_MAX];  /* for librrd or the daemon */
   char shown[PATH_MAX]; /* "<layout>/<file name>" */
 };
@@ -236,6 +237,7 @@ static int part_name(const struct export_run *run,
                      const struct rrd_layout *layout, const char *file_name,
                      struct part *ret) {
   ret->layout = layout;
+  ret->legacy = false;
   int r = rrd_file_name_path(run->data_dir, layout, file_name, ret->path,
                              sizeof(ret->path));
   if (r == 0)
@@ -262,8 +264,10 @@ static bool find_legacy(const struct export_run *run,
   for (size_t i = 0; i < 2; i++) {
     char name[RRD_FILE_NAME_MAX + 8];
     snprintf(name, sizeof(name), "%s%s", file->name, suffixes[i]);
-    if (part_name(run, layout, name, ret) == 0 && is_regular_file(ret->path))
+    if (part_name(run, layout, name, ret) == 0 && is_regular_file(ret->path)) {
+      ret->legacy = true;
       return true;
+    }
   }
   return false;
 }
@@ -274,8 +278,13 @@ static int inspect(struct export_run *run, const struct part *part,
   const struct rrd_access *access =
       run->client ? rrdcached_client_access(run->client) : &rrd_access_librrd;
   char why[WHY_SIZE] = "";
-  int r =
-      access->check(access->ctx, part->layout, part->path, why, sizeof(why));
+  /* A caller that saw this very file pass the check need not pay for it
+   * again: reading a header's every definition is most of a pass. */
+  bool known =
+      run->resume != NULL && run->resume->layout_checked && !part->legacy;
+  int r = known ? 0
+                : access->check(access->ctx, part->layout, part->path, why,
+                                sizeof(why));
   if (r == -ENOENT)
     snprintf(err, err_size, "no such file");
   else if (r == -EPROTO)

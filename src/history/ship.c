@@ -17,6 +17,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define GUESTS_RELOAD 600        /* s between two readings of /etc/pve */
+#define GUESTS_UNKNOWN_RELOAD 60 /* s, while a guest is unknown */
+
 /* One shipper per state directory: a second one would send the same rows
  * and overwrite the first one's cursors. */
 static int lock_dir(struct ship *sh, int *fd) {
@@ -57,9 +60,11 @@ static void key_of(const struct export_file *f, char *key, size_t size) {
 }
 
 static bool is_seen(const struct ship_entry *e, void *ctx) {
-  const struct ship *sh = ctx;
-  if (!e->seen)
+  struct ship *sh = ctx;
+  if (!e->seen) {
     ship_log(sh, "%s: gone; its cursor is dropped", e->key);
+    sh->dirty = true;
+  }
   return e->seen;
 }
 
@@ -68,6 +73,9 @@ static bool is_seen(const struct ship_entry *e, void *ctx) {
 static void restart(struct ship *sh, struct ship_entry *e, const char *why) {
   ship_log(sh, "%s: %s; shipping it from its first row", e->key, why);
   e->acked = e->next = e->candidate = (struct ship_mark){0};
+  e->checked = false;
+  sh->guests_stale = sh->dirty = true;
+  e->read_mtime = (struct timespec){0};
 }
 
 static void check_identity(struct ship *sh, struct ship_entry *e,
@@ -81,8 +89,20 @@ static void check_identity(struct ship *sh, struct ship_entry *e,
   bool known = e->dev != 0 || e->ino != 0;
   if (known && (e->dev != (uint64_t)st.st_dev || e->ino != (uint64_t)st.st_ino))
     restart(sh, e, "another file now (made anew or replaced)");
+  sh->dirty |= e->dev != (uint64_t)st.st_dev || e->ino != (uint64_t)st.st_ino;
   e->dev = (uint64_t)st.st_dev;
   e->ino = (uint64_t)st.st_ino;
+  e->mtime = st.st_mtim;
+}
+
+/* Whether the file is as it was when all its rows were read: nothing new
+ * in it.  Through a daemon the rows it holds do not touch the file, so
+ * there every pass asks. */
+static bool unchanged(const struct ship *sh, const struct ship_entry *e) {
+  return sh->o->run.daemon == NULL && e->checked &&
+         e->mtime.tv_sec == e->read_mtime.tv_sec &&
+         e->mtime.tv_nsec == e->read_mtime.tv_nsec &&
+         (e->mtime.tv_sec != 0 || e->mtime.tv_nsec != 0);
 }
 
 /* The files now in the data directory, each with its entry. */
@@ -103,8 +123,11 @@ static int scan(struct ship *sh) {
     struct ship_entry *e = ship_state_add(&sh->state, key);
     if (e == NULL)
       return -ENOMEM;
-    if (fresh)
+    if (fresh) {
+      sh->dirty = true;
       e->acked.t = e->next.t = o->since;
+      sh->guests_stale = true; /* a new guest, maybe */
+    }
     e->seen = true;
     check_identity(sh, e, &sh->files.file[i]);
   }
@@ -118,22 +141,32 @@ static int ship_file(struct ship *sh, const struct export_file *f) {
   char key[SHIP_KEY_SIZE], why[SHIP_ERR_SIZE] = "";
   key_of(f, key, sizeof(key));
   struct ship_entry *e = ship_state_find(&sh->state, key);
+  if (unchanged(sh, e))
+    return 0;
   struct export_resume resume = {.counter = e->next.counter,
-                                 .row_limit = sh->o->row_limit};
+                                 .row_limit = sh->o->row_limit,
+                                 .layout_checked = e->checked};
   struct export_run *run = &sh->o->run;
   run->resume = &resume;
   run->since = e->next.t + 1;
   int r = export_run_file(run, f, why, sizeof(why));
   if (r < 0) {
     ship_log_problem(sh, e, r, why);
+    e->checked = false;
+    sh->guests_unknown |= r == -ENOENT; /* its configuration, maybe */
     return 0;
   }
   e->problem = 0;
+  e->checked = true;
+  sh->dirty |= e->last_update != resume.last_update;
   e->last_update = resume.last_update;
   if (resume.last_update < e->next.t) {
     restart(sh, e, "its last update is older than its cursor");
     return 1;
   }
+  bool more = resume.rows >= sh->o->row_limit;
+  if (!more)
+    e->read_mtime = e->mtime;
   if (resume.rows == 0)
     return 0;
   e->next = (struct ship_mark){resume.last_row, resume.counter};
@@ -141,7 +174,7 @@ static int ship_file(struct ship *sh, const struct export_file *f) {
     return -ENOMEM;
   if (ship_batch_full(sh) && (r = ship_batch_send(sh)) < 0)
     return r;
-  return resume.rows >= sh->o->row_limit;
+  return more;
 }
 
 /* Rounds over every file until none has rows left, oldest rows first. */
@@ -172,8 +205,15 @@ static time_t lag(const struct ship *sh) {
   return worst;
 }
 
-static void reload_guests(struct ship *sh) {
-  if (sh->o->run.names != EXPORT_NAMES_PVE)
+/* Who the guests are (/etc/pve): read again when a file appeared or was
+ * replaced, every minute while a guest is not known, and every ten
+ * minutes (a renamed guest); not every pass, which would read every
+ * configuration each minute. */
+static void reload_guests(struct ship *sh, time_t now) {
+  time_t age = now - sh->guests_loaded_at;
+  if (sh->o->run.names != EXPORT_NAMES_PVE ||
+      (sh->guests != NULL && !sh->guests_stale && age < GUESTS_RELOAD &&
+       !(sh->guests_unknown && age >= GUESTS_UNKNOWN_RELOAD)))
     return;
   struct guest_directory *g = guest_directory_load(sh->o->config_dir);
   if (g == NULL)
@@ -181,27 +221,38 @@ static void reload_guests(struct ship *sh) {
   guest_directory_free(sh->guests);
   sh->guests = g;
   sh->o->run.guests = g;
+  sh->guests_stale = sh->guests_unknown = false;
+  sh->guests_loaded_at = now;
 }
 
 /* One pass: 0 when everything went, else the failure's error. */
 static int pass(struct ship *sh) {
   time_t now = time(NULL);
-  reload_guests(sh);
   sh->o->run.until = now;
-  int r = scan(sh);
-  if (r == 0)
-    r = ship_batch_open(sh);
-  if (r == 0)
-    r = rounds(sh);
-  now = time(NULL);
-  if (r < 0 && r != -ENOMEM && sh->o->run.data_dir != NULL)
-    ship_log_down(sh, now);
-  else if (r == 0)
-    ship_log_up(sh, now);
-  sh->state.stats.lag = lag(sh);
   char err[SHIP_ERR_SIZE];
-  if (ship_state_save(sh->o->state_dir, &sh->state, err, sizeof(err)) < 0)
+  int r = scan(sh); /* says what went wrong */
+  if (r == 0) {
+    reload_guests(sh, now);
+    r = ship_batch_open(sh);
+    if (r == 0)
+      r = rounds(sh);
+    if (r == -ENOMEM)
+      ship_log(sh, "out of memory");
+    else if (r < 0)
+      ship_log_down(sh, time(NULL));
+    else
+      ship_log_up(sh, time(NULL));
+  }
+  time_t behind = lag(sh);
+  sh->dirty |= behind != sh->state.stats.lag;
+  sh->state.stats.lag = behind;
+  /* Acknowledged rows saved the state already: a pass that changed
+   * nothing else writes nothing. */
+  if (sh->dirty &&
+      ship_state_save(sh->o->state_dir, &sh->state, err, sizeof(err)) < 0)
     ship_log(sh, "%s", err);
+  else
+    sh->dirty = false;
   return r;
 }
 

@@ -37,6 +37,17 @@ static void marks_clear(struct ship_marks *m) {
   m->rows = 0;
 }
 
+/* Every file goes on from what the store acknowledged (Graphite: from the
+ * trailing cursor), and is read again even if it did not change. */
+static void rewind_cursors(struct ship *sh) {
+  for (size_t i = 0; i < sh->state.count; i++) {
+    struct ship_entry *e = &sh->state.entry[i];
+    e->next = e->acked;
+    e->candidate = (struct ship_mark){0};
+    e->read_mtime = (struct timespec){0};
+  }
+}
+
 int ship_batch_open(struct ship *sh) {
   struct ship_options *o = sh->o;
   int r = 0;
@@ -51,11 +62,8 @@ int ship_batch_open(struct ship *sh) {
                         sizeof(sh->err));
   /* A new connection: Graphite's resend window starts over from the
    * cursors the state keeps. */
-  for (size_t i = 0; r == 0 && i < sh->state.count; i++) {
-    struct ship_entry *e = &sh->state.entry[i];
-    e->next = e->acked;
-    e->candidate = (struct ship_mark){0};
-  }
+  if (r == 0)
+    rewind_cursors(sh);
   return r;
 }
 
@@ -103,6 +111,7 @@ static int commit(struct ship *sh, struct ship_marks *m) {
   int r = ship_state_save(sh->o->state_dir, &sh->state, err, sizeof(err));
   if (r < 0)
     ship_log(sh, "%s", err);
+  sh->dirty = r < 0;
   return r;
 }
 
@@ -113,12 +122,10 @@ static int fail(struct ship *sh, int r) {
   st->rows_failed += sh->inflight.rows + sh->building.rows;
   st->batches_failed++;
   st->last_failure = time(NULL);
+  sh->dirty = true;
   marks_clear(&sh->inflight);
   marks_clear(&sh->building);
-  for (size_t i = 0; i < sh->state.count; i++) {
-    sh->state.entry[i].next = sh->state.entry[i].acked;
-    sh->state.entry[i].candidate = (struct ship_mark){0};
-  }
+  rewind_cursors(sh);
   rewind(sh->out);
   ship_log_dropped(sh);
   ship_batch_close(sh);

@@ -33,6 +33,10 @@ struct ship {
   struct ship_state state;
   struct export_files files;
   struct guest_directory *guests;
+  bool dirty;          /* the state changed since it was saved */
+  bool guests_stale;   /* read them again before the next files */
+  bool guests_unknown; /* a guest had no configuration */
+  time_t guests_loaded_at;
   struct http_sender *http;
   struct net_sender *net;
   FILE *out; /* the batch being made */

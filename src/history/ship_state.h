@@ -60,6 +60,9 @@ struct ship_entry {
   time_t candidate_at;        /* when the candidate's rows went */
   bool seen;                  /* found by the latest scan */
   int problem;                /* the error last said of it (0: none) */
+  bool checked;               /* this inode passed the layout check */
+  struct timespec mtime;      /* the file's at the latest scan */
+  struct timespec read_mtime; /* when all its rows were last read */
 };
 
 struct ship_stats {

@@ -18,7 +18,7 @@ set -euo pipefail
 . "$(dirname "$0")/ship_fixture.sh"
 SHIPPER=
 stop_all() {
-  [ -n "$SHIPPER" ] && kill -KILL "$SHIPPER" 2>/dev/null
+  [ -z "$SHIPPER" ] || kill -KILL "$SHIPPER" 2>/dev/null || true
   ship_fixture_stop
   stop_receivers
 }
