@@ -39,6 +39,7 @@ expected_contents() {
   echo "$d ./usr/lib/systemd/"
   echo "$d ./usr/lib/systemd/system/"
   echo "$f ./usr/lib/systemd/system/pvecg-serve.service"
+  echo "$f ./usr/lib/systemd/system/pvecg-ship.service"
   echo "$d ./usr/share/"
   echo "$d ./usr/share/collectd/"
   echo "$f ./usr/share/collectd/pvecg-types.db"
@@ -55,7 +56,7 @@ expected_contents() {
   echo "$f ./usr/share/lintian/overrides/pvecg"
   echo "$d ./usr/share/man/"
   echo "$d ./usr/share/man/man1/"
-  for page in pvecg pvecg-check pvecg-export pvecg-graph pvecg-rrddata pvecg-sample pvecg-serve; do
+  for page in pvecg pvecg-check pvecg-export pvecg-graph pvecg-rrddata pvecg-sample pvecg-serve pvecg-ship; do
     echo "$f ./usr/share/man/man1/$page.1.gz"
   done
   echo "$d ./usr/share/man/man5/"
@@ -184,6 +185,18 @@ check "pvecg-serve.service starts the installed pvecg serve" \
   'ExecStart=/usr/bin/pvecg serve $PVECG_SERVE_OPTS' "$(grep '^ExecStart=' "$UNIT")"
 check "pvecg-serve.service is not enabled" "" \
   "$(find /etc/systemd -name pvecg-serve.service 2>/dev/null)"
+SHIP_UNIT=/usr/lib/systemd/system/pvecg-ship.service
+if command -v systemd-analyze >/dev/null; then
+  check "pvecg-ship.service passes systemd-analyze verify" "" \
+    "$(systemd-analyze verify --man=no "$SHIP_UNIT" 2>&1 | grep -F "$(basename "$SHIP_UNIT")" || true)"
+fi
+check "pvecg-ship.service starts the installed pvecg ship" \
+  'ExecStart=/usr/bin/pvecg ship $PVECG_SHIP_OPTS' "$(grep '^ExecStart=' "$SHIP_UNIT")"
+check "pvecg-ship.service keeps its state where pvecg ship does by default" \
+  "StateDirectory=pvecg/ship /var/lib/pvecg/ship" \
+  "$(grep '^StateDirectory=' "$SHIP_UNIT") $(/usr/bin/pvecg ship --help | sed -n 's/.*cursors and totals (\(.*\)), one/\1/p')"
+check "pvecg-ship.service is not enabled" "" \
+  "$(find /etc/systemd -name pvecg-ship.service 2>/dev/null)"
 PORT=$(free_port) NOW=$(date +%s)
 /usr/bin/pvecg serve --listen "127.0.0.1:$PORT" --data-dir "$T/data" --now "$NOW" 2>"$T/serve.log" &
 SERVE_PID=$!
