@@ -19,6 +19,8 @@ struct serve_config {
   const char *daemon;     /* rrdcached's address, or NULL */
   const char *config_dir; /* the PVE configuration, "" for none */
   time_t now;             /* 0: the current time */
+  /* pvecg ship's state directory: its totals join /metrics (NULL: none) */
+  const char *ship_state_dir;
 };
 
 /* The keep-alive idle time: how long a silent connection is kept between

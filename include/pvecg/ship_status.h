@@ -13,8 +13,8 @@
  *   pvecg_ship_last_success_timestamp_seconds{target="..."}
  *   pvecg_ship_files{target="..."}             files with a cursor
  *
- * The state is read as saved (after every acknowledged batch and every
- * pass), without the shipper's lock.
+ * The state is read as saved (after every acknowledged batch, and after a
+ * pass that changed it), without the shipper's lock.
  */
 #ifndef PVECG_SHIP_STATUS_H
 #define PVECG_SHIP_STATUS_H
@@ -25,5 +25,10 @@
 /* Every "<id>.state" of dir, to out; problems to err.  Returns 0, or 1
  * when the directory or a state could not be read. */
 int ship_status_print(const char *dir, bool prometheus, FILE *out, FILE *err);
+
+/* The same families for a scrape (`pvecg serve --ship-state-dir`), in
+ * Prometheus' text or OpenMetrics (a counter's family without "_total");
+ * a state that cannot be read is left out, silently: the scrape goes on. */
+void ship_status_metrics(const char *dir, bool openmetrics, FILE *out);
 
 #endif

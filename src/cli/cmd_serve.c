@@ -25,6 +25,7 @@
 static const char usage_text[] =
     "usage: pvecg serve [--listen HOST:PORT] [--data-dir DIR]\n"
     "                   [--daemon ADDRESS] [--pve-config-dir DIR]\n"
+    "                   [--ship-state-dir DIR]\n"
     "                   [--threads N] [--connections-per-client N]\n"
     "                   [--tls-cert FILE --tls-key FILE] [--token-file FILE]\n"
     "                   [--insecure] [--header-timeout SECONDS] [--now EPOCH]\n"
@@ -39,6 +40,7 @@ static const char usage_text[] =
     "host[:port])\n"
     "  --pve-config-dir DIR guests' names, types and nodes (" DEFAULT_CONFIG_DIR
     "; \"\" for none)\n"
+    "  --ship-state-dir DIR add pvecg ship's lag and totals to /metrics\n"
     "  --threads N          answering threads (4)\n"
     "  --connections-per-client N  open connections one address may hold\n"
     "                       (32; 0: up to the 512 of all)\n"
@@ -58,6 +60,7 @@ static const char usage_text[] =
 enum {
   OPT_LISTEN = 0x100,
   OPT_DATA_DIR,
+  OPT_SHIP_STATE_DIR,
   OPT_DAEMON,
   OPT_CONFIG_DIR,
   OPT_THREADS,
@@ -124,6 +127,9 @@ static int set_option(struct serve_args *a, int opt, const char *value) {
   case OPT_CONFIG_DIR:
     a->config.config_dir = value;
     return 0;
+  case OPT_SHIP_STATE_DIR:
+    a->config.ship_state_dir = value;
+    return 0;
   case OPT_THREADS:
     if (parse_number(value, 64, &v) != 0 || v == 0)
       return -1;
@@ -149,6 +155,7 @@ static int parse_args(int argc, char **argv, struct serve_args *a) {
       {"data-dir", required_argument, NULL, OPT_DATA_DIR},
       {"daemon", required_argument, NULL, OPT_DAEMON},
       {"pve-config-dir", required_argument, NULL, OPT_CONFIG_DIR},
+      {"ship-state-dir", required_argument, NULL, OPT_SHIP_STATE_DIR},
       {"threads", required_argument, NULL, OPT_THREADS},
       {"connections-per-client", required_argument, NULL, OPT_PER_CLIENT},
       {"now", required_argument, NULL, OPT_NOW},

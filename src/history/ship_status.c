@@ -91,11 +91,19 @@ static double value_of(const struct ship_state *s, size_t family) {
   return v[family];
 }
 
+/* OpenMetrics names a counter's family without its samples' "_total". */
+static void write_meta(const struct family *f, bool openmetrics, FILE *out) {
+  size_t len = strlen(f->name), suffix = strlen("_total");
+  bool counter = strcmp(f->type, "counter") == 0;
+  int n = openmetrics && counter ? (int)(len - suffix) : (int)len;
+  fprintf(out, "# HELP %.*s %s\n# TYPE %.*s %s\n", n, f->name, f->help, n,
+          f->name, f->type);
+}
+
 static void print_prometheus(const struct ship_state *states, size_t n,
-                             FILE *out) {
+                             bool openmetrics, FILE *out) {
   for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
-    fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", families[f].name,
-            families[f].help, families[f].name, families[f].type);
+    write_meta(&families[f], openmetrics, out);
     for (size_t i = 0; i < n; i++) {
       fprintf(out, "%s{target=\"", families[f].name);
       print_label(out, states[i].target);
@@ -143,39 +151,67 @@ static int list_states(const char *dir, char ***ret, size_t *n) {
   return r;
 }
 
-int ship_status_print(const char *dir, bool prometheus, FILE *out, FILE *err) {
+/* Every state of dir (names sorted); *loaded of them read.  Problems to
+ * err (NULL: not said).  Returns 0, 1 when one could not be read, or -1
+ * when the directory cannot be. */
+static int read_states(const char *dir, struct ship_state **ret, size_t *loaded,
+                       FILE *err) {
   char **names = NULL;
   size_t n = 0;
   int r = list_states(dir, &names, &n);
   if (r < 0) {
-    fprintf(err, "pvecg ship: %s: %s\n", dir, strerror(-r));
-    return 1;
+    if (err != NULL)
+      fprintf(err, "pvecg ship: %s: %s\n", dir, strerror(-r));
+    return -1;
   }
   struct ship_state *states = calloc(n ? n : 1, sizeof(*states));
-  size_t loaded = 0;
   int status = states == NULL ? 1 : 0;
+  *loaded = 0;
   for (size_t i = 0; states != NULL && i < n; i++) {
     char path[PATH_MAX], why[WHY_SIZE];
     snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
-    if (ship_state_read(path, &states[loaded], why, sizeof(why)) == 0)
-      loaded++;
+    if (ship_state_read(path, &states[*loaded], why, sizeof(why)) == 0)
+      (*loaded)++;
     else {
-      fprintf(err, "pvecg ship: %s: %s\n", path, why);
+      if (err != NULL)
+        fprintf(err, "pvecg ship: %s: %s\n", path, why);
       status = 1;
     }
-  }
-  if (prometheus)
-    print_prometheus(states, loaded, out);
-  else if (loaded == 0 && status == 0)
-    fprintf(out, "no target has been shipped to from %s\n", dir);
-  for (size_t i = 0; i < loaded; i++) {
-    if (!prometheus)
-      print_person(&states[i], out);
-    ship_state_free(&states[i]);
   }
   for (size_t i = 0; i < n; i++)
     free(names[i]);
   free(names);
-  free(states);
+  *ret = states;
   return status;
+}
+
+static void free_states(struct ship_state *states, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    ship_state_free(&states[i]);
+  free(states);
+}
+
+int ship_status_print(const char *dir, bool prometheus, FILE *out, FILE *err) {
+  struct ship_state *states = NULL;
+  size_t loaded = 0;
+  int status = read_states(dir, &states, &loaded, err);
+  if (status < 0)
+    return 1;
+  if (prometheus)
+    print_prometheus(states, loaded, false, out);
+  else if (loaded == 0 && status == 0)
+    fprintf(out, "no target has been shipped to from %s\n", dir);
+  for (size_t i = 0; !prometheus && i < loaded; i++)
+    print_person(&states[i], out);
+  free_states(states, loaded);
+  return status;
+}
+
+void ship_status_metrics(const char *dir, bool openmetrics, FILE *out) {
+  struct ship_state *states = NULL;
+  size_t loaded = 0;
+  if (read_states(dir, &states, &loaded, NULL) < 0)
+    loaded = 0; /* the families, without samples */
+  print_prometheus(states, loaded, openmetrics, out);
+  free_states(states, loaded);
 }

@@ -13,6 +13,7 @@
 #include "serve_list.h"
 #include "serve_read.h"
 
+#include "pvecg/ship_status.h"
 #include "pvecg/dir_names.h"
 #include "pvecg/guest_directory.h"
 #include "pvecg/metrics_text.h"
@@ -193,6 +194,9 @@ static void write_scrape(const struct scrape *s, enum export_format format,
   metrics_text_gauge(out, "pvecg_metrics_files",
                      "RRD files read for this scrape, by what was found",
                      "state", states, counts, FILE_STATES);
+  if (s->config->ship_state_dir != NULL)
+    ship_status_metrics(s->config->ship_state_dir, format == EXPORT_OPENMETRICS,
+                        out);
   metrics_text_end(out, format);
 }
 

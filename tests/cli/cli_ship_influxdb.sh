@@ -115,4 +115,37 @@ grep -Eqx "http://127.0.0.1:[0-9]+/write \(state [0-9a-f]{16}\)" "$T/status" ||
   fail "status: $(cat "$T/status")"
 grep -qx "  lag            0 s" "$T/status" || fail "status: $(cat "$T/status")"
 grep -qx "  files          3" "$T/status" || fail "status: $(cat "$T/status")"
+
+# The same totals for Prometheus, in pvecg serve's /metrics.
+port=$(free_port)
+"$PVECG" serve --listen "127.0.0.1:$port" --data-dir "$D" --pve-config-dir "$C" \
+  --ship-state-dir "$S" 2>"$T/serve.log" &
+SERVE=$!
+wait_until "pvecg serve" curl -sf "http://127.0.0.1:$port/metrics"
+curl -sf "http://127.0.0.1:$port/metrics" >"$T/metrics"
+curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' \
+  "http://127.0.0.1:$port/metrics" >"$T/metrics.om"
+kill "$SERVE"
+wait "$SERVE" 2>/dev/null || true
+id=$(basename "$S"/*.state .state)
+target="http://127.0.0.1:${INFLUX_URL##*:}/write"
+sent=$(awk '$1 == "stats" { print $2 }' "$S"/*.state)
+grep -qx "pvecg_ship_lag_seconds{target=\"$target\",state=\"$id\"} 0" "$T/metrics" ||
+  fail "no lag in /metrics: $(grep pvecg_ship "$T/metrics")"
+grep -qx "pvecg_ship_rows_sent_total{target=\"$target\",state=\"$id\"} $sent" "$T/metrics" ||
+  fail "rows sent in /metrics: $(grep pvecg_ship_rows "$T/metrics"), not $sent"
+grep -qx "pvecg_ship_files{target=\"$target\",state=\"$id\"} 3" "$T/metrics" ||
+  fail "files in /metrics"
+if command -v promtool >/dev/null; then
+  promtool check metrics <"$T/metrics" >"$T/promtool" 2>&1 || fail "promtool: $(cat "$T/promtool")"
+  [ ! -s "$T/promtool" ] || fail "promtool: $(cat "$T/promtool")"
+fi
+grep -qx "# TYPE pvecg_ship_rows_sent counter" "$T/metrics.om" || fail "OpenMetrics counter family"
+/usr/bin/python3 -c '
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families
+families = {f.name: f for f in text_string_to_metric_families(open(sys.argv[1]).read())}
+samples = {s.name: s.value for s in families["pvecg_ship_rows_sent"].samples}
+assert samples["pvecg_ship_rows_sent_total"] == float(sys.argv[2]), samples
+' "$T/metrics.om" "$sent" || fail "OpenMetrics: prometheus_client refuses or differs"
 echo PASS
