@@ -105,6 +105,43 @@ grep -qx "pvecg ship: http://127.0.0.1:$PORT/write: the store dropped $((3 * n))
 grep -Eq '^pvecg export: the server dropped 3 points of 1 batches it took otherwise: \{"error":"partial write: points beyond retention policy dropped=3"\}$' \
   "$T/err" || fail "export's partial write: $(cat "$T/err")"
 
+# Files that change under the shipper, each said once: a file of another
+# layout is skipped; an older copy put over a file (same inode, an older
+# last update) and a file made anew (another inode) start over from their
+# first rows, counters from 0.
+standin 204
+ship_once 0
+cp "$D/pve-vm-9.0/101" "$T/101.older"
+ship_rows 3
+ship_flush
+ship_once 0
+rrdtool create "$D/pve-vm-9.0/300" --step 60 DS:x:GAUGE:120:0:U RRA:AVERAGE:0.5:1:10
+printf 'name: other\n' >"$C/nodes/pve1/qemu-server/300.conf"
+cp "$T/101.older" "$D/pve-vm-9.0/101" # in place: the same inode
+old=$((SIM - 60 * 200)) # the new file's rows: older times, past the daemon
+new=$T/pve1.new # made beside and renamed over it: another inode
+rrdtool create "$new" --start "$old" --step 60 $("$LAYOUT_DEFS" pve-node-9.0)
+for k in 1 2 3 4 5; do
+  rrdtool update "$new" \
+    "$((old + 60 * k)):0.5:8:U:U:U:U:U:U:U:U:$((600 * k)):$((300 * k)):U:U:U:U:U:U:U"
+done
+mv "$new" "$D/pve-node-9.0/pve1"
+ship_once 0
+grep -c "pve-vm-9.0/300" "$T/err" >"$T/n" || true
+[ "$(cat "$T/n")" -eq 1 ] || fail "the foreign file: $(cat "$T/err")"
+grep -q "^pvecg ship: pve-vm-9.0/300: not a pve-vm-9.0 file: .*; it is not shipped (a file of another layout)$" "$T/err" ||
+  fail "the foreign file: $(cat "$T/err")"
+grep -qx "pvecg ship: pve-vm-9.0/101: its last update is older than its cursor; shipping it from its first row" "$T/err" ||
+  fail "an older copy: $(cat "$T/err")"
+grep -qx "pvecg ship: pve-node-9.0/pve1: another file now (made anew or replaced); shipping it from its first row" "$T/err" ||
+  fail "a file made anew: $(cat "$T/err")"
+[ "$(cursor pve-node-9.0/pve1)" -eq $((old + 300)) ] ||
+  fail "the new node file: cursor $(cursor pve-node-9.0/pve1), not $((old + 300))"
+[ "$(cursor pve-vm-9.0/300)" -eq 0 ] || fail "the foreign file's cursor moved"
+# 0 at the first known rate (10/s, 5/s), then three rows of 60 s
+grep -q '^file pve-node-9.0/pve1 .* 10=1800,11=900$' "$(state_file)" ||
+  fail "the new node file's counters: $(grep pve1 "$(state_file)")"
+
 # A damaged state: the previous version, with a message; both: refused.
 standin 204
 ship_once 0
