@@ -37,8 +37,11 @@ struct serve_http_options {
   unsigned per_client;
   /* TLS: PEM files, both or neither (NULL: plain HTTP) */
   const char *tls_cert, *tls_key;
-  /* the token every API path and /metrics ask for (NULL: none); the
-   * file's rules are in src/serve/serve_auth.h */
+  /* GnuTLS's priority string (NULL: TLS 1.2 and 1.3 with forward secrecy
+   * and AEAD ciphers only; see src/serve/serve_tls.h) */
+  const char *tls_priorities;
+  /* the tokens every API path and /metrics ask for, one a line (NULL:
+   * none); the file's rules are in src/serve/serve_token_file.h */
   const char *token_file;
   /* a listener beyond loopback without TLS and a token is refused
    * unless this is set */

@@ -27,7 +27,8 @@ static const char usage_text[] =
     "                   [--daemon ADDRESS] [--pve-config-dir DIR]\n"
     "                   [--ship-state-dir DIR]\n"
     "                   [--threads N] [--connections-per-client N]\n"
-    "                   [--tls-cert FILE --tls-key FILE] [--token-file FILE]\n"
+    "                   [--tls-cert FILE --tls-key FILE] [--tls-priorities S]\n"
+    "                   [--token-file FILE]\n"
     "                   [--insecure] [--header-timeout SECONDS] [--now EPOCH]\n"
     "\n"
     "Serves the files as Proxmox's API does (/api2/json/nodes/NODE/qemu/VMID/\n"
@@ -46,9 +47,13 @@ static const char usage_text[] =
     "                       (32; 0: up to the 512 of all)\n"
     "  --tls-cert FILE      serve HTTPS with this PEM certificate (chain)\n"
     "  --tls-key FILE       and its PEM private key (not readable by others)\n"
-    "  --token-file FILE    ask every API path and /metrics for the token on\n"
-    "                       FILE's first line (mode 0600): \"Authorization:\n"
-    "                       Bearer SECRET\" or "
+    "  --tls-priorities S   GnuTLS priority string instead of the default\n"
+    "                       (TLS 1.2 and 1.3, ECDHE/DHE, AEAD ciphers only)\n"
+    "  --token-file FILE    ask every API path and /metrics for one of the\n"
+    "                       tokens in FILE (mode 0600), one a line: SECRET or\n"
+    "                       USER@REALM!ID=SECRET, the secret 16 bytes or "
+    "more;\n"
+    "                       sent as \"Authorization: Bearer SECRET\" or "
     "\"PVEAPIToken=USER@REALM!ID=SECRET\"\n"
     "  --insecure           allow a non-loopback --listen without TLS and a\n"
     "                       token\n"
@@ -68,6 +73,7 @@ enum {
   OPT_NOW,
   OPT_TLS_CERT,
   OPT_TLS_KEY,
+  OPT_TLS_PRIORITIES,
   OPT_TOKEN_FILE,
   OPT_INSECURE,
   OPT_HEADER_TIMEOUT,
@@ -96,6 +102,9 @@ static int set_access(struct serve_args *a, int opt, const char *value) {
     return 0;
   case OPT_TLS_KEY:
     a->http.tls_key = value;
+    return 0;
+  case OPT_TLS_PRIORITIES:
+    a->http.tls_priorities = value;
     return 0;
   case OPT_TOKEN_FILE:
     a->http.token_file = value;
@@ -161,6 +170,7 @@ static int parse_args(int argc, char **argv, struct serve_args *a) {
       {"now", required_argument, NULL, OPT_NOW},
       {"tls-cert", required_argument, NULL, OPT_TLS_CERT},
       {"tls-key", required_argument, NULL, OPT_TLS_KEY},
+      {"tls-priorities", required_argument, NULL, OPT_TLS_PRIORITIES},
       {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
       {"insecure", no_argument, NULL, OPT_INSECURE},
       {"header-timeout", required_argument, NULL, OPT_HEADER_TIMEOUT},

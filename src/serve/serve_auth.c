@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The token and the Authorization header (see serve_auth.h).
+ * The Authorization header against the tokens (see serve_auth.h).
  */
 #include "serve_auth.h"
 
-#include <errno.h>
 #include <string.h>
 
 /*
@@ -30,65 +29,12 @@ bool serve_auth_equal(const unsigned char expected[SERVE_TOKEN_MAX],
   return diff == 0;
 }
 
-/* A token's bytes: visible ASCII, so that it fits a header unquoted and
- * no line end or space can hide in it. */
-static bool visible(const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (s[i] <= ' ' || s[i] > '~')
-      return false;
-  return true;
-}
-
 static const char *last_of(const char *s, size_t n, char c) {
   const char *last = NULL;
   for (size_t i = 0; i < n; i++)
     if (s[i] == c)
       last = s + i;
   return last;
-}
-
-/* The end of USER@REALM!TOKENID in "USER@REALM!TOKENID=SECRET", or NULL
- * when line has not that shape (then all of it is the secret). */
-static const char *token_id_end(const char *line, size_t n) {
-  const char *at = memchr(line, '@', n);
-  if (at == NULL || at == line)
-    return NULL;
-  const char *bang = memchr(at, '!', n - (size_t)(at - line));
-  const char *eq = last_of(line, n, '=');
-  if (bang == NULL || bang == at + 1 || eq == NULL || eq <= bang + 1)
-    return NULL;
-  return eq;
-}
-
-int serve_token_parse(const char *text, size_t size, struct serve_token *ret,
-                      const char **why) {
-  const char *nl = memchr(text, '\n', size);
-  size_t n = nl != NULL ? (size_t)(nl - text) : size;
-  if (n > 0 && text[n - 1] == '\r')
-    n--;
-  const char *id_end = token_id_end(text, n);
-  const char *secret = id_end != NULL ? id_end + 1 : text;
-  size_t secret_len = n - (size_t)(secret - text);
-  size_t id_len = id_end != NULL ? (size_t)(id_end - text) : 0;
-  if (secret_len == 0) {
-    *why = n == 0 ? "its first line is empty" : "no secret after the '='";
-    return -EINVAL;
-  }
-  if (secret_len > SERVE_TOKEN_MAX || id_len > SERVE_TOKEN_MAX) {
-    *why = "its first line is too long (at most 256 bytes of secret)";
-    return -EINVAL;
-  }
-  if (!visible(text, n)) {
-    *why = "its first line holds a space, a control character or a byte "
-           "that is not ASCII";
-    return -EINVAL;
-  }
-  memset(ret, 0, sizeof(*ret));
-  memcpy(ret->secret, secret, secret_len);
-  ret->secret_len = secret_len;
-  memcpy(ret->id, text, id_len);
-  ret->id_len = id_len;
-  return 0;
 }
 
 /* Whether s starts with scheme, in any case (ASCII: no locale). */
@@ -103,39 +49,49 @@ static bool has_scheme(const char *s, const char *scheme) {
   return true;
 }
 
-static enum serve_auth check_bearer(const struct serve_token *t,
+/* The results of every token are ORed, never returned early, so which
+ * token matched (or how close one came) does not show in the time. */
+static enum serve_auth check_bearer(const struct serve_tokens *ts,
                                     const char *value) {
   while (*value == ' ')
     value++;
-  return serve_auth_equal(t->secret, t->secret_len, value, strlen(value))
-             ? SERVE_AUTH_OK
-             : SERVE_AUTH_WRONG;
+  size_t n = strlen(value);
+  unsigned ok = 0;
+  for (size_t i = 0; i < ts->count; i++)
+    ok |=
+        serve_auth_equal(ts->item[i].secret, ts->item[i].secret_len, value, n);
+  return ok ? SERVE_AUTH_OK : SERVE_AUTH_WRONG;
 }
 
 /* value: "USER@REALM!TOKENID=SECRET".  Both comparisons always run (& not
  * &&), so a right id with a wrong secret takes the same time as the
  * reverse. */
-static enum serve_auth check_api_token(const struct serve_token *t,
+static enum serve_auth check_api_token(const struct serve_tokens *ts,
                                        const char *value) {
   size_t n = strlen(value);
   const char *eq = last_of(value, n, '=');
   if (eq == NULL)
     return SERVE_AUTH_WRONG;
   size_t id_len = (size_t)(eq - value);
-  bool secret_ok =
-      serve_auth_equal(t->secret, t->secret_len, eq + 1, n - id_len - 1);
-  bool id_ok =
-      t->id_len == 0 || serve_auth_equal(t->id, t->id_len, value, id_len);
-  return (secret_ok & id_ok) ? SERVE_AUTH_OK : SERVE_AUTH_WRONG;
+  unsigned ok = 0;
+  for (size_t i = 0; i < ts->count; i++) {
+    const struct serve_token *t = &ts->item[i];
+    unsigned secret_ok =
+        serve_auth_equal(t->secret, t->secret_len, eq + 1, n - id_len - 1);
+    unsigned id_ok =
+        t->id_len == 0 || serve_auth_equal(t->id, t->id_len, value, id_len);
+    ok |= secret_ok & id_ok;
+  }
+  return ok ? SERVE_AUTH_OK : SERVE_AUTH_WRONG;
 }
 
-enum serve_auth serve_auth_check(const struct serve_token *token,
+enum serve_auth serve_auth_check(const struct serve_tokens *tokens,
                                  const char *authorization) {
   if (authorization == NULL || authorization[0] == '\0')
     return SERVE_AUTH_MISSING;
   if (has_scheme(authorization, "Bearer "))
-    return check_bearer(token, authorization + strlen("Bearer "));
+    return check_bearer(tokens, authorization + strlen("Bearer "));
   if (has_scheme(authorization, "PVEAPIToken="))
-    return check_api_token(token, authorization + strlen("PVEAPIToken="));
+    return check_api_token(tokens, authorization + strlen("PVEAPIToken="));
   return SERVE_AUTH_SCHEME;
 }

@@ -1,22 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The token of `pvecg serve --token-file`: what the file holds, and whether
- * a request's Authorization header carries it.  Pure functions, so that the
- * rules are unit tested and fuzzed without a server; serve_http.c asks
- * serve_auth_check() before any answer that needs the token.
- *
- * The file's first line is the credential, in one of two forms:
- *   SECRET                       any token id is accepted with it
- *   USER@REALM!TOKENID=SECRET    Proxmox's API token: a PVEAPIToken header
- *                                must name this very token id too
- * The second form is recognised by its shape: an '@', then a '!', then an
- * '='; SECRET is what follows the line's last '=', as Proxmox's own server
- * splits it.  A request carries the token as
+ * Whether a request's Authorization header carries one of the tokens of
+ * `pvecg serve --token-file` (the file's rules: serve_token_file.h).  Pure
+ * functions, so that the rules are unit tested and fuzzed without a
+ * server; serve_http.c asks serve_auth_check() before any answer that
+ * needs a token.  A request carries a token as
  *   Authorization: Bearer SECRET
  *   Authorization: PVEAPIToken=USER@REALM!TOKENID=SECRET
  * the scheme's name in any case (RFC 7235).  In the PVEAPIToken form the
- * secret is what follows the last '=', so a secret sent that way cannot
- * hold an '=' (nor can it with Proxmox).
+ * secret is what follows the last '=', as Proxmox's own server splits it,
+ * so a secret sent that way cannot hold an '=' (nor can it with Proxmox);
+ * Bearer carries any secret whole.
  */
 #ifndef PVECG_SERVE_AUTH_H
 #define PVECG_SERVE_AUTH_H
@@ -35,14 +29,11 @@ struct serve_token {
   size_t id_len;                     /* 0: any token id */
 };
 
-/*
- * Takes the token from a token file's contents [text, text + size): its
- * first line, without the line end.  Returns 0, or -EINVAL with *why saying
- * what is wrong (empty, too long, a byte that is not printable ASCII or is
- * a space).
- */
-int serve_token_parse(const char *text, size_t size, struct serve_token *ret,
-                      const char **why);
+/* The tokens of a token file, every one of them accepted. */
+struct serve_tokens {
+  struct serve_token *item;
+  size_t count;
+};
 
 enum serve_auth {
   SERVE_AUTH_OK,
@@ -52,8 +43,9 @@ enum serve_auth {
 };
 
 /* Whether authorization (the header's value, NULL when not sent) carries
- * the token. */
-enum serve_auth serve_auth_check(const struct serve_token *token,
+ * one of the tokens.  Every token is compared, whole, whichever matches:
+ * the time depends on how many there are, not on which one is right. */
+enum serve_auth serve_auth_check(const struct serve_tokens *tokens,
                                  const char *authorization);
 
 /*

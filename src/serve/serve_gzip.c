@@ -30,32 +30,48 @@ static bool is_coding(const char *p, size_t n, const char *name) {
   return n == strlen(name) && strncasecmp(p, name, n) == 0;
 }
 
+/* What an Accept-Encoding list says of gzip (x-gzip is its old name). */
+struct verdict {
+  bool gzip_yes, gzip_no; /* gzip named with q > 0, with q = 0 */
+  bool star_yes;          /* "*" with q > 0 */
+};
+
 /* One element of the list: "coding[;q=...]". */
-static bool element_takes_gzip(const char *p, const char *end) {
+static void judge_element(const char *p, const char *end, struct verdict *v) {
   while (p < end && blank(*p))
     p++;
   const char *name_end = p;
   while (name_end < end && *name_end != ';' && !blank(*name_end))
     name_end++;
   size_t n = (size_t)(name_end - p);
-  bool gzip = is_coding(p, n, "gzip") || is_coding(p, n, "x-gzip") ||
-              is_coding(p, n, "*");
-  return gzip && !q_zero(name_end, end);
+  bool zero = q_zero(name_end, end);
+  if (is_coding(p, n, "gzip") || is_coding(p, n, "x-gzip")) {
+    v->gzip_yes |= !zero;
+    v->gzip_no |= zero;
+  } else if (is_coding(p, n, "*")) {
+    v->star_yes |= !zero;
+  }
 }
 
+/* RFC 9110, 12.5.3: a coding named with q=0 is not acceptable, whatever
+ * "*" says ("*" stands only for the codings not named); one named with
+ * q > 0 is.  A list naming gzip both ways is taken at its refusal. */
 bool serve_gzip_accepted(const char *accept_encoding) {
+  struct verdict v = {false, false, false};
   if (accept_encoding == NULL)
     return false;
   const char *p = accept_encoding;
   for (;;) {
     const char *comma = strchr(p, ',');
     const char *end = comma != NULL ? comma : p + strlen(p);
-    if (element_takes_gzip(p, end))
-      return true;
+    judge_element(p, end, &v);
     if (comma == NULL)
-      return false;
+      break;
     p = comma + 1;
   }
+  if (v.gzip_no)
+    return false;
+  return v.gzip_yes || v.star_yes;
 }
 
 int serve_gzip(const char *in, size_t n, char **out, size_t *out_n) {

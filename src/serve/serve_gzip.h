@@ -15,8 +15,10 @@
 /* Bodies shorter than this go as they are: compressing would not pay. */
 #define SERVE_GZIP_MIN 1024
 
-/* Whether an Accept-Encoding header's value takes gzip: a "gzip",
- * "x-gzip" or "*" coding (any case) whose q is not 0.  NULL: no. */
+/* Whether an Accept-Encoding header's value takes gzip (RFC 9110): gzip
+ * or x-gzip (any case) named with a q other than 0, or not named and "*"
+ * with a q other than 0.  gzip named with q=0 is a no even beside "*".
+ * NULL: no. */
 bool serve_gzip_accepted(const char *accept_encoding);
 
 /* in[0..n) as a gzip member (fast level) in a malloc'd *out of *out_n

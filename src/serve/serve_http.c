@@ -7,8 +7,8 @@
  * (serve_auth.h) before any answer but the page's files, sends the answer
  * with its headers, and logs what failed, at most LOG_BURST lines per
  * LOG_WINDOW seconds so a hostile client cannot fill the journal.  The
- * TLS files and the token are read by serve_secure.c, the header deadline
- * is serve_deadline.c's.
+ * TLS files, the TLS priorities and the tokens are read and checked by
+ * serve_secure.c, the header deadline is serve_deadline.c's.
  */
 #include "pvecg/serve.h"
 
@@ -202,13 +202,43 @@ static enum MHD_Result send_reply(struct MHD_Connection *connection,
 
 /* The first call of a request only says its header is in.  A GET or HEAD
  * is answered on the next call, once libmicrohttpd knows no body follows,
- * so the connection can be kept alive; a body is read and dropped.  Any
- * other method is refused at once (and its connection then closed), so
- * its body is never read at all. */
+ * so the connection can be kept alive; one that announces a body is
+ * refused at once (announces_body).  Any other method is refused at once
+ * too (and its connection then closed), so no body is ever read. */
 static int headers_seen;
 
 static bool read_only(const char *method) {
   return strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0;
+}
+
+/*
+ * Whether a request announces a body: a Content-Length other than 0, or
+ * any Transfer-Encoding.  A GET or HEAD has none to send (RFC 9110 gives
+ * it no meaning), and one that announces a body could trickle it for as
+ * long as it likes after the header deadline has stopped; so it is
+ * refused at once, and the header deadline covers the whole request.
+ */
+static bool announces_body(struct MHD_Connection *connection) {
+  const char *length = MHD_lookup_connection_value(
+      connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+  return (length != NULL && length[strspn(length, "0")] != '\0') ||
+         MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
+                                     MHD_HTTP_HEADER_TRANSFER_ENCODING) != NULL;
+}
+
+/* The 400 of a GET or HEAD with a body, sent before the body is read
+ * (libmicrohttpd then closes the connection). */
+static enum MHD_Result refuse_body(struct MHD_Connection *connection,
+                                   const char *method, const char *url) {
+  struct serve_reply reply = {0};
+  char path[LOG_PATH_MAX];
+  serve_fail_reply(&reply, 400, "a GET or HEAD request has no body");
+  printable(url, path, sizeof(path));
+  log_line("pvecg serve: %s %s: %d %s\n", method, path, reply.status,
+           reply.message);
+  enum MHD_Result sent = send_reply(connection, &reply);
+  serve_reply_free(&reply);
+  return sent;
 }
 
 /*
@@ -224,10 +254,10 @@ static bool refused(const struct server *s, struct MHD_Connection *connection,
       [SERVE_AUTH_SCHEME] = "not a Bearer or PVEAPIToken credential",
       [SERVE_AUTH_WRONG] = "wrong token",
   };
-  if (!s->secure->has_token || serve_asset_find(url) != NULL)
+  if (s->secure->tokens.count == 0 || serve_asset_find(url) != NULL)
     return false;
   enum serve_auth a = serve_auth_check(
-      &s->secure->token,
+      &s->secure->tokens,
       MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
                                   MHD_HTTP_HEADER_AUTHORIZATION));
   if (a == SERVE_AUTH_OK)
@@ -251,6 +281,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
   if (*state == NULL)
     serve_deadlines_header_in(s->deadlines, connection);
   if (*state == NULL && read_only(method)) {
+    if (announces_body(connection))
+      return refuse_body(connection, method, url);
     *state = &headers_seen;
     return MHD_YES;
   }
@@ -305,6 +337,7 @@ static void fill_options(struct MHD_OptionItem *o, const struct server *s,
   if (s->secure->cert != NULL) {
     o[n++] = OPTION(MHD_OPTION_HTTPS_MEM_CERT, 0, s->secure->cert);
     o[n++] = OPTION(MHD_OPTION_HTTPS_MEM_KEY, 0, s->secure->key);
+    o[n++] = OPTION(MHD_OPTION_HTTPS_PRIORITIES, 0, s->secure->priorities);
   }
   o[n] = OPTION(MHD_OPTION_END, 0, NULL);
 }
@@ -333,7 +366,7 @@ static void say_listening(struct MHD_Daemon *daemon, const struct server *s,
       l->addr.ss_family == AF_INET6
           ? (const void *)&((const struct sockaddr_in6 *)&l->addr)->sin6_addr
           : (const void *)&((const struct sockaddr_in *)&l->addr)->sin_addr;
-  bool tls = s->secure->cert != NULL, token = s->secure->has_token;
+  bool tls = s->secure->cert != NULL, token = s->secure->tokens.count > 0;
   inet_ntop(l->addr.ss_family, a, host, sizeof(host));
   fprintf(stderr, "pvecg serve: listening on %s%s%s:%u, files in %s%s%s%s%s\n",
           l->addr.ss_family == AF_INET6 ? "[" : "", host,

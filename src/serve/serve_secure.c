@@ -6,6 +6,9 @@
  */
 #include "serve_secure.h"
 
+#include "serve_tls.h"
+#include "serve_token_file.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -17,11 +20,41 @@
 
 #define FILE_MAX (1 << 20) /* a certificate chain is a few KB */
 
+/* "chmod 0600 PATH": what makes a refused file's mode right. */
+static void refuse_mode(const char *option, const char *path, mode_t mode,
+                        mode_t forbidden, char *err, size_t err_size) {
+  snprintf(err, err_size, "%s %s: %s may read it (mode %04o); chmod %04o %s",
+           option, path, forbidden & 070 ? "group or others" : "others",
+           (unsigned)(mode & 07777), (unsigned)(mode & 07777 & ~forbidden),
+           path);
+}
+
+/* Reads fd to its end into text[0..cap): a read may return less than
+ * asked (a file on FUSE or NFS, a signal) without the file being done.
+ * Returns the size, or -1 (errno set; EFBIG: the file grew past cap). */
+static ssize_t read_all(int fd, char *text, size_t cap) {
+  size_t n = 0;
+  for (;;) {
+    ssize_t r = read(fd, text + n, cap - n);
+    if (r < 0 && errno == EINTR)
+      continue;
+    if (r <= 0)
+      return r < 0 ? -1 : (ssize_t)n;
+    n += (size_t)r;
+    if (n == cap) {
+      errno = EFBIG;
+      return -1;
+    }
+  }
+}
+
 /* Reads path whole, NUL-terminated, refusing it when its mode has a bit
  * of forbidden.  Returns 0 or -EIO with err filled. */
 static int read_whole(const char *option, const char *path, mode_t forbidden,
                       char **ret, size_t *size, char *err, size_t err_size) {
   struct stat st;
+  char *text = NULL;
+  size_t cap = 0;
   int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0 || fstat(fd, &st) != 0) {
     snprintf(err, err_size, "%s %s: %s", option, path, strerror(errno));
@@ -33,17 +66,17 @@ static int read_whole(const char *option, const char *path, mode_t forbidden,
     goto fail;
   }
   if ((st.st_mode & forbidden) != 0) {
-    snprintf(err, err_size, "%s %s: %s may read it (mode %04o); chmod %04o",
-             option, path, forbidden & 070 ? "group or others" : "others",
-             (unsigned)(st.st_mode & 07777),
-             (unsigned)(st.st_mode & 07777 & ~forbidden));
+    refuse_mode(option, path, st.st_mode, forbidden, err, err_size);
     goto fail;
   }
-  char *text = malloc((size_t)st.st_size + 1);
-  ssize_t n = text != NULL ? read(fd, text, (size_t)st.st_size) : -1;
+  /* one byte more than the size: room for the NUL, and a file that grew
+   * since fstat fills it and is refused rather than cut short */
+  cap = (size_t)st.st_size + 1;
+  text = malloc(cap);
+  ssize_t n = text != NULL ? read_all(fd, text, cap) : -1;
   if (n < 0) {
-    snprintf(err, err_size, "%s %s: %s", option, path, strerror(errno));
-    free(text);
+    snprintf(err, err_size, "%s %s: %s", option, path,
+             errno == EFBIG ? "it changed while it was read" : strerror(errno));
     goto fail;
   }
   text[n] = '\0';
@@ -52,43 +85,48 @@ static int read_whole(const char *option, const char *path, mode_t forbidden,
   *size = (size_t)n;
   return 0;
 fail:
+  if (text != NULL) {
+    explicit_bzero(text, cap);
+    free(text);
+  }
   if (fd >= 0)
     close(fd);
   return -EIO;
 }
 
-static void wipe(char *text) {
+/* Every byte read, NULs included, not only up to the first. */
+static void wipe(char *text, size_t size) {
   if (text != NULL) {
-    explicit_bzero(text, strlen(text));
+    explicit_bzero(text, size);
     free(text);
   }
 }
 
-static int load_token(const char *path, struct serve_token *ret, char *err,
-                      size_t err_size) {
+static int load_tokens(const char *path, struct serve_tokens *ret, char *err,
+                       size_t err_size) {
   char *text;
   size_t size;
-  const char *why;
+  char why[160];
   /* the token is the whole key to the data: no one else may read it */
   if (read_whole("--token-file", path, 077, &text, &size, err, err_size) != 0)
     return -EIO;
-  int r = serve_token_parse(text, size, ret, &why);
+  int r = serve_token_file_parse(text, size, ret, why, sizeof(why));
   if (r != 0)
-    snprintf(err, err_size, "--token-file %s: %s", path, why);
-  wipe(text);
+    snprintf(err, err_size, "--token-file %s: %s", path,
+             r == -ENOMEM ? strerror(ENOMEM) : why);
+  wipe(text, size);
   return r != 0 ? -EIO : 0;
 }
 
 /* A PEM file holds at least one "-----BEGIN "; anything else would only
  * get GnuTLS's terser complaint later. */
 static int load_pem(const char *option, const char *path, mode_t forbidden,
-                    char **ret, char *err, size_t err_size) {
-  size_t size;
-  if (read_whole(option, path, forbidden, ret, &size, err, err_size) != 0)
+                    char **ret, size_t *size, char *err, size_t err_size) {
+  if (read_whole(option, path, forbidden, ret, size, err, err_size) != 0)
     return -EIO;
   if (strstr(*ret, "-----BEGIN ") == NULL) {
     snprintf(err, err_size, "%s %s: not a PEM file", option, path);
-    wipe(*ret);
+    wipe(*ret, *size);
     *ret = NULL;
     return -EIO;
   }
@@ -123,6 +161,10 @@ static int check_options(const struct serve_http_options *o,
     snprintf(err, err_size, "--tls-cert and --tls-key go together");
     return -EINVAL;
   }
+  if (o->tls_priorities != NULL && o->tls_cert == NULL) {
+    snprintf(err, err_size, "--tls-priorities needs --tls-cert and --tls-key");
+    return -EINVAL;
+  }
   if (!is_loopback(l) && missing(o)[0] != '\0' && !o->insecure) {
     snprintf(err, err_size,
              "--listen %s is not a loopback address: it needs %s, or "
@@ -140,17 +182,21 @@ int serve_secure_load(const struct serve_http_options *options,
   if (r != 0)
     return r;
   memset(ret, 0, sizeof(*ret));
+  ret->priorities = options->tls_priorities != NULL ? options->tls_priorities
+                                                    : SERVE_TLS_PRIORITIES;
+  if (options->tls_cert != NULL &&
+      serve_tls_check_priorities(ret->priorities, err, err_size) != 0)
+    return -EINVAL;
   /* a key may be the group's (Debian's ssl-cert), never everyone's */
-  if (options->tls_cert != NULL && (load_pem("--tls-cert", options->tls_cert, 0,
-                                             &ret->cert, err, err_size) != 0 ||
-                                    load_pem("--tls-key", options->tls_key, 007,
-                                             &ret->key, err, err_size) != 0))
+  if (options->tls_cert != NULL &&
+      (load_pem("--tls-cert", options->tls_cert, 0, &ret->cert, &ret->cert_size,
+                err, err_size) != 0 ||
+       load_pem("--tls-key", options->tls_key, 007, &ret->key, &ret->key_size,
+                err, err_size) != 0))
     goto fail;
-  if (options->token_file != NULL) {
-    if (load_token(options->token_file, &ret->token, err, err_size) != 0)
-      goto fail;
-    ret->has_token = true;
-  }
+  if (options->token_file != NULL &&
+      load_tokens(options->token_file, &ret->tokens, err, err_size) != 0)
+    goto fail;
   if (!is_loopback(l) && missing(options)[0] != '\0')
     fprintf(stderr,
             "pvecg serve: warning: --insecure: %s is served without %s\n",
@@ -163,8 +209,7 @@ fail:
 
 void serve_secure_free(struct serve_secure *s) {
   free(s->cert);
-  wipe(s->key);
-  explicit_bzero(&s->token, sizeof(s->token));
+  wipe(s->key, s->key_size);
+  serve_tokens_free(&s->tokens);
   s->cert = s->key = NULL;
-  s->has_token = false;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * What makes `pvecg serve` safe to reach from other hosts, read once at
- * start: the TLS certificate and key (--tls-cert, --tls-key), the token
- * (--token-file, serve_auth.h), and the rule that a listener beyond
+ * start: the TLS certificate and key (--tls-cert, --tls-key) and the
+ * versions and ciphers offered (--tls-priorities, serve_tls.h), the tokens
+ * (--token-file, serve_token_file.h), and the rule that a listener beyond
  * loopback has both, or the operator said --insecure.
  */
 #ifndef PVECG_SERVE_SECURE_H
@@ -18,8 +19,9 @@
 
 struct serve_secure {
   char *cert, *key; /* PEM text, NULL without TLS */
-  bool has_token;
-  struct serve_token token;
+  size_t cert_size, key_size;
+  const char *priorities;     /* GnuTLS's, checked (serve_tls.h) */
+  struct serve_tokens tokens; /* none (count 0) without --token-file */
 };
 
 /*

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for src/serve/serve_auth.c, the token file and the
- * Authorization header of `pvecg serve --token-file`.  The input is the
- * token file's contents, a NUL, then the header's value.  Beyond memory
- * safety it checks:
- *   - a token file is accepted or refused with a reason; an accepted one
- *     has a secret of 1..SERVE_TOKEN_MAX visible ASCII bytes, zero-padded;
- *   - the header is judged as a naive strcmp-based oracle judges it;
- *   - "Bearer SECRET" is always accepted, and so is "PVEAPIToken=ID=SECRET"
- *     with the file's token id (any, when it has none) for a secret
- *     without '='.
+ * Fuzz target for src/serve/serve_token_file.c and serve_auth.c, the
+ * token file (several lines) and the Authorization header of `pvecg serve
+ * --token-file`.  The input is the token file's contents, a NUL, then the
+ * header's value.  Beyond memory safety it checks:
+ *   - a token file is accepted or refused with a reason naming a line
+ *     (or saying it holds no token, or too many); an accepted one has 1 to
+ *     SERVE_TOKENS_MAX tokens, no more than its lines, each a secret of
+ *     SERVE_SECRET_MIN..SERVE_TOKEN_MAX visible ASCII bytes, zero-padded,
+ *     and a token id that is empty or has an '@' and a '!';
+ *   - the header is judged as a naive strcmp-based oracle over every token
+ *     judges it;
+ *   - each token's "Bearer SECRET" is always accepted, and so is
+ *     "PVEAPIToken=ID=SECRET" with its token id (any, when it has none)
+ *     for a secret without '='.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -17,6 +21,7 @@
 
 #include "fuzz_check.h"
 #include "serve_auth.h"
+#include "serve_token_file.h"
 
 #define INPUT_MAX 1024
 
@@ -34,7 +39,7 @@ static bool same(const unsigned char *a, size_t n, const char *b, size_t m) {
   return n == m && memcmp(a, b, n) == 0;
 }
 
-static enum serve_auth oracle(const struct serve_token *t, const char *h) {
+static enum serve_auth oracle_one(const struct serve_token *t, const char *h) {
   if (h[0] == '\0')
     return SERVE_AUTH_MISSING;
   if (prefix_nocase(h, "bearer ")) {
@@ -54,43 +59,74 @@ static enum serve_auth oracle(const struct serve_token *t, const char *h) {
              : SERVE_AUTH_WRONG;
 }
 
-static void check_accepted(const struct serve_token *t) {
+/* The naive judgement over every token: right if any one is. */
+static enum serve_auth oracle(const struct serve_tokens *ts, const char *h) {
+  enum serve_auth a = SERVE_AUTH_WRONG;
+  for (size_t i = 0; i < ts->count && a == SERVE_AUTH_WRONG; i++)
+    a = oracle_one(&ts->item[i], h);
+  return a;
+}
+
+static void check_token(const struct serve_tokens *ts,
+                        const struct serve_token *t) {
   char h[2 * SERVE_TOKEN_MAX + 32];
-  FUZZ_CHECK(t->secret_len >= 1 && t->secret_len <= SERVE_TOKEN_MAX);
+  FUZZ_CHECK(t->secret_len >= SERVE_SECRET_MIN &&
+             t->secret_len <= SERVE_TOKEN_MAX);
+  FUZZ_CHECK(t->id_len == 0 || (memchr(t->id, '@', t->id_len) != NULL &&
+                                memchr(t->id, '!', t->id_len) != NULL));
   for (size_t i = 0; i < SERVE_TOKEN_MAX; i++) {
     FUZZ_CHECK(i < t->secret_len ? t->secret[i] > ' ' && t->secret[i] <= '~'
                                  : t->secret[i] == 0);
     FUZZ_CHECK(i < t->id_len || t->id[i] == 0);
   }
   snprintf(h, sizeof(h), "Bearer %.*s", (int)t->secret_len, t->secret);
-  FUZZ_CHECK(serve_auth_check(t, h) == SERVE_AUTH_OK);
+  FUZZ_CHECK(serve_auth_check(ts, h) == SERVE_AUTH_OK);
   if (memchr(t->secret, '=', t->secret_len) == NULL) {
     snprintf(
         h, sizeof(h), "PVEAPIToken=%.*s=%.*s", t->id_len ? (int)t->id_len : 5,
         t->id_len ? (char *)t->id : "a@b!c", (int)t->secret_len, t->secret);
-    FUZZ_CHECK(serve_auth_check(t, h) == SERVE_AUTH_OK);
+    FUZZ_CHECK(serve_auth_check(ts, h) == SERVE_AUTH_OK);
   }
+}
+
+static void check_accepted(const struct serve_tokens *ts, const char *file,
+                           size_t size) {
+  size_t lines = 1;
+  for (size_t i = 0; i < size; i++)
+    lines += file[i] == '\n';
+  FUZZ_CHECK(ts->count >= 1 && ts->count <= SERVE_TOKENS_MAX);
+  FUZZ_CHECK(ts->count <= lines);
+  for (size_t i = 0; i < ts->count; i++)
+    check_token(ts, &ts->item[i]);
+}
+
+static void check_refused(const char *why) {
+  FUZZ_CHECK(strncmp(why, "line ", 5) == 0 ||
+             strncmp(why, "it holds no token", 17) == 0 ||
+             strncmp(why, "it holds more than", 18) == 0);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char input[INPUT_MAX + 1];
-  struct serve_token t;
-  const char *why = NULL;
+  struct serve_tokens ts;
+  char why[200] = "";
   if (size > INPUT_MAX)
     return 0;
   memcpy(input, data, size);
   input[size] = '\0';
   size_t file_size = strnlen(input, size);
   const char *header = file_size < size ? input + file_size + 1 : "";
-  if (serve_token_parse(input, file_size, &t, &why) != 0) {
-    FUZZ_CHECK(why != NULL && why[0] != '\0');
+  int r = serve_token_file_parse(input, file_size, &ts, why, sizeof(why));
+  if (r != 0) {
+    FUZZ_CHECK(r == -EINVAL);
+    check_refused(why);
     return 0;
   }
-  check_accepted(&t);
-  enum serve_auth got = serve_auth_check(&t, header);
-  FUZZ_CHECK(got == oracle(&t, header));
-  FUZZ_CHECK(serve_auth_check(&t, NULL) == SERVE_AUTH_MISSING);
+  check_accepted(&ts, input, file_size);
+  FUZZ_CHECK(serve_auth_check(&ts, header) == oracle(&ts, header));
+  FUZZ_CHECK(serve_auth_check(&ts, NULL) == SERVE_AUTH_MISSING);
+  serve_tokens_free(&ts);
   return 0;
 }

@@ -10,11 +10,16 @@
 #     gets the answer `pvecg rrddata` prints, byte for byte; the page's
 #     files need no token; a token file in the USER@REALM!TOKENID form
 #     also asks for that token id;
+#   - a file of several tokens (comments, blank lines, CRLF): each one is
+#     accepted; a symbol-rich secret that only looks like the Proxmox form
+#     is accepted whole and refused by its tail after the '=';
 #   - plain HTTP to the TLS port gets no answer;
 #   - neither the secret nor a wrong one ever reaches the log, which says
 #     why it refused;
-#   - files refused at start (mode, emptiness, a key that is not the
-#     certificate's) and options that do not go together, with their
+#   - files refused at start (a token file readable by group or others, a
+#     key readable by others, no token, a short secret, a control
+#     character on line 3, a key that is not the certificate's; never the
+#     secret in the message) and options that do not go together, with their
 #     messages and exit codes; a non-loopback --listen without TLS and a
 #     token is a usage error naming what is missing, and with --insecure
 #     one warning line.
@@ -128,6 +133,26 @@ check "USER@REALM!TOKENID=: another id" "$REFUSED" "$(ask -H "Authorization: PVE
 check "USER@REALM!TOKENID=: Bearer and the secret" "200 $want" "$(ask -H "Authorization: Bearer $SECRET" "$URL$RRD")"
 stop_serve
 
+# ---- several tokens, and a secret that only looks like the Proxmox form -----
+OTHER=$(new_secret)
+RICH='a@b!c=defghijklmnopq'
+printf '# pvecg serve tokens\r\n\n%s\r\n   \nroot@pam!grafana=%s\n#%s\n%s\n' \
+  "$SECRET" "$OTHER" "$WRONG" "$RICH" >"$T/token"
+PORT=$(loopback_port)
+URL=https://127.0.0.1:$PORT
+start_serve "$T/serve.log" --listen "127.0.0.1:$PORT" --data-dir "$D" --pve-config-dir "" \
+  --now "$NOW" --tls-cert "$T/server.pem" --tls-key "$T/server.key" --token-file "$T/token"
+check "several tokens: the first" "200 $want" "$(ask -H "Authorization: Bearer $SECRET" "$URL$RRD")"
+check "several tokens: the second, with its id" "200 $want" \
+  "$(ask -H "Authorization: PVEAPIToken=root@pam!grafana=$OTHER" "$URL$RRD")"
+check "several tokens: the second, another id" "$REFUSED" \
+  "$(ask -H "Authorization: PVEAPIToken=root@pam!other=$OTHER" "$URL$RRD")"
+check "several tokens: a commented-out one" "$REFUSED" "$(ask -H "Authorization: Bearer $WRONG" "$URL$RRD")"
+check "a symbol-rich secret, whole" "200 $want" "$(ask -H "Authorization: Bearer $RICH" "$URL$RRD")"
+check "a symbol-rich secret: its tail" "$REFUSED" "$(ask -H "Authorization: Bearer defghijklmnopq" "$URL$RRD")"
+check "a symbol-rich secret: as a PVEAPIToken" "$REFUSED" "$(ask -H "Authorization: PVEAPIToken=$RICH" "$URL$RRD")"
+stop_serve
+
 # ---- refused at start ------------------------------------------------------
 # refused CODE MESSAGE OPTIONS...: pvecg serve exits with CODE, saying MESSAGE.
 refused() {
@@ -146,11 +171,31 @@ refused 2 "pvecg serve: --listen [::]:$PORT is not a loopback address: it needs 
   --listen "[::]:$PORT" --token-file "$T/token"
 refused 2 "pvecg serve: --tls-cert and --tls-key go together" --listen "127.0.0.1:$PORT" --tls-cert "$T/server.pem"
 chmod 640 "$T/token"
-refused 1 "pvecg serve: --token-file $T/token: group or others may read it (mode 0640); chmod 0600" \
+refused 1 "pvecg serve: --token-file $T/token: group or others may read it (mode 0640); chmod 0600 $T/token" \
   --listen "127.0.0.1:$PORT" --token-file "$T/token"
+chmod 604 "$T/token"
+refused 1 "pvecg serve: --token-file $T/token: group or others may read it (mode 0604); chmod 0600 $T/token" \
+  --listen "127.0.0.1:$PORT" --token-file "$T/token"
+chmod 600 "$T/token"
+chmod 644 "$T/server.key"
+refused 1 "pvecg serve: --tls-key $T/server.key: others may read it (mode 0644); chmod 0640 $T/server.key" \
+  --listen "127.0.0.1:$PORT" "${TLS[@]}"
+chmod 640 "$T/server.key"
 : >"$T/empty"
-chmod 600 "$T/empty"
-refused 1 "pvecg serve: --token-file $T/empty: its first line is empty" --listen "127.0.0.1:$PORT" --token-file "$T/empty"
+printf '# only a comment\n\n' >"$T/comment"
+printf 'root@pam!monitoring=0123456789abcde\n' >"$T/short"
+printf '%s\n# the next one is bad\n%s\t%s\n' "$SECRET" "$OTHER" "$WRONG" >"$T/control"
+chmod 600 "$T/empty" "$T/comment" "$T/short" "$T/control"
+refused 1 "pvecg serve: --token-file $T/empty: it holds no token (one a line: SECRET or USER@REALM!TOKENID=SECRET)" \
+  --listen "127.0.0.1:$PORT" --token-file "$T/empty"
+refused 1 "pvecg serve: --token-file $T/comment: it holds no token (one a line: SECRET or USER@REALM!TOKENID=SECRET)" \
+  --listen "127.0.0.1:$PORT" --token-file "$T/comment"
+refused 1 "pvecg serve: --token-file $T/short: line 1: the secret is shorter than 16 bytes: make a longer one (openssl rand -hex 32)" \
+  --listen "127.0.0.1:$PORT" --token-file "$T/short"
+refused 1 "pvecg serve: --token-file $T/control: line 3: it holds a space, a control character or a byte that is not ASCII" \
+  --listen "127.0.0.1:$PORT" --token-file "$T/control"
+check "a refused token file's message holds no secret" 0 \
+  "$(grep -cF -e "${OTHER:0:8}" -e "${WRONG:0:8}" -e "${SECRET:0:8}" "$T/start.log" || true)"
 refused 1 "pvecg serve: --tls-key $T/missing.key: No such file or directory" --listen "127.0.0.1:$PORT" \
   --tls-cert "$T/server.pem" --tls-key "$T/missing.key"
 refused 1 "pvecg serve: --tls-cert $T/server.ext: not a PEM file" --listen "127.0.0.1:$PORT" \

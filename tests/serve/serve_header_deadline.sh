@@ -13,6 +13,9 @@
 #     answered, and it is closed only after the 30 s idle time;
 #   - after an answer, half of the next header is closed 2 s after its
 #     request line;
+#   - a GET or HEAD that announces a body (Content-Length: 100000, or
+#     Transfer-Encoding: chunked) and then trickles it is answered 400 at
+#     once and closed, without its body; Content-Length: 0 is answered;
 #   - the closings are logged; --header-timeout takes 1..30.
 set -euo pipefail
 
@@ -133,6 +136,46 @@ t0 = time.monotonic()
 s.sendall(b"GET /api2/json/nodes HTTP/1.1\r\nHost: x\r\n")
 within("after an answer: half of the next header", closed_after(s, t0), 1.9, 3.0)
 
+def body_announced(what, head, want):
+    """Sends head, then a byte of body every half second: the status line,
+    within 0.5 s, and (for a 400) the connection closed soon after."""
+    t0 = time.monotonic()
+    s = socket.create_connection(("127.0.0.1", plain))
+    s.sendall(head)
+    s.settimeout(5)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    took = time.monotonic() - t0
+    status = data.split(b"\r\n")[0].decode()
+    check(what, status == want and took < 0.5,
+          "%s after %.2f s" % (status, took))
+    if want.endswith("400 Bad Request"):
+        if head.startswith(b"GET"):
+            check(what + ": the answer says why", data.endswith(
+                b'{"data":null,"message":"a GET or HEAD request has no body"}'),
+                repr(data[-60:]))
+        within(what + ": then closed",
+               closed_after(s, time.monotonic(), b"x" * 40), 0, 1.0)
+
+
+body_announced("GET with Content-Length: 100000",
+               b"GET /api2/json/nodes HTTP/1.1\r\nHost: x\r\n"
+               b"Content-Length: 100000\r\n\r\nx", "HTTP/1.1 400 Bad Request")
+body_announced("GET with Transfer-Encoding: chunked",
+               b"GET /api2/json/nodes HTTP/1.1\r\nHost: x\r\n"
+               b"Transfer-Encoding: chunked\r\n\r\n1\r\nx",
+               "HTTP/1.1 400 Bad Request")
+body_announced("HEAD with Content-Length: 5",
+               b"HEAD /api2/json/nodes HTTP/1.1\r\nHost: x\r\n"
+               b"Content-Length: 5\r\n\r\n", "HTTP/1.1 400 Bad Request")
+body_announced("GET with Content-Length: 0", b"GET /api2/json/nodes HTTP/1.1"
+               b"\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+               "HTTP/1.1 200 OK")
+
 keeper.join()
 check("keep-alive: the first request", keep.get("first") == "HTTP/1.1 200 OK",
       keep.get("first"))
@@ -146,6 +189,9 @@ fail() { echo "FAIL - $*"; exit 1; }
 grep -q "^pvecg serve: closed a connection from 127.0.0.1: no whole request header within 2 s$" "$T/plain.log" ||
   fail "the closing is not logged: $(cat "$T/plain.log")"
 echo "ok   - the closing is logged"
+grep -q "^pvecg serve: GET /api2/json/nodes: 400 a GET or HEAD request has no body$" "$T/plain.log" ||
+  fail "the refused body is not logged: $(cat "$T/plain.log")"
+echo "ok   - the refused body is logged"
 for bad in 0 31 x; do
   rc=0
   "$PVECG" serve --header-timeout "$bad" --data-dir "$T/data" 2>/dev/null || rc=$?

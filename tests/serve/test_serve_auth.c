@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of src/serve/serve_auth.c: the token file's two forms and what it
- * refuses, every way an Authorization header can be right or wrong (the
- * scheme in any case, the PVEAPIToken form with and without a token id to
- * match, secrets one byte short, long or off), and the constant-time
+ * Tests of src/serve/serve_auth.c: every way an Authorization header can
+ * be right or wrong (the scheme in any case, the PVEAPIToken form with and
+ * without a token id to match, secrets one byte short, long or off), a
+ * file of several tokens (each one accepted), a symbol-rich secret
+ * accepted whole and refused by its tail, and the constant-time
  * comparison's answers at its edges (no padding byte can stand in for a
  * missing one, nothing past SERVE_TOKEN_MAX is equal).
  */
@@ -15,85 +16,23 @@
 #include <cmocka.h>
 
 #include "serve_auth.h"
+#include "serve_token_file.h"
 
 #include <errno.h>
 #include <string.h>
 
 #define SECRET "12345678-1234-1234-1234-1234567890ab"
 
-static struct serve_token token;
-static const char *why;
+static struct serve_tokens tokens;
 
 static int parse(const char *text) {
-  memset(&token, 0x5a, sizeof(token));
-  why = NULL;
-  return serve_token_parse(text, strlen(text), &token, &why);
-}
-
-static void check_token(const char *text, const char *id, const char *secret) {
-  assert_int_equal(parse(text), 0);
-  assert_int_equal(token.id_len, strlen(id));
-  assert_memory_equal(token.id, id, strlen(id));
-  assert_int_equal(token.secret_len, strlen(secret));
-  assert_memory_equal(token.secret, secret, strlen(secret));
-  /* the comparison relies on the padding */
-  for (size_t i = token.secret_len; i < SERVE_TOKEN_MAX; i++)
-    assert_int_equal(token.secret[i], 0);
-  for (size_t i = token.id_len; i < SERVE_TOKEN_MAX; i++)
-    assert_int_equal(token.id[i], 0);
-}
-
-static void check_refused(const char *text, const char *message) {
-  assert_int_equal(parse(text), -EINVAL);
-  assert_non_null(why);
-  assert_string_equal(why, message);
-}
-
-static void test_token_file(void **state) {
-  (void)state;
-  check_token(SECRET, "", SECRET);
-  check_token(SECRET "\n", "", SECRET);
-  check_token(SECRET "\r\n# a comment\n", "", SECRET);
-  check_token("root@pam!monitoring=" SECRET "\n", "root@pam!monitoring",
-              SECRET);
-  check_token("a@b!c==x=y", "a@b!c==x", "y");
-  /* base64 with its padding: no '@' and '!' before it, all secret */
-  check_token("c2VjcmV0IHRva2Vu==\n", "", "c2VjcmV0IHRva2Vu==");
-  /* not the USER@REALM!TOKENID shape: all secret */
-  check_token("abc!def=ghi", "", "abc!def=ghi");
-  check_token("@b!c=d", "", "@b!c=d");
-  check_token("a@!c=d", "", "a@!c=d");
-  check_token("a@b!=d", "", "a@b!=d");
-  char longest[SERVE_TOKEN_MAX + 2];
-  memset(longest, 'x', SERVE_TOKEN_MAX);
-  longest[SERVE_TOKEN_MAX] = '\0';
-  assert_int_equal(parse(longest), 0);
-  assert_int_equal(token.secret_len, SERVE_TOKEN_MAX);
-}
-
-static void test_token_file_refused(void **state) {
-  (void)state;
-  check_refused("", "its first line is empty");
-  check_refused("\n" SECRET "\n", "its first line is empty");
-  check_refused("\r\n", "its first line is empty");
-  check_refused("root@pam!monitoring=\n", "no secret after the '='");
-  check_refused("two words", "its first line holds a space, a control "
-                             "character or a byte that is not ASCII");
-  check_refused("tab\there", "its first line holds a space, a control "
-                             "character or a byte that is not ASCII");
-  check_refused("caf\xc3\xa9", "its first line holds a space, a control "
-                               "character or a byte that is not ASCII");
-  char longer[SERVE_TOKEN_MAX + 2];
-  memset(longer, 'x', SERVE_TOKEN_MAX + 1);
-  longer[SERVE_TOKEN_MAX + 1] = '\0';
-  check_refused(longer,
-                "its first line is too long (at most 256 bytes of secret)");
-  /* a NUL inside the line is not ASCII text either */
-  assert_int_equal(serve_token_parse("ab\0cd", 5, &token, &why), -EINVAL);
+  char why[200];
+  serve_tokens_free(&tokens);
+  return serve_token_file_parse(text, strlen(text), &tokens, why, sizeof(why));
 }
 
 static enum serve_auth check(const char *header) {
-  return serve_auth_check(&token, header);
+  return serve_auth_check(&tokens, header);
 }
 
 static void test_bearer(void **state) {
@@ -151,6 +90,41 @@ static void test_api_token_with_id(void **state) {
                    SERVE_AUTH_WRONG);
 }
 
+static void test_several_tokens(void **state) {
+  (void)state;
+  assert_int_equal(parse("# two tokens\n" SECRET "\n"
+                         "root@pam!monitoring=abcdefgh-abcd-abcd-abcd-"
+                         "abcdefabcdef\n"),
+                   0);
+  assert_int_equal(check("Bearer " SECRET), SERVE_AUTH_OK);
+  assert_int_equal(check("PVEAPIToken=x@y!z=" SECRET), SERVE_AUTH_OK);
+  assert_int_equal(check("Bearer abcdefgh-abcd-abcd-abcd-abcdefabcdef"),
+                   SERVE_AUTH_OK);
+  assert_int_equal(check("PVEAPIToken=root@pam!monitoring=abcdefgh-abcd-"
+                         "abcd-abcd-abcdefabcdef"),
+                   SERVE_AUTH_OK);
+  /* the second token's id belongs to its own secret only */
+  assert_int_equal(
+      check("PVEAPIToken=root@pam!other=abcdefgh-abcd-abcd-abcd-abcdefabcdef"),
+      SERVE_AUTH_WRONG);
+  assert_int_equal(check("Bearer # two tokens"), SERVE_AUTH_WRONG);
+  assert_int_equal(
+      check("Bearer " SECRET "abcdefgh-abcd-abcd-abcd-abcdefabcdef"),
+      SERVE_AUTH_WRONG);
+}
+
+/* A generated secret holding '@', '!' and '=': the whole line is the
+ * secret, its tail after the '=' lets no one in. */
+static void test_symbol_rich_secret(void **state) {
+  (void)state;
+  assert_int_equal(parse("a@b!c=defghijklmnopq\n"), 0);
+  assert_int_equal(check("Bearer a@b!c=defghijklmnopq"), SERVE_AUTH_OK);
+  assert_int_equal(check("Bearer defghijklmnopq"), SERVE_AUTH_WRONG);
+  assert_int_equal(check("PVEAPIToken=a@b!c=defghijklmnopq"), SERVE_AUTH_WRONG);
+  assert_int_equal(check("PVEAPIToken=root@pam!mon=defghijklmnopq"),
+                   SERVE_AUTH_WRONG);
+}
+
 static void test_equal(void **state) {
   unsigned char expected[SERVE_TOKEN_MAX] = "abc";
   char longer[SERVE_TOKEN_MAX + 1];
@@ -176,12 +150,14 @@ static void test_equal(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_token_file),
-      cmocka_unit_test(test_token_file_refused),
       cmocka_unit_test(test_bearer),
       cmocka_unit_test(test_api_token_any_id),
       cmocka_unit_test(test_api_token_with_id),
+      cmocka_unit_test(test_several_tokens),
+      cmocka_unit_test(test_symbol_rich_secret),
       cmocka_unit_test(test_equal),
   };
-  return cmocka_run_group_tests(tests, NULL, NULL);
+  int failed = cmocka_run_group_tests(tests, NULL, NULL);
+  serve_tokens_free(&tokens);
+  return failed;
 }

@@ -2,8 +2,8 @@
 /*
  * Tests of src/serve/serve_gzip.c: which Accept-Encoding values take gzip
  * (the forms Prometheus, VictoriaMetrics, curl and browsers send, q=0
- * refusals, look-alike names), and that a body comes back byte for byte
- * through zlib's own gzip reader.
+ * refusals, gzip;q=0 beside "*" as RFC 9110 reads it, look-alike names), and
+ * that a body comes back byte for byte through zlib's own gzip reader.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,10 +30,31 @@ static void test_accepted(void **state) {
       "gzip;q=1.0",
       "*",
       " br ,  gzip ; q=0.001",
+      /* "*" stands for the codings not named; gzip named wins */
+      "*;q=0, gzip",
+      "gzip;q=0.5, *;q=0",
+      "br;q=0, *",
+      "*;q=0.1",
   };
   static const char *const no[] = {
-      "",      "identity", "deflate, br", "gzip;q=0", "gzip; q=0.000",
-      "*;q=0", "gzipx",    "xgzip",       "gzip-ish", "br;q=1, gzip;Q=0",
+      "",
+      "identity",
+      "deflate, br",
+      "gzip;q=0",
+      "gzip; q=0.000",
+      "*;q=0",
+      "gzipx",
+      "xgzip",
+      "gzip-ish",
+      "br;q=1, gzip;Q=0",
+      /* RFC 9110: q=0 is "not acceptable", even beside "*" */
+      "gzip;q=0, *",
+      "*, gzip;q=0",
+      "*;q=1, GZIP; q=0.0",
+      "x-gzip;q=0, *",
+      "br, *;q=0",
+      "*;q=0, br",
+      "gzip;q=0, x-gzip",
   };
   (void)state;
   for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
