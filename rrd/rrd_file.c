@@ -190,31 +190,22 @@ int rrd_file_update(const char *path, const char *row, char *err,
   return 0;
 }
 
-static void free_strings(char **list, unsigned long count) {
-  if (list == NULL)
-    return;
-  for (unsigned long i = 0; i < count; i++)
-    free(list[i]);
-  free(list);
-}
-
 int rrd_file_last_update(const char *path, time_t *ret, char *err,
                          size_t err_size) {
   if (path == NULL || ret == NULL) {
     rrd_text_set(err, err_size, "no path");
     return -EIO;
   }
-  time_t last = 0;
-  unsigned long count = 0;
-  char **names = NULL, **values = NULL;
+  /* rrd_last_r reads the header's time alone; rrd_lastupdate_r would also
+   * format every column's last value, for nothing here (a pass of pvecg
+   * ship asks this of every file). */
   rrd_clear_error();
-  if (rrd_lastupdate_r(path, &last, &count, &names, &values) != 0) {
+  time_t last = rrd_last_r(path);
+  if (last == (time_t)-1) {
     rrd_text_set(err, err_size, "librrd: %s",
                  rrd_text_librrd_error("unknown librrd error"));
     return -EIO;
   }
-  free_strings(names, count);
-  free_strings(values, count);
   *ret = last;
   return 0;
 }
