@@ -9,7 +9,7 @@ PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
   libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev curl chromium chromium-driver strace
   procps clang-format lintian python3 libprotobuf-c1
   influxdb graphite-carbon python3-whisper victoria-metrics prometheus
-  python3-prometheus-client openssl sslscan nodejs)
+  python3-prometheus-client openssl sslscan nodejs fail2ban)
 # npm, for the serve tests' Proxmox API client: Debian's own package,
 # unless the nodejs installed comes from elsewhere (NodeSource's ships npm
 # and conflicts with Debian's).

@@ -24,7 +24,9 @@ struct serve_reply {
   char *body; /* malloc'd, or NULL when data is static */
   const unsigned char *data;
   size_t size;
-  char message[400]; /* for a 4xx or 5xx: what went wrong, for the log */
+  char message[400];    /* for a 4xx or 5xx: what went wrong, for the log */
+  unsigned retry_after; /* a 429's Retry-After (seconds), 0: none */
+  bool logged;          /* said in the log already, in its own words */
 };
 
 /* The page's policy: its own script, style and API, nothing else. */

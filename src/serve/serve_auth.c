@@ -4,6 +4,7 @@
  */
 #include "serve_auth.h"
 
+#include <stdio.h>
 #include <string.h>
 
 /*
@@ -94,4 +95,22 @@ enum serve_auth serve_auth_check(const struct serve_tokens *tokens,
   if (has_scheme(authorization, "PVEAPIToken="))
     return check_api_token(tokens, authorization + strlen("PVEAPIToken="));
   return SERVE_AUTH_SCHEME;
+}
+
+void serve_auth_user(const struct serve_tokens *tokens,
+                     const char *authorization, char *out, size_t size) {
+  snprintf(out, size, "-");
+  if (authorization == NULL || !has_scheme(authorization, "PVEAPIToken="))
+    return;
+  const char *value = authorization + strlen("PVEAPIToken=");
+  const char *eq = last_of(value, strlen(value), '=');
+  size_t id_len = eq != NULL ? (size_t)(eq - value) : 0;
+  for (size_t i = 0; i < tokens->count; i++) {
+    const struct serve_token *t = &tokens->item[i];
+    if (t->id_len != 0 && t->id_len == id_len && id_len < size &&
+        memcmp(t->id, value, id_len) == 0) {
+      snprintf(out, size, "%.*s", (int)id_len, value);
+      return;
+    }
+  }
 }

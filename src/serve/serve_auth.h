@@ -49,6 +49,16 @@ enum serve_auth serve_auth_check(const struct serve_tokens *tokens,
                                  const char *authorization);
 
 /*
+ * For the log: the token id USER@REALM!TOKENID a PVEAPIToken header names,
+ * copied to out when it is the id of one of the tokens (those are in the
+ * token file, not secret), else "-".  Text the client chose is never
+ * copied otherwise: a secret mistyped or sent in the id's place must not
+ * reach the log.
+ */
+void serve_auth_user(const struct serve_tokens *tokens,
+                     const char *authorization, char *out, size_t size);
+
+/*
  * Whether given[0..given_len) equals expected[0..expected_len), expected
  * being zero-padded to SERVE_TOKEN_MAX.  Its time depends on neither the
  * bytes nor expected_len (see serve_auth.c); only given_len, which the

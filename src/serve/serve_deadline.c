@@ -6,7 +6,9 @@
  * libmicrohttpd then sees as the client gone and closes in its own
  * thread.  libmicrohttpd reports a connection closed before it closes the
  * socket, and the list's lock is held around shutdown(), so a number
- * reused by a newer connection is never shut down by mistake.
+ * reused by a newer connection is never shut down by mistake.  The log is
+ * written after the lock is let go: a slow stderr (a full pipe, a stalled
+ * journal) must not hold up every connection's opening and closing.
  */
 #include "serve_deadline.h"
 
@@ -20,10 +22,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <time.h>
 
 #define NS 1000000000LL
+/* closings logged per pass of the watchdog; more in one pass are closed
+ * all the same, unlogged (the log's own limit would drop them anyway) */
+#define LATE_LOGGED 16
 
 struct watched {
   struct watched *prev, *next;
@@ -31,7 +37,14 @@ struct watched {
   bool waiting; /* for a header: deadline_ns runs */
   bool idle;    /* the deadline is the keep-alive one: closed unlogged */
   int64_t deadline_ns;
+  unsigned limit_s; /* the seconds the running deadline gave, for the log */
   char addr[INET6_ADDRSTRLEN];
+};
+
+/* A closing to log once the lock is let go. */
+struct late {
+  char addr[INET6_ADDRSTRLEN];
+  unsigned limit_s;
 };
 
 struct serve_deadlines {
@@ -39,7 +52,7 @@ struct serve_deadlines {
   pthread_cond_t changed;
   pthread_t thread;
   bool stop;
-  unsigned header_s;
+  unsigned header_s, idle_s;
   int64_t header_ns, idle_ns;
   int64_t wake_ns; /* when the watchdog wakes next, INT64_MAX: not by time */
   struct watched list; /* circular, with this as its head */
@@ -48,9 +61,12 @@ struct serve_deadlines {
 
 /* ---- the watchdog -------------------------------------------------------- */
 
-/* Under lock: shuts the late ones down; the next deadline. */
-static int64_t close_late(struct serve_deadlines *d, int64_t now) {
+/* Under lock: shuts the late ones down, noting up to LATE_LOGGED of them
+ * in late (*n of them); the next deadline. */
+static int64_t close_late(struct serve_deadlines *d, int64_t now,
+                          struct late late[LATE_LOGGED], size_t *n) {
   int64_t next = INT64_MAX;
+  *n = 0;
   for (struct watched *w = d->list.next; w != &d->list; w = w->next) {
     if (!w->waiting)
       continue;
@@ -61,17 +77,28 @@ static int64_t close_late(struct serve_deadlines *d, int64_t now) {
     w->waiting = false;
     shutdown(w->fd, SHUT_RDWR);
     /* a connection left idle is routine (browsers keep a few) */
-    if (!w->idle)
-      d->log(w->addr, d->header_s);
+    if (!w->idle && *n < LATE_LOGGED) {
+      memcpy(late[*n].addr, w->addr, sizeof(w->addr));
+      late[(*n)++].limit_s = w->limit_s;
+    }
   }
   return next;
 }
 
 static void *watch(void *arg) {
   struct serve_deadlines *d = arg;
+  struct late late[LATE_LOGGED];
+  size_t n;
   pthread_mutex_lock(&d->lock);
   while (!d->stop) {
-    d->wake_ns = close_late(d, monotonic_ns());
+    d->wake_ns = close_late(d, monotonic_ns(), late, &n);
+    if (n > 0) {
+      pthread_mutex_unlock(&d->lock);
+      for (size_t i = 0; i < n; i++)
+        d->log(late[i].addr, late[i].limit_s);
+      pthread_mutex_lock(&d->lock);
+      continue; /* the list may have changed meanwhile */
+    }
     if (d->wake_ns == INT64_MAX) {
       pthread_cond_wait(&d->changed, &d->lock);
       continue;
@@ -95,8 +122,10 @@ static void arm(struct serve_deadlines *d, struct watched *w, enum arming how) {
   int64_t deadline = monotonic_ns() + (how == IDLE ? d->idle_ns : d->header_ns);
   pthread_mutex_lock(&d->lock);
   /* a request line may shorten the keep-alive wait, never lengthen it */
-  if (!(how == NEXT_HEADER && w->waiting && w->deadline_ns < deadline))
+  if (!(how == NEXT_HEADER && w->waiting && w->deadline_ns < deadline)) {
     w->deadline_ns = deadline;
+    w->limit_s = how == IDLE ? d->idle_s : d->header_s;
+  }
   w->idle = how == IDLE;
   w->waiting = true;
   if (w->deadline_ns < d->wake_ns)
@@ -112,6 +141,7 @@ int serve_deadlines_start(unsigned header_s, unsigned idle_s,
   if (d == NULL)
     return -ENOMEM;
   d->header_s = header_s;
+  d->idle_s = idle_s;
   d->header_ns = header_s * NS;
   d->idle_ns = idle_s * NS;
   d->wake_ns = INT64_MAX;

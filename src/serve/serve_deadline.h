@@ -23,7 +23,8 @@
 
 struct serve_deadlines;
 
-/* Starts the watchdog; log(addr, seconds) tells of a connection it closed.
+/* Starts the watchdog; log(addr, seconds) tells of a connection it closed
+ * and the deadline that applied to it (called without the list's lock).
  * Returns 0, or a negative errno. */
 int serve_deadlines_start(unsigned header_s, unsigned idle_s,
                           void (*log)(const char *addr, unsigned seconds),

@@ -8,14 +8,18 @@
  * with its headers, and logs what failed, at most LOG_BURST lines per
  * LOG_WINDOW seconds so a hostile client cannot fill the journal.  The
  * TLS files, the TLS priorities and the tokens are read and checked by
- * serve_secure.c, the header deadline is serve_deadline.c's.
+ * serve_secure.c, the header deadline is serve_deadline.c's, the slowing
+ * of a client that guesses tokens serve_guard.c's.
  */
 #include "pvecg/serve.h"
+
+#include "pvecg/monotonic.h"
 
 #include "serve_answer.h"
 #include "serve_assets.h"
 #include "serve_auth.h"
 #include "serve_deadline.h"
+#include "serve_guard.h"
 #include "serve_gzip.h"
 #include "serve_listen.h"
 #include "serve_secure.h"
@@ -31,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 
 #define LOG_BURST 20
@@ -47,6 +52,7 @@ struct server {
   const struct serve_config *config;
   const struct serve_secure *secure;
   struct serve_deadlines *deadlines;
+  struct serve_guard *guard;
 };
 
 /* ---- the log ------------------------------------------------------------- */
@@ -115,6 +121,17 @@ static void mhd_log(void *cls, const char *format, va_list ap) {
            text[0] != '\0' && text[strlen(text) - 1] == '\n' ? "" : "\n");
 }
 
+/* The client's address as text, for the log. */
+static void client_name(const struct sockaddr *sa, char *out, size_t size) {
+  const void *a = NULL;
+  if (sa != NULL && sa->sa_family == AF_INET6)
+    a = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+  else if (sa != NULL && sa->sa_family == AF_INET)
+    a = &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+  if (a == NULL || inet_ntop(sa->sa_family, a, out, (socklen_t)size) == NULL)
+    snprintf(out, size, "?");
+}
+
 static void log_late(const char *addr, unsigned seconds) {
   log_line("pvecg serve: closed a connection from %s: no whole request "
            "header within %u s\n",
@@ -155,6 +172,11 @@ static void add_headers(struct MHD_Response *response,
   if (r->status == 401)
     MHD_add_response_header(response, MHD_HTTP_HEADER_WWW_AUTHENTICATE,
                             "Bearer realm=\"pvecg\"");
+  if (r->retry_after != 0) {
+    char seconds[16];
+    snprintf(seconds, sizeof(seconds), "%u", r->retry_after);
+    MHD_add_response_header(response, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
+  }
 }
 
 /* An answer made for this request (not one of the page's files, which
@@ -242,13 +264,69 @@ static enum MHD_Result refuse_body(struct MHD_Connection *connection,
 }
 
 /*
+ * A refused token in the words of Proxmox's own servers, so that a
+ * fail2ban filter written for them matches with only the prefix changed.
+ * Proxmox's filter (pve.proxmox.com/wiki/Fail2ban) is
+ *   failregex = pvedaemon\[.*authentication failure; rhost=<HOST> user=.*
+ * msg=.* and packaging/examples/pvecg-serve-fail2ban.conf's failregex = pvecg
+ * serve: authentication failure; rhost=<HOST> user=\S* msg=.* Each address logs
+ * at most SERVE_GUARD_LIMIT such lines per window and block (the guard answers
+ * the rest 429 unread), and one line when it is blocked; the 429s are counted
+ * and said once the block is over.
+ */
+static void log_failure(const struct server *s, const struct sockaddr *sa,
+                        const char *authorization, const char *method,
+                        const char *url, const char *why, int64_t now) {
+  char host[INET6_ADDRSTRLEN], user[SERVE_TOKEN_MAX + 1], path[LOG_PATH_MAX];
+  struct serve_guard_failure f = serve_guard_failed(s->guard, sa, now);
+  client_name(sa, host, sizeof(host));
+  serve_auth_user(&s->secure->tokens, authorization, user, sizeof(user));
+  printable(url, path, sizeof(path));
+  log_line("pvecg serve: authentication failure; rhost=%s user=%s msg=%s "
+           "(%s %s)\n",
+           host, user, why, method, path);
+  if (f.blocked_now)
+    log_line("pvecg serve: %s: %u wrong tokens within %d s, answered 429 "
+             "for %d s\n",
+             host, f.failures, SERVE_GUARD_WINDOW, SERVE_GUARD_BLOCK);
+}
+
+/* Whether the guard holds this client off; a block now over is said. */
+static bool held_off(const struct server *s, const struct sockaddr *sa,
+                     int64_t now, struct serve_reply *r) {
+  struct serve_guard_verdict v = serve_guard_check(s->guard, sa, now);
+  if (v.refused_before > 0) {
+    char host[INET6_ADDRSTRLEN];
+    client_name(sa, host, sizeof(host));
+    log_line("pvecg serve: %s: the block is over, %u requests were "
+             "answered 429\n",
+             host, v.refused_before);
+  }
+  if (!v.blocked)
+    return false;
+  *r = (struct serve_reply){0};
+  serve_fail_reply(r, 429, "too many wrong tokens, try again later");
+  r->retry_after = v.retry_after;
+  r->logged = true;
+  return true;
+}
+
+static const struct sockaddr *client_of(struct MHD_Connection *connection) {
+  const union MHD_ConnectionInfo *info =
+      MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+  return info != NULL ? info->client_addr : NULL;
+}
+
+/*
  * With a token, everything but the page's own files asks for it: those
  * hold no data, and a browser cannot send a header with a page load.  The
  * refusal is the same for every path, existing or not, so that it tells
- * nothing of what is there; only the log says why (never the header).
+ * nothing of what is there; only the log says why (never the header).  A
+ * client that guessed too often is answered 429 before its token is read.
  */
 static bool refused(const struct server *s, struct MHD_Connection *connection,
-                    const char *url, struct serve_reply *r) {
+                    const char *method, const char *url,
+                    struct serve_reply *r) {
   static const char *const why[] = {
       [SERVE_AUTH_MISSING] = "no token",
       [SERVE_AUTH_SCHEME] = "not a Bearer or PVEAPIToken credential",
@@ -256,16 +334,24 @@ static bool refused(const struct server *s, struct MHD_Connection *connection,
   };
   if (s->secure->tokens.count == 0 || serve_asset_find(url) != NULL)
     return false;
-  enum serve_auth a = serve_auth_check(
-      &s->secure->tokens,
-      MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
-                                  MHD_HTTP_HEADER_AUTHORIZATION));
+  const struct sockaddr *sa = client_of(connection);
+  int64_t now = monotonic_ns() / 1000000000LL;
+  if (held_off(s, sa, now, r))
+    return true;
+  const char *authorization = MHD_lookup_connection_value(
+      connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+  enum serve_auth a = serve_auth_check(&s->secure->tokens, authorization);
   if (a == SERVE_AUTH_OK)
     return false;
   *r = (struct serve_reply){0};
   serve_fail_reply(r, 401, "authentication required");
   if (r->status == 401)
     snprintf(r->message, sizeof(r->message), "%s", why[a]);
+  /* no token guesses nothing: the usual line, not counted */
+  if (a != SERVE_AUTH_MISSING) {
+    log_failure(s, sa, authorization, method, url, why[a], now);
+    r->logged = true;
+  }
   return true;
 }
 
@@ -290,7 +376,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
     *upload_data_size = 0;
     return MHD_YES;
   }
-  if (!refused(s, connection, url, &reply)) {
+  if (!refused(s, connection, method, url, &reply)) {
     MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect,
                               &params);
     struct serve_headers headers = {
@@ -300,7 +386,7 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
     serve_answer(s->config, method, url, params.item, params.count, &headers,
                  &reply);
   }
-  if (reply.status >= 400) {
+  if (reply.status >= 400 && !reply.logged) {
     char path[LOG_PATH_MAX];
     printable(url, path, sizeof(path));
     log_line("pvecg serve: %s %s: %d %s\n", method, path, reply.status,
@@ -324,7 +410,10 @@ static void fill_options(struct MHD_OptionItem *o, const struct server *s,
   size_t n = 0;
   o[n++] = OPTION(MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL);
   o[n++] = OPTION(MHD_OPTION_SOCK_ADDR, 0, &l->addr);
-  o[n++] = OPTION(MHD_OPTION_THREAD_POOL_SIZE, h->threads, NULL);
+  /* one thread is the internal polling thread alone: libmicrohttpd
+   * warns of a pool of 1 that it ignores */
+  if (h->threads > 1)
+    o[n++] = OPTION(MHD_OPTION_THREAD_POOL_SIZE, h->threads, NULL);
   o[n++] = OPTION(MHD_OPTION_CONNECTION_LIMIT, h->connections, NULL);
   o[n++] = OPTION(MHD_OPTION_PER_IP_CONNECTION_LIMIT, h->per_client, NULL);
   o[n++] = OPTION(MHD_OPTION_CONNECTION_TIMEOUT, CONNECTION_TIMEOUT, NULL);
@@ -414,6 +503,16 @@ static int serve_until_stopped(struct server *s,
   return 0;
 }
 
+/* The guard's hash key: the kernel's random bytes, so that no client can
+ * pick addresses that all land in one set of the table; the clock if
+ * those are missing (a set then fills sooner, nothing else changes). */
+static uint64_t guard_seed(void) {
+  uint64_t seed;
+  if (getrandom(&seed, sizeof(seed), GRND_NONBLOCK) != (ssize_t)sizeof(seed))
+    seed = (uint64_t)monotonic_ns();
+  return seed;
+}
+
 int serve_http_run(const struct serve_config *config,
                    const struct serve_http_options *options, char *err,
                    size_t err_size) {
@@ -433,7 +532,14 @@ int serve_http_run(const struct serve_config *config,
   if (r != 0)
     return r;
   struct server s = {.config = config, .secure = &secure};
+  s.guard = serve_guard_new(SERVE_GUARD_SLOTS, guard_seed());
+  if (s.guard == NULL) {
+    serve_secure_free(&secure);
+    snprintf(err, err_size, "cannot start: %s", strerror(ENOMEM));
+    return -ENOMEM;
+  }
   r = serve_until_stopped(&s, options, &l, err, err_size);
+  serve_guard_free(s.guard);
   serve_secure_free(&secure);
   return r;
 }

@@ -19,6 +19,9 @@ EXAMPLE_SNIPPETS=(single-host:pvecg-single-host.conf
   write-graphite:pvecg-write-graphite.conf
   write-prometheus:pvecg-write-prometheus.conf
   network-receiver:pvecg-network-receiver.conf)
+# The other files of packaging/examples/: fail2ban's filter and jail for
+# pvecg serve (tests/serve/serve_guard.sh tests them).
+SERVE_EXAMPLES=(pvecg-serve-fail2ban-filter.conf pvecg-serve-fail2ban-jail.conf)
 
 # example_block NAME: the block as written in the documentation.
 example_block() {

@@ -48,7 +48,7 @@ expected_contents() {
   echo "$f ./usr/share/doc/pvecg/changelog.Debian.gz"
   echo "$f ./usr/share/doc/pvecg/copyright"
   echo "$d ./usr/share/doc/pvecg/examples/"
-  for pair in "${EXAMPLE_SNIPPETS[@]}"; do
+  for pair in "${EXAMPLE_SNIPPETS[@]}" "${SERVE_EXAMPLES[@]/#/:}"; do
     echo "$f ./usr/share/doc/pvecg/examples/${pair#*:}"
   done
   echo "$d ./usr/share/lintian/"
@@ -133,7 +133,7 @@ if ! dpkg_retry -i "$DEB" >"$T/dpkg.out"; then
   exit 1
 fi
 check "dpkg -i: installed" "install ok installed" "$(dpkg-query -W -f='${Status}' pvecg)"
-for pair in "${EXAMPLE_SNIPPETS[@]}"; do
+for pair in "${EXAMPLE_SNIPPETS[@]}" "${SERVE_EXAMPLES[@]/#/:}"; do
   check_true "installed ${pair#*:} is the tree's" \
     cmp -s "$SRC/packaging/examples/${pair#*:}" "/usr/share/doc/pvecg/examples/${pair#*:}"
 done

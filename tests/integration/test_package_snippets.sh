@@ -21,7 +21,9 @@ top_level_statements() {
     /^[ \t]*</ { depth++ }' "$1" | sort -u | xargs
 }
 
-listed=()
+# the collectd snippets, and the server's fail2ban files (serve_guard tests
+# those against deployment.md)
+listed=("${SERVE_EXAMPLES[@]}")
 for pair in "${EXAMPLE_SNIPPETS[@]}"; do
   listed+=("${pair#*:}")
 done

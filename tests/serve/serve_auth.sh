@@ -63,8 +63,17 @@ start_serve "$T/serve.log" --listen "127.0.0.1:$PORT" --data-dir "$D" --pve-conf
 check "the start says TLS and a token" \
   "pvecg serve: listening on 127.0.0.1:$PORT, files in $D, TLS, a token asked" "$(head -n 1 "$T/serve.log")"
 
-# ask URL [curl options...]: "STATUS BODY"
-ask() { curl -s --cacert "$T/ca.pem" -w ' %{http_code}' "$@" | awk '{ s = $NF; $NF = ""; sub(/ $/, ""); print s " " $0 }'; }
+# ask URL [curl options...]: "STATUS BODY", each from the next loopback
+# address (127.0.0.2, .3, ...): the refusals below are many more wrong
+# tokens than one address may send in a minute (serve_guard.sh tests that).
+echo 1 >"$T/from"
+ask() {
+  local n
+  n=$(($(cat "$T/from") + 1))
+  echo "$n" >"$T/from"
+  curl -s --cacert "$T/ca.pem" --interface "127.0.0.$n" -w ' %{http_code}' "$@" |
+    awk '{ s = $NF; $NF = ""; sub(/ $/, ""); print s " " $0 }'
+}
 REFUSED='401 {"data":null,"message":"authentication required"}'
 RRD="/api2/json/nodes/pve1/qemu/100/rrddata?timeframe=hour"
 
@@ -118,8 +127,11 @@ check "the log never holds the secret" 0 "$(grep -cF -- "${SECRET:0:8}" "$T/serv
 check "nor a wrong one" 0 "$(grep -cF -- "${WRONG:0:8}" "$T/serve.log" || true)"
 check "nor a header" 0 "$(grep -ci 'authorization\|PVEAPIToken=\|root@pam' "$T/serve.log" || true)"
 check "a refusal without a token is logged" 1 "$(grep -cx 'pvecg serve: GET /metrics: 401 no token' "$T/serve.log" || true)"
-check "a wrong token is logged" 6 "$(grep -cx "pvecg serve: GET /api2/json/nodes/pve1/qemu/100/rrddata: 401 wrong token" "$T/serve.log" || true)"
-check "another scheme is logged" 2 "$(grep -cx "pvecg serve: GET /api2/json/nodes/pve1/qemu/100/rrddata: 401 not a Bearer or PVEAPIToken credential" "$T/serve.log" || true)"
+# a presented token that is wrong in Proxmox's words (fail2ban's filter)
+FAILED='pvecg serve: authentication failure; rhost=127\.0\.0\.[0-9]+ user=- msg'
+check "a wrong token is logged" 6 "$(grep -cxE "$FAILED=wrong token \(GET /api2/json/nodes/pve1/qemu/100/rrddata\)" "$T/serve.log" || true)"
+check "another scheme is logged" 2 "$(grep -cxE "$FAILED=not a Bearer or PVEAPIToken credential \(GET /api2/json/nodes/pve1/qemu/100/rrddata\)" "$T/serve.log" || true)"
+check "each from its address (the log's 20 lines a minute)" 8 "$(grep -oE 'rhost=[0-9.]+' "$T/serve.log" | sort -u | wc -l)"
 stop_serve
 
 # ---- a token file with the token id ----------------------------------------

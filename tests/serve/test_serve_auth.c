@@ -125,6 +125,31 @@ static void test_symbol_rich_secret(void **state) {
                    SERVE_AUTH_WRONG);
 }
 
+/* The log's user= names only a token id of the file, never client text. */
+static void test_user_for_the_log(void **state) {
+  char user[64];
+  (void)state;
+  assert_int_equal(parse(SECRET "\nroot@pam!grafana=" SECRET "x\n"), 0);
+  serve_auth_user(&tokens, "PVEAPIToken=root@pam!grafana=nope", user,
+                  sizeof(user));
+  assert_string_equal(user, "root@pam!grafana");
+  serve_auth_user(&tokens, "pveapitoken=root@pam!grafana=a=b", user,
+                  sizeof(user));
+  assert_string_equal(user, "-");
+  serve_auth_user(&tokens, "PVEAPIToken=root@pam!other=nope", user,
+                  sizeof(user));
+  assert_string_equal(user, "-");
+  serve_auth_user(&tokens, "PVEAPIToken=" SECRET, user, sizeof(user));
+  assert_string_equal(user, "-");
+  serve_auth_user(&tokens, "Bearer root@pam!grafana", user, sizeof(user));
+  assert_string_equal(user, "-");
+  serve_auth_user(&tokens, NULL, user, sizeof(user));
+  assert_string_equal(user, "-");
+  /* too long for the buffer: not cut, left out */
+  serve_auth_user(&tokens, "PVEAPIToken=root@pam!grafana=x", user, 8);
+  assert_string_equal(user, "-");
+}
+
 static void test_equal(void **state) {
   unsigned char expected[SERVE_TOKEN_MAX] = "abc";
   char longer[SERVE_TOKEN_MAX + 1];
@@ -155,6 +180,7 @@ int main(void) {
       cmocka_unit_test(test_api_token_with_id),
       cmocka_unit_test(test_several_tokens),
       cmocka_unit_test(test_symbol_rich_secret),
+      cmocka_unit_test(test_user_for_the_log),
       cmocka_unit_test(test_equal),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
