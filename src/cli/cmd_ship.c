@@ -152,8 +152,6 @@ static int check(struct ship_args *s) {
   enum export_format f = a->run.format;
   if (a->to == NULL)
     return bad("--to is required", "");
-  if (a->until != NULL)
-    return bad("--until: a shipper goes on; use pvecg export", a->until);
   bool graphite = f == EXPORT_GRAPHITE && !a->http && !a->target.udp;
   bool http = a->http && (f == EXPORT_INFLUX || f == EXPORT_PROMETHEUS);
   if (!graphite && !http)
@@ -183,22 +181,7 @@ static int check(struct ship_args *s) {
 }
 
 static int parse(int argc, char **argv, struct ship_args *s) {
-  static const struct option options[] = {
-      {"format", required_argument, NULL, OPT_FORMAT},
-      {"names", required_argument, NULL, OPT_NAMES},
-      {"since", required_argument, NULL, OPT_SINCE},
-      {"cf", required_argument, NULL, OPT_CF},
-      {"to", required_argument, NULL, OPT_TO},
-      {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
-      {"ca-file", required_argument, NULL, OPT_CA_FILE},
-      {"timeout", required_argument, NULL, OPT_TIMEOUT},
-      {"batch-bytes", required_argument, NULL, OPT_BATCH_BYTES},
-      {"data-dir", required_argument, NULL, OPT_DATA_DIR},
-      {"daemon", required_argument, NULL, OPT_DAEMON},
-      {"pve-config-dir", required_argument, NULL, OPT_CONFIG_DIR},
-      {"node-name", required_argument, NULL, OPT_NODE_NAME},
-      {"unknown-guests", required_argument, NULL, OPT_UNKNOWN},
-      {"prefix", required_argument, NULL, OPT_PREFIX},
+  static const struct option own[] = {
       {"state-dir", required_argument, NULL, OPT_STATE_DIR},
       {"interval", required_argument, NULL, OPT_INTERVAL},
       {"once", no_argument, NULL, OPT_ONCE},
@@ -206,8 +189,9 @@ static int parse(int argc, char **argv, struct ship_args *s) {
       {"rows-per-round", required_argument, NULL, OPT_ROWS},
       {"status", no_argument, NULL, OPT_STATUS},
       {"prometheus", no_argument, NULL, OPT_PROMETHEUS},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0}};
+  };
+  struct option options[EXPORT_OPTIONS_MAX];
+  export_options_join(own, sizeof(own) / sizeof(own[0]), options);
   int opt;
   while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
     if (opt == 'h') {

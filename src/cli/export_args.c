@@ -307,6 +307,36 @@ static void default_node_name(struct export_args *a) {
   a->node_name[strcspn(a->node_name, ".")] = '\0';
 }
 
+/* The options export and ship share: one spelling for both. */
+static const struct option shared[] = {
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"names", required_argument, NULL, OPT_NAMES},
+    {"since", required_argument, NULL, OPT_SINCE},
+    {"cf", required_argument, NULL, OPT_CF},
+    {"to", required_argument, NULL, OPT_TO},
+    {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
+    {"ca-file", required_argument, NULL, OPT_CA_FILE},
+    {"timeout", required_argument, NULL, OPT_TIMEOUT},
+    {"batch-bytes", required_argument, NULL, OPT_BATCH_BYTES},
+    {"data-dir", required_argument, NULL, OPT_DATA_DIR},
+    {"daemon", required_argument, NULL, OPT_DAEMON},
+    {"pve-config-dir", required_argument, NULL, OPT_CONFIG_DIR},
+    {"node-name", required_argument, NULL, OPT_NODE_NAME},
+    {"unknown-guests", required_argument, NULL, OPT_UNKNOWN},
+    {"prefix", required_argument, NULL, OPT_PREFIX},
+    {"help", no_argument, NULL, 'h'},
+};
+
+void export_options_join(const struct option *own, size_t n,
+                         struct option out[EXPORT_OPTIONS_MAX]) {
+  size_t m = sizeof(shared) / sizeof(shared[0]), at = 0;
+  for (size_t i = 0; i < n && at < EXPORT_OPTIONS_MAX - 1; i++)
+    out[at++] = own[i];
+  for (size_t i = 0; i < m && at < EXPORT_OPTIONS_MAX - 1; i++)
+    out[at++] = shared[i];
+  out[at] = (struct option){NULL, 0, NULL, 0};
+}
+
 int export_args_option(struct export_args *a, int opt, const char *value) {
   cmd = a->command != NULL ? a->command : "pvecg export";
   int r = set_what(a, opt, value);
@@ -321,29 +351,15 @@ int export_args_finish(struct export_args *a) {
 }
 
 int export_args_parse(int argc, char **argv, struct export_args *a) {
-  static const struct option options[] = {
-      {"format", required_argument, NULL, OPT_FORMAT},
+  static const struct option own[] = {
       {"vmid", required_argument, NULL, OPT_VMID},
       {"node", required_argument, NULL, OPT_NODE},
       {"all", no_argument, NULL, OPT_ALL},
-      {"names", required_argument, NULL, OPT_NAMES},
-      {"since", required_argument, NULL, OPT_SINCE},
       {"until", required_argument, NULL, OPT_UNTIL},
-      {"cf", required_argument, NULL, OPT_CF},
-      {"to", required_argument, NULL, OPT_TO},
-      {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
-      {"ca-file", required_argument, NULL, OPT_CA_FILE},
-      {"timeout", required_argument, NULL, OPT_TIMEOUT},
-      {"batch-bytes", required_argument, NULL, OPT_BATCH_BYTES},
       {"quiet", no_argument, NULL, OPT_QUIET},
-      {"data-dir", required_argument, NULL, OPT_DATA_DIR},
-      {"daemon", required_argument, NULL, OPT_DAEMON},
-      {"pve-config-dir", required_argument, NULL, OPT_CONFIG_DIR},
-      {"node-name", required_argument, NULL, OPT_NODE_NAME},
-      {"unknown-guests", required_argument, NULL, OPT_UNKNOWN},
-      {"prefix", required_argument, NULL, OPT_PREFIX},
-      {"help", no_argument, NULL, 'h'},
-      {NULL, 0, NULL, 0}};
+  };
+  struct option options[EXPORT_OPTIONS_MAX];
+  export_options_join(own, sizeof(own) / sizeof(own[0]), options);
   int opt;
   while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
     if (opt == 'h') {

@@ -10,6 +10,7 @@
 #include "pvecg/export_run.h"
 #include "pvecg/net_sender.h"
 
+#include <getopt.h>
 #include <stdbool.h>
 
 #define EXPORT_NODE_NAME_SIZE 65
@@ -59,6 +60,13 @@ extern const char export_usage_text[];
 /* Fills a from the command line.  Returns 0, 1 for --help (printed), or
  * -EINVAL with the reason on stderr. */
 int export_args_parse(int argc, char **argv, struct export_args *a);
+
+/* A command's own options, then the ones export and ship share (with
+ * --help), ended for getopt_long.  own holds at most EXPORT_OPTIONS_MAX -
+ * 17 entries. */
+#define EXPORT_OPTIONS_MAX 32
+void export_options_join(const struct option *own, size_t n,
+                         struct option out[EXPORT_OPTIONS_MAX]);
 
 /* One option: 0, or -EINVAL with the reason on stderr. */
 int export_args_option(struct export_args *a, int opt, const char *value);

@@ -14,14 +14,7 @@ set -euo pipefail
 : "${PVECG:?}" "${LAYOUT_DEFS:?}" "${EXPORT_POINTS:?}"
 
 . "$(dirname "$0")/receivers.sh" # T, fail, the stores
-. "$(dirname "$0")/ship_fixture.sh"
-SHIPPER=
-stop_all() {
-  [ -z "$SHIPPER" ] || kill -KILL "$SHIPPER" 2>/dev/null || true
-  ship_fixture_stop
-  stop_receivers
-}
-trap 'stop_all; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+. "$(dirname "$0")/ship_fixture.sh" # the files, SHIPPER stopped at exit
 
 FIRST=$((SIM + 60))
 ship() { # STATE_DIR RESEND

@@ -24,7 +24,7 @@ stop_standin() {
   [ -z "$STANDIN" ] || { kill "$STANDIN" 2>/dev/null || true; wait "$STANDIN" 2>/dev/null || true; }
   STANDIN=
 }
-trap 'stop_standin; ship_fixture_stop; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT
+trap 'stop_standin; ship_test_end' EXIT
 
 standin() { # ANSWER...: PORT, and $T/log of its requests
   stop_standin

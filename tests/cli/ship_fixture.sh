@@ -12,7 +12,9 @@
 # then the file does not hold them.
 #
 # needs: T, LAYOUT_DEFS, PVECG; sets D (data), C (configuration), GUESTS,
-# DAEMON (its address), SIM (the clock: the next row's time)
+# DAEMON (its address), SIM (the clock: the last row's time), and an EXIT
+# trap that stops SHIPPER, the daemon and the stores (a test with more to
+# stop sets its own and calls ship_test_end)
 
 command -v rrdtool >/dev/null || { echo "SKIP: rrdtool is not installed"; exit 77; }
 command -v rrdcached >/dev/null || { echo "SKIP: rrdcached is not installed"; exit 77; }
@@ -38,6 +40,17 @@ ship_fixture_stop() {
   kill "$SHIP_DAEMON_PID" 2>/dev/null || true
   wait "$SHIP_DAEMON_PID" 2>/dev/null || true
 }
+
+# A test's shipper in the background (SHIPPER), the daemon and the stores
+# are stopped at exit, whatever happened; T goes too unless KEEP is set.
+SHIPPER=
+ship_test_end() {
+  [ -z "$SHIPPER" ] || kill -KILL "$SHIPPER" 2>/dev/null || true
+  ship_fixture_stop
+  ! declare -F stop_receivers >/dev/null || stop_receivers
+  [ -n "${KEEP:-}" ] || rm -rf "$T"
+}
+trap ship_test_end EXIT
 
 ship_file() { # LAYOUT PATH
   # shellcheck disable=SC2046 # one definition per line
