@@ -15,9 +15,10 @@ PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
 # and conflicts with Debian's).
 command -v npm >/dev/null || PVECG_PACKAGES+=(npm)
 # The metric stores above are started by the export's tests on loopback
-# ports of their own; their system services are neither started nor
-# enabled by this installation.
-PVECG_SERVICES=(influxdb carbon-cache victoria-metrics prometheus)
+# ports of their own, and fail2ban is only asked to read a log
+# (fail2ban-regex); their system services are neither started nor enabled
+# by this installation.
+PVECG_SERVICES=(influxdb carbon-cache victoria-metrics prometheus fail2ban)
 
 log() { printf '==> %s\n' "$*" >&2; }
 
