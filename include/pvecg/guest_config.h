@@ -6,7 +6,9 @@
  * Only the few keys the RRD row needs are taken: the CPU count (QEMU:
  * `vcpus`, else `sockets` x `cores`; LXC: `cores`), the configured memory
  * (`memory`, MiB; QEMU also accepts the property form `current=<MiB>`) and
- * the guest's name (`name`, LXC `hostname`).  Where a key is absent PVE's
+ * the guest's name (`name`, LXC `hostname`), and for pve_guest_info whether
+ * it is a template (`template: 1`) and its tags (`tags`, as written: PVE
+ * separates them with ';').  Where a key is absent PVE's
  * default applies (QEMU 1 socket, 1 core, 512 MiB; LXC 512 MiB and all host
  * CPUs, i.e. unknown here).  The file's first section ends at a line
  * starting with '[' (snapshots, pending changes): nothing after it counts.
@@ -21,20 +23,24 @@
 #include <stdint.h>
 
 #define GUEST_CONFIG_NAME_SIZE 64
+#define GUEST_CONFIG_TAGS_SIZE 256
 
 struct guest_config {
   bool has_cpus; /* false: LXC without `cores` (all host CPUs) */
   unsigned cpus;
   uint64_t memory;                   /* bytes */
   char name[GUEST_CONFIG_NAME_SIZE]; /* "" when not set */
+  bool template;                     /* `template: 1` */
+  char tags[GUEST_CONFIG_TAGS_SIZE]; /* "" when not set */
 };
 
 /*
  * Parses a configuration file's content.  Lines are "key: value"; blank
  * lines and '#' comments are skipped; unknown keys are ignored.  Returns 0,
  * or -EBADMSG when a key this parser uses has a malformed value (then *ret
- * is untouched).  A name that is too long or has control characters is
- * dropped (left ""), not an error.
+ * is untouched).  A name or tags that are too long or have control
+ * characters are dropped (left ""), not an error; `template` is true only
+ * for "1", PVE's way of writing it.
  */
 int guest_config_parse(enum guest_type type, const char *buf, size_t len,
                        struct guest_config *ret);

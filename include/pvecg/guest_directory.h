@@ -15,12 +15,15 @@
 #include "pvecg/guest_config.h"
 #include "pvecg/rrd_file_name.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct guest_identity {
   enum guest_type type;
   char node[RRD_FILE_NAME_MAX + 1];  /* "" when only the links name it */
   char name[GUEST_CONFIG_NAME_SIZE]; /* "" when the config has none */
+  bool template;                     /* `template: 1` */
+  char tags[GUEST_CONFIG_TAGS_SIZE]; /* "" when the config has none */
 };
 
 struct guest_directory;
@@ -29,7 +32,8 @@ struct guest_directory;
  * empty directory).  Returns NULL only when out of memory. */
 struct guest_directory *guest_directory_load(const char *config_dir);
 
-/* The guest's identity, its name read from its configuration now.
+/* The guest's identity, its name, template flag and tags read from its
+ * configuration now.
  * Returns 0, or -ENOENT when no configuration has this VMID. */
 int guest_directory_find(const struct guest_directory *directory, uint32_t vmid,
                          struct guest_identity *ret);

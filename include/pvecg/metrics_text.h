@@ -14,6 +14,10 @@
  * Guests and nodes share a family where prometheus-pve-exporter does
  * (pve_memory_usage_bytes holds both), so the families are written across
  * all files, not file by file.  A value that is unknown is left out.
+ * Each counter also appears as a gauge under the exporter's older name
+ * (pve_network_receive_bytes, pve_disk_write_bytes, ...), for old
+ * dashboards; in OpenMetrics its _total family is then typed `unknown`,
+ * as a counter family would own the older name.
  */
 #ifndef PVECG_METRICS_TEXT_H
 #define PVECG_METRICS_TEXT_H
@@ -21,6 +25,7 @@
 #include "pvecg/export_format.h"
 #include "pvecg/rrd_layout.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <time.h>
@@ -32,20 +37,32 @@ struct metrics_file {
   const struct rrd_layout *layout;
   time_t time;          /* of the row */
   const double *values; /* layout->ds_count of them, NAN unknown */
+  bool stale;           /* no fresh row: only pve_up 0, no values */
 };
 
 /* What a guest's configuration says (pve_guest_info). */
 struct metrics_guest {
   const char *id, *node, *name, *type;
+  bool template;
+  const char *tags; /* as the configuration writes them; NULL: "" */
 };
 
 /* format: EXPORT_PROMETHEUS or EXPORT_OPENMETRICS. */
 void metrics_text_files(FILE *out, enum export_format format,
                         const struct metrics_file *files, size_t count);
 
-/* pve_guest_info{id,node,name,type} 1 for each guest. */
+/* pve_guest_info{id,node,name,type,template,tags} 1 for each guest
+ * (template "1" or "0"). */
 void metrics_text_guests(FILE *out, const struct metrics_guest *guests,
                          size_t count);
+
+/* pve_up{id} for each file: 1 when it has a fresh row, 0 when stale. */
+void metrics_text_up(FILE *out, const struct metrics_file *files, size_t count);
+
+/* pve_node_info{id,level,name,nodeid} 1 for each node's file (id
+ * "node/NAME"); level and nodeid are empty, as no RRD file holds them. */
+void metrics_text_nodes(FILE *out, const struct metrics_file *files,
+                        size_t count);
 
 /* A gauge family of one label: name{label="keys[i]"} values[i]. */
 void metrics_text_gauge(FILE *out, const char *name, const char *help,

@@ -128,17 +128,22 @@ static const struct config_entry *find(const struct guest_directory *x,
   return lo < x->count && x->entry[lo].vmid == vmid ? &x->entry[lo] : NULL;
 }
 
-/* The guest's name from its configuration, "" when it has none (or the
- * file cannot be read whole). */
-static void name_of(const struct config_entry *e, char *name, size_t size) {
+/* The guest's name, template flag and tags from its configuration; none
+ * of them when the file cannot be read whole. */
+static void config_of(const struct config_entry *e,
+                      struct guest_identity *ret) {
   struct guest_config cfg;
   size_t len;
   char *buf = malloc(CONFIG_SIZE_MAX);
-  name[0] = '\0';
+  ret->name[0] = ret->tags[0] = '\0';
+  ret->template = false;
   if (buf != NULL &&
       file_read_regular(AT_FDCWD, e->path, buf, CONFIG_SIZE_MAX, &len) == 0 &&
-      guest_config_parse(e->type, buf, len, &cfg) == 0)
-    snprintf(name, size, "%s", cfg.name);
+      guest_config_parse(e->type, buf, len, &cfg) == 0) {
+    snprintf(ret->name, sizeof(ret->name), "%s", cfg.name);
+    snprintf(ret->tags, sizeof(ret->tags), "%s", cfg.tags);
+    ret->template = cfg.template;
+  }
   free(buf);
 }
 
@@ -149,7 +154,7 @@ int guest_directory_find(const struct guest_directory *x, uint32_t vmid,
     return -ENOENT;
   ret->type = e->type;
   snprintf(ret->node, sizeof(ret->node), "%s", e->node);
-  name_of(e, ret->name, sizeof(ret->name));
+  config_of(e, ret);
   return 0;
 }
 

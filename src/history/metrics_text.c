@@ -87,6 +87,8 @@ static size_t families_of(const struct metrics_file *files, size_t count,
 static bool sample_of(const struct family *f, const struct metrics_file *file,
                       double *ret) {
   int c = f->column[file->kind];
+  if (file->stale)
+    return false; /* its values end: only pve_up says it is there */
   if (c < 0 || (size_t)c >= file->layout->ds_count)
     return false;
   /* the column's own naming: a guest's and a node's share the family */
@@ -99,32 +101,60 @@ static bool sample_of(const struct family *f, const struct metrics_file *file,
   return true;
 }
 
-static void write_family(FILE *out, enum export_format format,
-                         const struct family *f,
-                         const struct metrics_file *files, size_t count) {
-  const struct export_metric *m = f->metric;
-  const char *suffix = m->counter ? "_total" : "";
+/* The name prometheus-pve-exporter gave a counter before its _total
+ * families (collector/cluster.py, gauges marked deprecated): old
+ * dashboards still ask for it. */
+static const char *older_name(const struct export_metric *m) {
+  return strcmp(m->prom, "pve_disk_written_bytes") == 0 ? "pve_disk_write_bytes"
+                                                        : m->prom;
+}
+
+/* A family's HELP, TYPE and samples under name; nothing when no file has
+ * a value.  note, when not NULL, follows the help. */
+static void write_samples(FILE *out, enum export_format format,
+                          const struct family *f, const char *name,
+                          const char *type, const char *note,
+                          const struct metrics_file *files, size_t count) {
   bool meta = false;
   for (size_t i = 0; i < count; i++) {
     double v;
     if (!sample_of(f, &files[i], &v))
       continue;
     if (!meta) {
-      /* OpenMetrics names a counter's family, Prometheus' text its
-       * samples */
-      fprintf(out, "# HELP %s%s %s\n# TYPE %s%s %s\n", m->prom,
-              format == EXPORT_PROMETHEUS ? suffix : "", m->help, m->prom,
-              format == EXPORT_PROMETHEUS ? suffix : "",
-              m->counter ? "counter" : "gauge");
+      fprintf(out, "# HELP %s %s%s\n# TYPE %s %s\n", name, f->metric->help,
+              note != NULL ? note : "", name, type);
       meta = true;
     }
     char text[EXPORT_VALUE_SIZE];
     export_value_text(v, text);
-    fprintf(out, "%s%s{id=", m->prom, suffix);
+    fprintf(out, "%s{id=", name);
     write_label_value(out, files[i].id);
     fprintf(out, "} %s %lld%s\n", text, (long long)files[i].time,
             format == EXPORT_PROMETHEUS ? "000" : "");
   }
+}
+
+/* A counter is written twice: under its _total name and, as a gauge of
+ * the same values, under the exporter's older name.  In OpenMetrics a
+ * counter family named X owns the sample name X, which the older gauge
+ * needs, so there the _total family is `unknown`: the stored series are
+ * the same, and both formats parse without a clash. */
+static void write_family(FILE *out, enum export_format format,
+                         const struct family *f,
+                         const struct metrics_file *files, size_t count) {
+  const struct export_metric *m = f->metric;
+  if (!m->counter) {
+    write_samples(out, format, f, m->prom, "gauge", NULL, files, count);
+    return;
+  }
+  char total[128], note[192];
+  snprintf(total, sizeof(total), "%s_total", m->prom);
+  snprintf(note, sizeof(note), " (older name of %s, for old dashboards)",
+           total);
+  write_samples(out, format, f, total,
+                format == EXPORT_PROMETHEUS ? "counter" : "unknown", NULL,
+                files, count);
+  write_samples(out, format, f, older_name(m), "gauge", note, files, count);
 }
 
 void metrics_text_files(FILE *out, enum export_format format,
@@ -135,22 +165,62 @@ void metrics_text_files(FILE *out, enum export_format format,
     write_family(out, format, &f[i], files, count);
 }
 
+/* name{labels[0]="values[0]",...} 1 */
+static void write_info(FILE *out, const char *name, const char *const *labels,
+                       const char *const *values, size_t n) {
+  fprintf(out, "%s{", name);
+  for (size_t i = 0; i < n; i++) {
+    fprintf(out, "%s%s=", i > 0 ? "," : "", labels[i]);
+    write_label_value(out, values[i] != NULL ? values[i] : "");
+  }
+  fputs("} 1\n", out);
+}
+
 void metrics_text_guests(FILE *out, const struct metrics_guest *guests,
                          size_t count) {
+  static const char *const labels[] = {"id",   "node",     "name",
+                                       "type", "template", "tags"};
   if (count == 0)
     return;
   write_meta(out, "pve_guest_info", "VM/CT info", "gauge");
   for (size_t i = 0; i < count; i++) {
     const struct metrics_guest *g = &guests[i];
-    fputs("pve_guest_info{id=", out);
-    write_label_value(out, g->id);
-    fputs(",node=", out);
-    write_label_value(out, g->node);
-    fputs(",name=", out);
-    write_label_value(out, g->name);
-    fputs(",type=", out);
-    write_label_value(out, g->type);
-    fputs("} 1\n", out);
+    const char *values[] = {
+        g->id, g->node, g->name, g->type, g->template ? "1" : "0", g->tags};
+    write_info(out, "pve_guest_info", labels, values, 6);
+  }
+}
+
+void metrics_text_up(FILE *out, const struct metrics_file *files,
+                     size_t count) {
+  if (count == 0)
+    return;
+  write_meta(out, "pve_up",
+             "Whether the guest's or node's RRD file gets fresh rows (1) or "
+             "has stopped (0)",
+             "gauge");
+  for (size_t i = 0; i < count; i++) {
+    fputs("pve_up{id=", out);
+    write_label_value(out, files[i].id);
+    fprintf(out, "} %d\n", files[i].stale ? 0 : 1);
+  }
+}
+
+void metrics_text_nodes(FILE *out, const struct metrics_file *files,
+                        size_t count) {
+  static const char *const labels[] = {"id", "level", "name", "nodeid"};
+  bool meta = false;
+  for (size_t i = 0; i < count; i++) {
+    const char *id = files[i].id;
+    if (files[i].kind != EXPORT_NODE || strncmp(id, "node/", 5) != 0)
+      continue;
+    if (!meta)
+      write_meta(out, "pve_node_info", "Node info", "gauge");
+    meta = true;
+    /* level (the subscription) and nodeid (corosync's) are in no RRD
+     * file: empty, as the exporter gives a missing key */
+    const char *values[] = {id, "", id + 5, ""};
+    write_info(out, "pve_node_info", labels, values, 4);
   }
 }
 

@@ -20,9 +20,9 @@
 
 struct raw_config {
   uint64_t sockets, cores, vcpus, memory_mib;
-  bool has_cores, has_vcpus;
-  const char *name;
-  size_t name_len;
+  bool has_cores, has_vcpus, template;
+  const char *name, *tags;
+  size_t name_len, tags_len;
 };
 
 static bool key_is(const char *key, size_t len, const char *want) {
@@ -70,6 +70,14 @@ static int take_value(enum guest_type type, const char *key, size_t klen,
     c->name = v;
     c->name_len = (size_t)(end - v);
   }
+  if (key_is(key, klen, "tags")) {
+    c->tags = v;
+    c->tags_len = (size_t)(end - v);
+  }
+  /* only labels pve_guest_info: anything but PVE's "1" is not a template,
+   * never an error that would lose the counts above */
+  if (key_is(key, klen, "template"))
+    c->template = end - v == 1 && *v == '1';
   return 0;
 }
 
@@ -92,15 +100,16 @@ static int take_line(enum guest_type type, const char *p, const char *eol,
   return take_value(type, p, (size_t)(colon - p), v, end, c);
 }
 
-static void copy_name(const struct raw_config *c, struct guest_config *out) {
-  out->name[0] = '\0';
-  if (!c->name || c->name_len == 0 || c->name_len >= sizeof(out->name))
+/* A printable value into out[size], else "". */
+static void copy_text(const char *v, size_t len, char *out, size_t size) {
+  out[0] = '\0';
+  if (!v || len == 0 || len >= size)
     return;
-  for (size_t i = 0; i < c->name_len; i++)
-    if ((unsigned char)c->name[i] < 0x20 || c->name[i] == 0x7f)
+  for (size_t i = 0; i < len; i++)
+    if ((unsigned char)v[i] < 0x20 || v[i] == 0x7f)
       return;
-  memcpy(out->name, c->name, c->name_len);
-  out->name[c->name_len] = '\0';
+  memcpy(out, v, len);
+  out[len] = '\0';
 }
 
 int guest_config_parse(enum guest_type type, const char *buf, size_t len,
@@ -127,7 +136,9 @@ int guest_config_parse(enum guest_type type, const char *buf, size_t len,
     out.cpus = c.has_cores ? (unsigned)c.cores : 0;
   }
   out.memory = c.memory_mib << 20;
-  copy_name(&c, &out);
+  copy_text(c.name, c.name_len, out.name, sizeof(out.name));
+  copy_text(c.tags, c.tags_len, out.tags, sizeof(out.tags));
+  out.template = c.template;
   *ret = out;
   return 0;
 }

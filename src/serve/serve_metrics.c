@@ -3,9 +3,10 @@
  * GET /metrics (see serve_metrics.h): the files of both directories, each
  * one's newest row from its header (and what rrdcached still holds for it:
  * serve_read.h), never an archive.  A file whose newest row is older than
- * STALE_STEPS steps is left out, as its guest or node is gone or no longer
- * written: a scraper then sees the series end instead of a value repeated
- * for ever.  How many files were fresh, stale or unreadable is a metric of
+ * STALE_STEPS steps has its values left out, as its guest or node is gone
+ * or no longer written: a scraper then sees the series end instead of a
+ * value repeated for ever, and pve_up 0 for it while the file is listed.
+ * How many files were fresh, stale or unreadable is a metric of
  * its own, so that a file left out is not left unnoticed.
  */
 #include "serve_metrics.h"
@@ -106,18 +107,17 @@ static int read_file(struct scrape *s, const struct rrd_layout *layout,
   if (r == -ENOTCONN)
     return r;
   double *values = s->values + s->count * RRD_LAYOUT_DS_MAX;
-  if (r != 0 || row.time == 0 || !take_row(layout, &row, values)) {
-    s->state[r == 0 && row.time == 0 ? FILE_STALE : FILE_UNREADABLE]++;
+  if (r != 0 || (row.time != 0 && !take_row(layout, &row, values))) {
+    s->state[FILE_UNREADABLE]++;
     return 0;
   }
-  if (s->now - row.time > (time_t)(STALE_STEPS * layout->step)) {
-    s->state[FILE_STALE]++;
-    return 0;
-  }
-  s->state[FILE_FRESH]++;
+  /* a stale file keeps its slot, without values, for its pve_up 0 */
+  bool stale =
+      row.time == 0 || s->now - row.time > (time_t)(STALE_STEPS * layout->step);
+  s->state[stale ? FILE_STALE : FILE_FRESH]++;
   /* values are pointed to once every file is read: s->values moves */
-  s->files[s->count++] =
-      (struct metrics_file){.kind = kind, .layout = layout, .time = row.time};
+  s->files[s->count++] = (struct metrics_file){
+      .kind = kind, .layout = layout, .time = row.time, .stale = stale};
   return 0;
 }
 
@@ -153,8 +153,8 @@ static void name_files(struct scrape *s, size_t first_guest,
     const char *type = serve_list_guest_type(configs, name, who, &known);
     snprintf(s->ids[i], ID_SIZE, "%s/%s", type, name);
     if (known)
-      s->guests[s->guest_count++] =
-          (struct metrics_guest){s->ids[i], who->node, who->name, type};
+      s->guests[s->guest_count++] = (struct metrics_guest){
+          s->ids[i], who->node, who->name, type, who->template, who->tags};
   }
 }
 
@@ -190,6 +190,8 @@ static void write_scrape(const struct scrape *s, enum export_format format,
   for (size_t i = 0; i < FILE_STATES; i++)
     counts[i] = (double)s->state[i];
   metrics_text_files(out, format, s->files, s->count);
+  metrics_text_up(out, s->files, s->count);
+  metrics_text_nodes(out, s->files, s->count);
   metrics_text_guests(out, s->guests, s->guest_count);
   metrics_text_gauge(out, "pvecg_metrics_files",
                      "RRD files read for this scrape, by what was found",

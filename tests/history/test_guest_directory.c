@@ -47,7 +47,8 @@ static int setup(void **state) {
   fixture_write(root, "nodes/pve1/qemu-server/notes.txt", "name: notes\n");
   fixture_mkdir(root, "nodes/pve1/qemu-server/104.conf"); /* a directory */
   fixture_write(root, "nodes/pve2/lxc/101.conf",
-                "arch: amd64\nhostname: ct1\ncores: 2\n");
+                "arch: amd64\nhostname: ct1\ncores: 2\ntags: a;b\n"
+                "template: 1\n");
   /* A hidden node and a file where a node would be are no nodes. */
   fixture_mkdir(root, "nodes/.hidden/qemu-server");
   fixture_write(root, "nodes/.hidden/qemu-server/200.conf", "name: hid\n");
@@ -98,6 +99,13 @@ static void test_find(void **state) {
   check_missing(d, 103); /* 103.conf.tmp */
   check_missing(d, 104); /* a directory */
   check_missing(d, 106); /* nowhere */
+  struct guest_identity who;
+  assert_int_equal(guest_directory_find(d, 101, &who), 0);
+  assert_true(who.template);
+  assert_string_equal(who.tags, "a;b");
+  assert_int_equal(guest_directory_find(d, 100, &who), 0);
+  assert_false(who.template);
+  assert_string_equal(who.tags, "");
   check_missing(d, 200); /* a hidden node's */
   check_missing(d, 0);
   check_missing(d, 1000);

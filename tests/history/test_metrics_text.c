@@ -5,10 +5,15 @@
  * families (pve_memory_usage_bytes holds the node's memused and the
  * guests' mem), each family once with its HELP and TYPE before all its
  * samples, unknown values left out and a family without any known value
- * left out entirely, pressure percent as a ratio, counters with `_total`
- * (on HELP/TYPE too in Prometheus' text, only on samples in OpenMetrics),
+ * left out entirely, pressure percent as a ratio, counters with `_total`,
  * times in milliseconds for Prometheus and seconds for OpenMetrics, "# EOF"
  * only for OpenMetrics, and label values with '\', '"' and newlines.
+ * Each counter's family is followed by the same values as a gauge under
+ * prometheus-pve-exporter's older name, and in OpenMetrics is typed
+ * `unknown` under its _total name (a counter family would own the older
+ * name); pve_up 1 for a fresh file and 0 for a stale one, whose values are
+ * left out; pve_node_info with empty level and nodeid; pve_guest_info with
+ * template and tags.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -68,12 +73,12 @@ static void make_scrape(struct scrape *s) {
   set(&s->ct, g, "cpu", 0.25);
   set(&s->ct, g, "mem", 536870912);
   set(&s->ct, g, "pressurecpufull", 2.5);
-  s->files[0] = (struct metrics_file){EXPORT_NODE, "node/pve1", n, 1700000060,
-                                      s->node.values};
-  s->files[1] =
-      (struct metrics_file){EXPORT_VM, "qemu/100", g, 1700000070, s->vm.values};
-  s->files[2] =
-      (struct metrics_file){EXPORT_VM, "lxc/101", g, 1700000080, s->ct.values};
+  s->files[0] = (struct metrics_file){EXPORT_NODE, "node/pve1",    n,
+                                      1700000060,  s->node.values, false};
+  s->files[1] = (struct metrics_file){EXPORT_VM,  "qemu/100",   g,
+                                      1700000070, s->vm.values, false};
+  s->files[2] = (struct metrics_file){EXPORT_VM,  "lxc/101",    g,
+                                      1700000080, s->ct.values, false};
 }
 
 static void test_files_prometheus(void **state) {
@@ -103,6 +108,12 @@ static void test_files_prometheus(void **state) {
       "pve_network_receive_bytes_total{id=\"node/pve1\"} 123456 "
       "1700000060000\n"
       "pve_network_receive_bytes_total{id=\"qemu/100\"} 1000 1700000070000\n"
+      "# HELP pve_network_receive_bytes Bytes received over the physical "
+      "network interfaces (older name of pve_network_receive_bytes_total, "
+      "for old dashboards)\n"
+      "# TYPE pve_network_receive_bytes gauge\n"
+      "pve_network_receive_bytes{id=\"node/pve1\"} 123456 1700000060000\n"
+      "pve_network_receive_bytes{id=\"qemu/100\"} 1000 1700000070000\n"
       "# HELP pve_pressure_cpu_some_ratio Share of the last 10 s in which "
       "some tasks were stalled on CPU (pressure stall information, avg10)\n"
       "# TYPE pve_pressure_cpu_some_ratio gauge\n"
@@ -135,11 +146,17 @@ static void test_files_openmetrics(void **state) {
       "pve_memory_usage_bytes{id=\"node/pve1\"} 8589934592 1700000060\n"
       "pve_memory_usage_bytes{id=\"qemu/100\"} 1073741824 1700000070\n"
       "pve_memory_usage_bytes{id=\"lxc/101\"} 536870912 1700000080\n"
-      "# HELP pve_network_receive_bytes Bytes received over the physical "
-      "network interfaces\n"
-      "# TYPE pve_network_receive_bytes counter\n"
+      "# HELP pve_network_receive_bytes_total Bytes received over the "
+      "physical network interfaces\n"
+      "# TYPE pve_network_receive_bytes_total unknown\n"
       "pve_network_receive_bytes_total{id=\"node/pve1\"} 123456 1700000060\n"
       "pve_network_receive_bytes_total{id=\"qemu/100\"} 1000 1700000070\n"
+      "# HELP pve_network_receive_bytes Bytes received over the physical "
+      "network interfaces (older name of pve_network_receive_bytes_total, "
+      "for old dashboards)\n"
+      "# TYPE pve_network_receive_bytes gauge\n"
+      "pve_network_receive_bytes{id=\"node/pve1\"} 123456 1700000060\n"
+      "pve_network_receive_bytes{id=\"qemu/100\"} 1000 1700000070\n"
       "# HELP pve_pressure_cpu_some_ratio Share of the last 10 s in which "
       "some tasks were stalled on CPU (pressure stall information, avg10)\n"
       "# TYPE pve_pressure_cpu_some_ratio gauge\n"
@@ -168,10 +185,16 @@ static void test_files_guest_first(void **state) {
       "# TYPE pve_memory_usage_bytes gauge\n"
       "pve_memory_usage_bytes{id=\"qemu/100\"} 1073741824 1700000070\n"
       "pve_memory_usage_bytes{id=\"node/pve1\"} 8589934592 1700000060\n"
-      "# HELP pve_network_receive_bytes Bytes received over the network\n"
-      "# TYPE pve_network_receive_bytes counter\n"
+      "# HELP pve_network_receive_bytes_total Bytes received over the "
+      "network\n"
+      "# TYPE pve_network_receive_bytes_total unknown\n"
       "pve_network_receive_bytes_total{id=\"qemu/100\"} 1000 1700000070\n"
       "pve_network_receive_bytes_total{id=\"node/pve1\"} 123456 1700000060\n"
+      "# HELP pve_network_receive_bytes Bytes received over the network "
+      "(older name of pve_network_receive_bytes_total, for old dashboards)\n"
+      "# TYPE pve_network_receive_bytes gauge\n"
+      "pve_network_receive_bytes{id=\"qemu/100\"} 1000 1700000070\n"
+      "pve_network_receive_bytes{id=\"node/pve1\"} 123456 1700000060\n"
       "# HELP pve_pressure_cpu_some_ratio Share of the last 10 s in which "
       "some tasks were stalled on CPU (pressure stall information, avg10)\n"
       "# TYPE pve_pressure_cpu_some_ratio gauge\n"
@@ -188,8 +211,9 @@ static void test_files_nothing_known(void **state) {
   struct row r;
   clear(&r);
   struct metrics_file files[] = {
-      {EXPORT_VM, "qemu/100", &layout_pve_vm_9_0, 1700000060, r.values},
-      {EXPORT_NODE, "node/pve1", &layout_pve_node_9_0, 1700000060, r.values},
+      {EXPORT_VM, "qemu/100", &layout_pve_vm_9_0, 1700000060, r.values, false},
+      {EXPORT_NODE, "node/pve1", &layout_pve_node_9_0, 1700000060, r.values,
+       false},
   };
   struct capture c;
   capture_open(&c);
@@ -213,9 +237,10 @@ static void test_files_legacy_layout(void **state) {
   set(&now, &layout_pve_vm_9_0, "mem", 2048);
   set(&now, &layout_pve_vm_9_0, "memhost", 4096);
   struct metrics_file files[] = {
-      {EXPORT_VM, "qemu/100", &layout_pve2_vm, 1700000060, old.values},
-      {EXPORT_VM, "qemu/101", &layout_pve_vm_9_0, 1700000060, now.values},
-      {EXPORT_VM, "qemu/102", &layout_pve2_vm, 1700000060, old.values},
+      {EXPORT_VM, "qemu/100", &layout_pve2_vm, 1700000060, old.values, false},
+      {EXPORT_VM, "qemu/101", &layout_pve_vm_9_0, 1700000060, now.values,
+       false},
+      {EXPORT_VM, "qemu/102", &layout_pve2_vm, 1700000060, old.values, false},
   };
   struct capture c;
   capture_open(&c);
@@ -236,8 +261,8 @@ static void test_files_legacy_layout(void **state) {
 static void test_guests(void **state) {
   (void)state;
   struct metrics_guest guests[] = {
-      {"qemu/100", "pve1", "web", "qemu"},
-      {"lxc/101", "pve1", "a\\b\"c\nd", "lxc"},
+      {"qemu/100", "pve1", "web", "qemu", false, "db;prod"},
+      {"lxc/101", "pve1", "a\\b\"c\nd", "lxc", true, NULL},
   };
   struct capture c;
   capture_open(&c);
@@ -245,9 +270,11 @@ static void test_guests(void **state) {
   capture_check(&c, "# HELP pve_guest_info VM/CT info\n"
                     "# TYPE pve_guest_info gauge\n"
                     "pve_guest_info{id=\"qemu/100\",node=\"pve1\","
-                    "name=\"web\",type=\"qemu\"} 1\n"
+                    "name=\"web\",type=\"qemu\",template=\"0\","
+                    "tags=\"db;prod\"} 1\n"
                     "pve_guest_info{id=\"lxc/101\",node=\"pve1\","
-                    "name=\"a\\\\b\\\"c\\nd\",type=\"lxc\"} 1\n");
+                    "name=\"a\\\\b\\\"c\\nd\",type=\"lxc\","
+                    "template=\"1\",tags=\"\"} 1\n");
   capture_open(&c);
   metrics_text_guests(c.out, guests, 0);
   capture_check(&c, "");
@@ -268,17 +295,21 @@ static void test_gauge(void **state) {
                     "pvecg_file_age_seconds{file=\"odd\\\"\\\\\\n\"} 0.5\n");
 }
 
-/* One scrape, as the server puts it together. */
+/* One scrape, as the server puts it together: a node, a guest and a
+ * stale guest, whose values are left out but whose pve_up is 0. */
 static void test_whole_scrape(void **state) {
   (void)state;
   struct scrape s;
   make_scrape(&s);
-  struct metrics_guest guest = {"qemu/100", "pve1", "web", "qemu"};
+  s.files[2].stale = true;
+  struct metrics_guest guest = {"qemu/100", "pve1", "web", "qemu", false, ""};
   const char *keys[] = {"up"};
   const double values[] = {1};
   struct capture c;
   capture_open(&c);
-  metrics_text_files(c.out, EXPORT_OPENMETRICS, s.files + 1, 1);
+  metrics_text_files(c.out, EXPORT_OPENMETRICS, s.files + 1, 2);
+  metrics_text_up(c.out, s.files, 3);
+  metrics_text_nodes(c.out, s.files, 3);
   metrics_text_guests(c.out, &guest, 1);
   metrics_text_gauge(c.out, "pvecg_up", "Whether it works", "what", keys,
                      values, 1);
@@ -287,21 +318,41 @@ static void test_whole_scrape(void **state) {
       &c, "# HELP pve_memory_usage_bytes Used memory in bytes\n"
           "# TYPE pve_memory_usage_bytes gauge\n"
           "pve_memory_usage_bytes{id=\"qemu/100\"} 1073741824 1700000070\n"
-          "# HELP pve_network_receive_bytes Bytes received over the network\n"
-          "# TYPE pve_network_receive_bytes counter\n"
+          "# HELP pve_network_receive_bytes_total Bytes received over the "
+          "network\n"
+          "# TYPE pve_network_receive_bytes_total unknown\n"
           "pve_network_receive_bytes_total{id=\"qemu/100\"} 1000 1700000070\n"
+          "# HELP pve_network_receive_bytes Bytes received over the network "
+          "(older name of pve_network_receive_bytes_total, for old "
+          "dashboards)\n"
+          "# TYPE pve_network_receive_bytes gauge\n"
+          "pve_network_receive_bytes{id=\"qemu/100\"} 1000 1700000070\n"
           "# HELP pve_pressure_cpu_some_ratio Share of the last 10 s in which "
           "some tasks were stalled on CPU (pressure stall information, avg10)\n"
           "# TYPE pve_pressure_cpu_some_ratio gauge\n"
           "pve_pressure_cpu_some_ratio{id=\"qemu/100\"} 0.5 1700000070\n"
+          "# HELP pve_up Whether the guest's or node's RRD file gets fresh "
+          "rows (1) or has stopped (0)\n"
+          "# TYPE pve_up gauge\n"
+          "pve_up{id=\"node/pve1\"} 1\n"
+          "pve_up{id=\"qemu/100\"} 1\n"
+          "pve_up{id=\"lxc/101\"} 0\n"
+          "# HELP pve_node_info Node info\n"
+          "# TYPE pve_node_info gauge\n"
+          "pve_node_info{id=\"node/pve1\",level=\"\",name=\"pve1\","
+          "nodeid=\"\"} 1\n"
           "# HELP pve_guest_info VM/CT info\n"
           "# TYPE pve_guest_info gauge\n"
           "pve_guest_info{id=\"qemu/100\",node=\"pve1\",name=\"web\","
-          "type=\"qemu\"} 1\n"
+          "type=\"qemu\",template=\"0\",tags=\"\"} 1\n"
           "# HELP pvecg_up Whether it works\n"
           "# TYPE pvecg_up gauge\n"
           "pvecg_up{what=\"up\"} 1\n"
           "# EOF\n");
+  capture_open(&c);
+  metrics_text_up(c.out, s.files, 0);
+  metrics_text_nodes(c.out, s.files + 1, 2);
+  capture_check(&c, ""); /* no file, no node: no family */
 }
 
 int main(void) {

@@ -120,6 +120,27 @@ static void test_names(void **state) {
   assert_string_equal(c.name, "spaced");
 }
 
+/* What pve_guest_info labels: tags as written, template only for "1",
+ * both only in the first section. */
+static void test_template_and_tags(void **state) {
+  (void)state;
+  struct guest_config c;
+  assert_int_equal(parse(GUEST_QEMU,
+                         "memory: 1024\ntags: db;prod\n"
+                         "template: 1\n[snap]\ntags: old\n",
+                         &c),
+                   0);
+  assert_true(c.template);
+  assert_string_equal(c.tags, "db;prod");
+  assert_int_equal(c.memory, UINT64_C(1024) << 20);
+  assert_int_equal(parse(GUEST_LXC, "template: yes\ntags: a\tb\n", &c), 0);
+  assert_false(c.template);        /* not PVE's "1": no template, no error */
+  assert_string_equal(c.tags, ""); /* control character: dropped */
+  assert_int_equal(parse(GUEST_QEMU, "template: 0\n", &c), 0);
+  assert_false(c.template);
+  assert_string_equal(c.tags, "");
+}
+
 static void test_every_prefix(void **state) {
   (void)state;
   size_t len = strlen(qemu_conf);
@@ -147,6 +168,7 @@ int main(void) {
       cmocka_unit_test(test_lxc),
       cmocka_unit_test(test_malformed),
       cmocka_unit_test(test_names),
+      cmocka_unit_test(test_template_and_tags),
       cmocka_unit_test(test_every_prefix),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

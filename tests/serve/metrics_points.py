@@ -10,11 +10,16 @@ rows first) with the Prometheus names of tests/cli/export_points.py, this
 test suite's own statement of prometheus-pve-exporter's names, not pvecg's
 tables: every known value of a file whose last update is at most STALE
 seconds before NOW, pressure as a ratio, counters under _total with the raw
-counter; pve_guest_info for each guest with a configuration.
+counter and again under prometheus-pve-exporter's older names (OLDER);
+pve_up 1 for such a file and 0 for a stale one (its values left out);
+pve_node_info for each node file; pve_guest_info with template and tags for
+each guest with a configuration, fresh or stale.  A label whose value is
+empty is left out, as Prometheus and VictoriaMetrics store no such label.
 
 usage:
   metrics_points.py expect DATA_DIR NOW GUESTS [DAEMON]
-      (GUESTS: lines "vmid type node name"; type qemu or lxc)
+      (GUESTS: lines "vmid type node template tags name"; type qemu or
+       lxc, template 0 or 1, tags as configured or "-" for none)
   metrics_points.py states DATA_DIR NOW [DAEMON]    fresh/stale/unreadable
   metrics_points.py text FILE          a Prometheus text body (times in ms)
   metrics_points.py openmetrics FILE   an OpenMetrics body, parsed by
@@ -49,6 +54,16 @@ GUEST_COLUMNS = ("maxcpu cpu maxmem mem maxdisk disk netin netout diskread "
                  "pressurememoryfull").split()
 SIGNIFICANT = None
 DROP_LABELS = {"job", "instance", "__name__"}
+# prometheus-pve-exporter's names before its _total counters (gauges in
+# collector/cluster.py, "DEPRECATED"), which old dashboards query.
+OLDER = {
+    "pve_network_receive_bytes_total": "pve_network_receive_bytes",
+    "pve_network_transmit_bytes_total": "pve_network_transmit_bytes",
+    "pve_disk_read_bytes_total": "pve_disk_read_bytes",
+    "pve_disk_written_bytes_total": "pve_disk_write_bytes",
+}
+# Samples the server sends without a time (stored at the scrape's time).
+UNTIMED = {"pve_guest_info", "pve_up", "pve_node_info"}
 
 
 def num(value):
@@ -60,7 +75,7 @@ def num(value):
 
 def series(name, labels):
     inner = ",".join('%s="%s"' % (k, labels[k]) for k in sorted(labels)
-                     if k not in DROP_LABELS)
+                     if k not in DROP_LABELS and labels[k] != "")
     return "%s{%s}" % (name, inner)
 
 
@@ -101,30 +116,50 @@ def read_files(data_dir, now, daemon):
             yield "fresh", kind, name, stamp, dict(zip(names, values))
 
 
-def expect(data_dir, now, guests_path, daemon):
+def read_guests(path):
     guests = {}
-    with open(guests_path) as f:
+    with open(path) as f:
         for line in f:
-            vmid, kind, node, title = line.rstrip("\n").split(" ", 3)
-            guests[vmid] = (kind, node, title)
+            vmid, kind, node, template, tags, title = \
+                line.rstrip("\n").split(" ", 5)
+            guests[vmid] = {"type": kind, "node": node, "name": title,
+                            "template": template,
+                            "tags": "" if tags == "-" else tags}
+    return guests
+
+
+def values_of(sid, table, stamp, row):
+    out = []
+    for column, value in row.items():
+        if value == "U" or column not in table:
+            continue
+        v = float(value) / 100 if column.startswith("pressure") else value
+        for name in (table[column], OLDER.get(table[column])):
+            if name is not None:
+                out.append("%s\t%d\t%s" % (series(name, {"id": sid}),
+                                           stamp, num(v)))
+    return out
+
+
+def expect(data_dir, now, guests_path, daemon):
+    guests = read_guests(guests_path)
     out = []
     for state, kind, name, stamp, row in read_files(data_dir, now, daemon):
-        if state != "fresh":
+        if state == "unreadable":
             continue
         if kind == "node":
             sid, table = "node/" + name, export_points.PROM_NODE
+            info = {"id": sid, "level": "", "name": name, "nodeid": ""}
+            out.append("%s\t-\t%s" % (series("pve_node_info", info), num(1)))
         else:
-            sid = "%s/%s" % (guests.get(name, ("guest",))[0], name)
+            sid = "%s/%s" % (guests.get(name, {"type": "guest"})["type"], name)
             table = export_points.PROM_GUEST
-        for column, value in row.items():
-            if value == "U" or column not in table:
-                continue
-            v = float(value) / 100 if column.startswith("pressure") else value
-            out.append("%s\t%d\t%s" % (series(table[column], {"id": sid}),
-                                       stamp, num(v)))
+        out.append("%s\t-\t%s" % (series("pve_up", {"id": sid}),
+                                   num(1 if state == "fresh" else 0)))
+        if state == "fresh":
+            out += values_of(sid, table, stamp, row)
         if kind == "guest" and name in guests:
-            g = guests[name]
-            labels = {"id": sid, "type": g[0], "node": g[1], "name": g[2]}
+            labels = dict(guests[name], id=sid)
             out.append("%s\t-\t%s" % (series("pve_guest_info", labels),
                                        num(1)))
     print("\n".join(sorted(out)))
@@ -142,8 +177,8 @@ LABEL = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
 
 
 def read_text(path):
-    """A Prometheus text body; every sample of a pve_ series must carry a
-    time, except pve_guest_info."""
+    """A Prometheus text body; every sample of a pve_ series carries a
+    time, except those of UNTIMED."""
     out = []
     with open(path) as f:
         for line in f:
@@ -189,7 +224,7 @@ def read_prometheus(url):
     for s in get_json(url + "/api/v1/query?" + q)["data"]["result"]:
         name = s["metric"]["__name__"]
         for t, v in s["values"]:
-            t = "-" if name == "pve_guest_info" else "%d" % int(float(t))
+            t = "-" if name in UNTIMED else "%d" % int(float(t))
             out.append("%s\t%s\t%s" % (series(name, s["metric"]), t, num(v)))
     print("\n".join(sorted(set(out))))
 
@@ -203,7 +238,7 @@ def read_victoria(url):
             s = json.loads(line)
             name = s["metric"]["__name__"]
             for t, v in zip(s["timestamps"], s["values"]):
-                t = "-" if name == "pve_guest_info" else "%d" % (t // 1000)
+                t = "-" if name in UNTIMED else "%d" % (t // 1000)
                 out.append("%s\t%s\t%s" % (series(name, s["metric"]), t,
                                            num(v)))
     print("\n".join(sorted(set(out))))

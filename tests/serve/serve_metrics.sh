@@ -7,7 +7,11 @@
 # what a real Prometheus and a real VictoriaMetrics (-promscrape.config)
 # store from scraping it.  Files: a node, a VM with two rows pending in
 # the daemon, a container whose newest memhost is U, a guest without a
-# configuration, a stale guest and a foreign file; gzip when asked for.
+# configuration, a stale guest (a template: pve_up 0, its guest_info, no
+# values) and a foreign file; gzip when asked for.  The names of
+# prometheus-pve-exporter's dashboards are read back exactly: pve_up,
+# pve_node_info, pve_guest_info's template and tags, and the older counter
+# names beside the _total ones.
 # Then the same through a daemon over TCP (INFO and PENDING), and a 503
 # once the daemon is gone.
 set -euo pipefail
@@ -41,10 +45,10 @@ rows_until pve-vm-9.0 "$D/pve-vm-9.0/101" $((LAST - 60)) 65 # row 65: memhost U
 rows_until pve-vm-9.0 "$D/pve-vm-9.0/102" $((LAST - 120)) 30
 rows_until pve-vm-9.0 "$D/pve-vm-9.0/103" $((LAST - 3600)) 30 # stale
 rows_until pve-node-9.0 "$D/pve-vm-9.0/104" $((LAST - 60)) 10 # foreign
-printf 'name: web-1\nmemory: 4096\n' >"$T/pve/nodes/pve1/qemu-server/100.conf"
+printf 'name: web-1\nmemory: 4096\ntags: prod;web\n' >"$T/pve/nodes/pve1/qemu-server/100.conf"
 printf 'hostname: ct\n' >"$T/pve/nodes/pve1/lxc/101.conf"
-printf 'name: old\n' >"$T/pve/nodes/pve1/qemu-server/103.conf"
-printf '100 qemu pve1 web-1\n101 lxc pve1 ct\n103 qemu pve1 old\n' >"$T/guests"
+printf 'name: old\ntemplate: 1\n' >"$T/pve/nodes/pve1/qemu-server/103.conf"
+printf '%s\n' '100 qemu pve1 0 prod;web web-1' '101 lxc pve1 0 - ct' '103 qemu pve1 1 - old' >"$T/guests"
 
 # The daemon holds two newer rows of VM 100 (-w: not written for an hour).
 SOCK=$T/rrdcached.sock
@@ -89,7 +93,25 @@ grep -qi '^content-type: application/openmetrics-text; version=1.0.0; charset=ut
 # U is left out, not sent as 0; a stale or foreign file gives nothing
 grep -q 'pve_memory_host_bytes{id="lxc/101"}' "$T/text.body" && fail "memhost U of lxc/101 was sent"
 grep -q 'pve_memory_usage_bytes{id="lxc/101"}' "$T/text.body" || fail "lxc/101 is missing"
-grep -q '/103"\|/104"' "$T/text.body" && fail "a stale or foreign file was sent"
+grep -v '^pve_up{\|^pve_guest_info{' "$T/text.body" | grep -q '/103"\|/104"' &&
+  fail "a stale or foreign file's values were sent"
+grep -q '/104"' "$T/text.body" && fail "a foreign file has pve_up"
+# what prometheus-pve-exporter's dashboards join on and select by
+for line in 'pve_up{id="node/pve1"} 1' 'pve_up{id="qemu/100"} 1' 'pve_up{id="lxc/101"} 1' \
+  'pve_up{id="qemu/103"} 0' 'pve_node_info{id="node/pve1",level="",name="pve1",nodeid=""} 1' \
+  'pve_guest_info{id="qemu/100",node="pve1",name="web-1",type="qemu",template="0",tags="prod;web"} 1' \
+  'pve_guest_info{id="qemu/103",node="pve1",name="old",type="qemu",template="1",tags=""} 1'; do
+  grep -qxF "$line" "$T/text.body" || fail "missing: $line"
+done
+# the older counter names: gauges of the same values, in both formats
+for old in network_receive_bytes network_transmit_bytes disk_read_bytes disk_write_bytes; do
+  new=${old/disk_write/disk_written}_total
+  grep -qx "# TYPE pve_$old gauge" "$T/text.body" || fail "pve_$old is not a gauge"
+  grep -qx "# TYPE pve_$old gauge" "$T/om.body" || fail "OpenMetrics: pve_$old is not a gauge"
+  grep -qx "# TYPE pve_$new unknown" "$T/om.body" || fail "OpenMetrics: pve_$new is not unknown"
+  [ "$(grep "^pve_$new{" "$T/text.body" | sed "s/^pve_$new//")" = \
+    "$(grep "^pve_$old{" "$T/text.body" | sed "s/^pve_$old//")" ] || fail "pve_$old differs from pve_$new"
+done
 grep -qx 'pvecg_metrics_files{state="fresh"} 4' "$T/text.body" || fail "fresh files: $(grep pvecg_ "$T/text.body")"
 grep -qx 'pvecg_metrics_files{state="stale"} 1' "$T/text.body" || fail "stale files"
 grep -qx 'pvecg_metrics_files{state="unreadable"} 1' "$T/text.body" || fail "unreadable files"
