@@ -6,6 +6,8 @@
  */
 #include "rrd_owner_table.h"
 
+#include "rrd_entry_hash.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,13 +15,6 @@
 #include <string.h>
 
 #define INITIAL_BUCKETS 64
-
-static size_t entry_hash(const struct rrd_layout *layout, const char *name) {
-  uint64_t h = 14695981039346656037ULL; /* FNV-1a */
-  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-    h = (h ^ *p) * 1099511628211ULL;
-  return (size_t)(h ^ ((uintptr_t)layout * 0x9e3779b97f4a7c15ULL));
-}
 
 int owner_table_init(struct owner_table *table) {
   table->buckets = calloc(INITIAL_BUCKETS, sizeof(*table->buckets));
@@ -60,7 +55,7 @@ static void grow(struct owner_table *table) {
     for (struct owner_entry *e = table->buckets[i], *next; e != NULL;
          e = next) {
       next = e->next;
-      size_t b = entry_hash(e->layout, e->name) & (count - 1);
+      size_t b = rrd_entry_hash(e->layout, e->name) & (count - 1);
       e->next = buckets[b];
       buckets[b] = e;
     }
@@ -72,7 +67,7 @@ static void grow(struct owner_table *table) {
 struct owner_entry *owner_table_find(const struct owner_table *table,
                                      const struct rrd_layout *layout,
                                      const char *name) {
-  size_t b = entry_hash(layout, name) & (table->bucket_count - 1);
+  size_t b = rrd_entry_hash(layout, name) & (table->bucket_count - 1);
   for (struct owner_entry *e = table->buckets[b]; e != NULL; e = e->next)
     if (e->layout == layout && strcmp(e->name, name) == 0)
       return e;
@@ -87,7 +82,7 @@ struct owner_entry *owner_table_add(struct owner_table *table,
     return NULL;
   e->layout = layout;
   snprintf(e->name, sizeof(e->name), "%s", name);
-  size_t b = entry_hash(layout, name) & (table->bucket_count - 1);
+  size_t b = rrd_entry_hash(layout, name) & (table->bucket_count - 1);
   e->next = table->buckets[b];
   table->buckets[b] = e;
   if (++table->entry_count > table->bucket_count)

@@ -6,6 +6,8 @@
  */
 #include "rrd_store_table.h"
 
+#include "rrd_entry_hash.h"
+
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,13 +15,6 @@
 #include <string.h>
 
 #define INITIAL_BUCKETS 64
-
-static size_t entry_hash(const struct rrd_layout *layout, const char *name) {
-  uint64_t h = 14695981039346656037ULL; /* FNV-1a */
-  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-    h = (h ^ *p) * 1099511628211ULL;
-  return (size_t)(h ^ ((uintptr_t)layout * 0x9e3779b97f4a7c15ULL));
-}
 
 int store_table_init(struct store_table *table) {
   table->buckets = calloc(INITIAL_BUCKETS, sizeof(*table->buckets));
@@ -59,7 +54,7 @@ static void grow(struct store_table *table) {
   for (size_t i = 0; i < table->bucket_count; i++)
     for (struct entry *e = table->buckets[i], *next; e != NULL; e = next) {
       next = e->next;
-      size_t b = entry_hash(e->layout, e->name) & (count - 1);
+      size_t b = rrd_entry_hash(e->layout, e->name) & (count - 1);
       e->next = buckets[b];
       buckets[b] = e;
     }
@@ -100,7 +95,7 @@ static struct entry *entry_find(const struct store_table *table,
 struct entry *store_table_find(struct store_table *table,
                                const struct rrd_layout *layout,
                                const char *name) {
-  size_t hash = entry_hash(layout, name);
+  size_t hash = rrd_entry_hash(layout, name);
   pthread_mutex_lock(&table->lock);
   struct entry *e = entry_find(table, layout, name, hash);
   pthread_mutex_unlock(&table->lock);
@@ -110,7 +105,7 @@ struct entry *store_table_find(struct store_table *table,
 struct entry *store_table_add(struct store_table *table,
                               const struct rrd_layout *layout, const char *name,
                               const char *path) {
-  size_t hash = entry_hash(layout, name);
+  size_t hash = rrd_entry_hash(layout, name);
   pthread_mutex_lock(&table->lock);
   struct entry *e = entry_find(table, layout, name, hash);
   if (e == NULL && (e = entry_new(layout, name, path)) != NULL) {

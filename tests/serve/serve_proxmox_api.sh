@@ -30,11 +30,6 @@ timeout 300 npm install --prefix "$T/npm" --no-audit --no-fund --loglevel=error 
   >>"$T/npm.log" 2>&1 || { cat "$T/npm.log"; echo "FAIL - npm install proxmox-api"; exit 1; }
 echo "ok   - proxmox-api $(node -p "require('$T/npm/node_modules/proxmox-api/package.json').version") installed"
 
-FAILURES=0
-check() { # check DESCRIPTION EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then echo "ok   - $1"; else
-    echo "FAIL - $1: expected '$2', got '$3'"; FAILURES=$((FAILURES + 1)); fi
-}
 
 T0=1700002800
 NOW=$((T0 + 300 * 60))

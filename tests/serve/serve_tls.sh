@@ -25,11 +25,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/fixture.sh"
 . "$HERE/tls_fixture.sh"
 trap 'stop_serve; rm -rf "$T"' EXIT
-FAILURES=0
-check() { # check DESCRIPTION EXPECTED ACTUAL
-  if [ "$2" == "$3" ]; then echo "ok   - $1"; else
-    echo "FAIL - $1: expected '$2', got '$3'"; FAILURES=$((FAILURES + 1)); fi
-}
 
 mkdir "$T/data"
 make_tls "$T"

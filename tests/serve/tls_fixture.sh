@@ -5,6 +5,14 @@
 # 127.0.0.1 and localhost, and a server started on them.  Sourced by the
 # test scripts after fixture.sh.
 
+# check DESCRIPTION EXPECTED ACTUAL: one line of the test's report; a test
+# ends with FAILURES as its exit status.
+FAILURES=0
+check() {
+  if [ "$2" == "$3" ]; then echo "ok   - $1"; else
+    echo "FAIL - $1: expected '$2', got '$3'"; FAILURES=$((FAILURES + 1)); fi
+}
+
 # make_tls DIR: DIR/ca.pem, DIR/server.pem and DIR/server.key (mode 0600).
 make_tls() {
   local d=$1
