@@ -3,6 +3,7 @@
 #include "pvecg/rrd_file_name.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -26,10 +27,46 @@ const char *rrd_file_name_problem(const char *name) {
 
 int rrd_file_name_path(const char *data_dir, const struct rrd_layout *layout,
                        const char *name, char *buf, size_t size) {
-  if (layout == NULL || rrd_file_name_problem(name) != NULL)
+  return rrd_cluster_file_path(data_dir, NULL, layout, name, buf, size);
+}
+
+/* Directories of files that are not in rrd_layouts[]: Proxmox VE's
+ * storages', which a data directory copied from pmxcfs may hold. */
+static const char *const other_layout_dirs[] = {"pve2-storage",
+                                                "pve-storage-9.0"};
+
+const char *rrd_cluster_name_problem(const char *name) {
+  if (rrd_file_name_problem(name) != NULL)
+    return "not a valid directory name (empty, \".\" or \"..\", a '/', a "
+           "'\\' or a control character, or longer than 64 bytes)";
+  if (name[0] == '.')
+    return "it begins with '.'";
+  for (size_t i = 0; i < rrd_layouts_count; i++)
+    if (strcmp(name, rrd_layouts[i]->name) == 0)
+      return "it is the name of a layout's directory";
+  for (size_t i = 0; i < sizeof(other_layout_dirs) / sizeof(*other_layout_dirs);
+       i++)
+    if (strcmp(name, other_layout_dirs[i]) == 0)
+      return "it is the name of a layout's directory";
+  return NULL;
+}
+
+int rrd_cluster_file_path(const char *data_dir, const char *cluster,
+                          const struct rrd_layout *layout, const char *name,
+                          char *buf, size_t size) {
+  bool clustered = cluster != NULL && cluster[0] != '\0';
+  if (layout == NULL || rrd_file_name_problem(name) != NULL ||
+      (clustered && rrd_cluster_name_problem(cluster) != NULL))
     return -EINVAL;
-  int n = data_dir == NULL
-              ? snprintf(buf, size, "%s/%s", layout->name, name)
-              : snprintf(buf, size, "%s/%s/%s", data_dir, layout->name, name);
+  int n;
+  if (!clustered)
+    n = data_dir == NULL
+            ? snprintf(buf, size, "%s/%s", layout->name, name)
+            : snprintf(buf, size, "%s/%s/%s", data_dir, layout->name, name);
+  else
+    n = data_dir == NULL ? snprintf(buf, size, "%s/%s/%s", cluster,
+                                    layout->name, name)
+                         : snprintf(buf, size, "%s/%s/%s/%s", data_dir,
+                                    cluster, layout->name, name);
   return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }

@@ -82,11 +82,66 @@ static void test_name_paths(void **state) {
                    -ENAMETOOLONG);
 }
 
+static void test_cluster_names(void **state) {
+  (void)state;
+  assert_null(rrd_cluster_name_problem("prod"));
+  assert_null(rrd_cluster_name_problem("pve-1"));
+  assert_null(rrd_cluster_name_problem("pve-vm-9.1"));
+  assert_string_equal(rrd_cluster_name_problem(".ship"),
+                      "it begins with '.'");
+  static const char *const layout_dirs[] = {
+      "pve-vm-9.0",   "pve-node-9.0", "pve2-vm",
+      "pve2-node",    "pve2-storage", "pve-storage-9.0"};
+  for (size_t i = 0; i < sizeof(layout_dirs) / sizeof(*layout_dirs); i++)
+    assert_string_equal(rrd_cluster_name_problem(layout_dirs[i]),
+                        "it is the name of a layout's directory");
+  static const char *const bad[] = {"", "..", "a/b", "a\\b", "a\nb"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
+    assert_non_null(strstr(rrd_cluster_name_problem(bad[i]),
+                           "not a valid directory name"));
+}
+
+static void test_cluster_paths(void **state) {
+  (void)state;
+  char buf[64];
+  assert_int_equal(rrd_cluster_file_path("/d", "prod", &layout_pve_vm_9_0,
+                                         "196", buf, sizeof(buf)),
+                   0);
+  assert_string_equal(buf, "/d/prod/pve-vm-9.0/196");
+  assert_int_equal(rrd_cluster_file_path(NULL, "lab", &layout_pve_node_9_0,
+                                         "n1", buf, sizeof(buf)),
+                   0);
+  assert_string_equal(buf, "lab/pve-node-9.0/n1");
+  assert_int_equal(rrd_cluster_file_path("/d", "", &layout_pve_vm_9_0, "196",
+                                         buf, sizeof(buf)),
+                   0);
+  assert_string_equal(buf, "/d/pve-vm-9.0/196");
+  assert_int_equal(rrd_cluster_file_path("/d", NULL, &layout_pve_vm_9_0,
+                                         "196", buf, sizeof(buf)),
+                   0);
+  assert_string_equal(buf, "/d/pve-vm-9.0/196");
+  assert_int_equal(rrd_cluster_file_path("/d", "..", &layout_pve_vm_9_0,
+                                         "196", buf, sizeof(buf)),
+                   -EINVAL);
+  assert_int_equal(rrd_cluster_file_path("/d", "pve-vm-9.0",
+                                         &layout_pve_vm_9_0, "196", buf,
+                                         sizeof(buf)),
+                   -EINVAL);
+  assert_int_equal(rrd_cluster_file_path("/d", "prod", &layout_pve_vm_9_0,
+                                         "196", buf, 22),
+                   -ENAMETOOLONG);
+  assert_int_equal(rrd_cluster_file_path("/d", "prod", &layout_pve_vm_9_0,
+                                         "196", buf, 23),
+                   0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_names_accepted),
       cmocka_unit_test(test_names_refused),
       cmocka_unit_test(test_name_paths),
+      cmocka_unit_test(test_cluster_names),
+      cmocka_unit_test(test_cluster_paths),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
