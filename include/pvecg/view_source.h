@@ -32,6 +32,7 @@ enum {
   VIEW_OPT_DATA_DIR,
   VIEW_OPT_DAEMON,
   VIEW_OPT_NOW,
+  VIEW_OPT_CLUSTER,
 };
 
 /* The struct option entries of the shared options, to begin a command's
@@ -45,11 +46,15 @@ enum {
   {"file", required_argument, NULL, VIEW_OPT_FILE},                   \
   {"data-dir", required_argument, NULL, VIEW_OPT_DATA_DIR},           \
   {"daemon", required_argument, NULL, VIEW_OPT_DAEMON},               \
-  {"now", required_argument, NULL, VIEW_OPT_NOW}
+  {"now", required_argument, NULL, VIEW_OPT_NOW},                     \
+  {"cluster", required_argument, NULL, VIEW_OPT_CLUSTER}
 // clang-format on
 
 struct view_args {
   const char *vmid, *node, *file, *data_dir, *daemon;
+  /* The cluster of --vmid/--node in a data directory that keeps several
+   * apart (data_clusters.h); NULL: the data directory's own files. */
+  const char *cluster;
   bool has_timeframe;
   enum rrddata_timeframe timeframe;
   enum rrd_cf cf;

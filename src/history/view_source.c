@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The shared options of the viewing commands and the files they name (see
- * view_source.h).  Every path built from --vmid/--node goes through
- * rrd_file_name_path(), so a name from the command line cannot leave the
- * data directory.
+ * view_source.h).  Every path built from --vmid/--node/--cluster goes
+ * through rrd_cluster_file_path(), so a name from the command line cannot leave
+ * the data directory.
  */
 #include "pvecg/view_source.h"
 
@@ -66,6 +66,9 @@ static int set_value(struct view_args *args, int opt, const char *value) {
   case VIEW_OPT_DAEMON:
     args->daemon = value;
     return 0;
+  case VIEW_OPT_CLUSTER:
+    args->cluster = value;
+    return rrd_cluster_name_problem(value) == NULL ? 0 : -EINVAL;
   }
   return -ENOENT;
 }
@@ -76,7 +79,8 @@ int view_args_set(struct view_args *args, int opt, const char *value,
   if (r == -EINVAL)
     fprintf(stderr,
             "%s: bad value '%s' (--timeframe hour|day|week|month|year|decade, "
-            "--cf AVERAGE|MAX, --now epoch seconds)\n",
+            "--cf AVERAGE|MAX, --now epoch seconds, --cluster a cluster's "
+            "directory name)\n",
             cmd, value);
   return r;
 }
@@ -105,8 +109,8 @@ static int named_path(const struct view_args *args, bool remote,
     fprintf(stderr, "%s: --node: %s\n", cmd, problem);
     return -EINVAL;
   }
-  if (rrd_file_name_path(data_dir(args, remote), layout, name, ret->path,
-                         sizeof(ret->path)) != 0) {
+  if (rrd_cluster_file_path(data_dir(args, remote), args->cluster, layout, name,
+                            ret->path, sizeof(ret->path)) != 0) {
     fprintf(stderr, "%s: the data directory's path is too long\n", cmd);
     return -EINVAL;
   }

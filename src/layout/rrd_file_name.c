@@ -64,9 +64,9 @@ int rrd_cluster_file_path(const char *data_dir, const char *cluster,
             ? snprintf(buf, size, "%s/%s", layout->name, name)
             : snprintf(buf, size, "%s/%s/%s", data_dir, layout->name, name);
   else
-    n = data_dir == NULL ? snprintf(buf, size, "%s/%s/%s", cluster,
-                                    layout->name, name)
-                         : snprintf(buf, size, "%s/%s/%s/%s", data_dir,
-                                    cluster, layout->name, name);
+    n = data_dir == NULL
+            ? snprintf(buf, size, "%s/%s/%s", cluster, layout->name, name)
+            : snprintf(buf, size, "%s/%s/%s/%s", data_dir, cluster,
+                       layout->name, name);
   return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
 }

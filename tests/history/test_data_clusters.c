@@ -125,7 +125,7 @@ static void test_dirs(void **state) {
 
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test(test_plain),     cmocka_unit_test(test_mixed),
+      cmocka_unit_test(test_plain),      cmocka_unit_test(test_mixed),
       cmocka_unit_test(test_only_named), cmocka_unit_test(test_no_files),
       cmocka_unit_test(test_dirs),
   };

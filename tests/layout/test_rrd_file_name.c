@@ -87,18 +87,17 @@ static void test_cluster_names(void **state) {
   assert_null(rrd_cluster_name_problem("prod"));
   assert_null(rrd_cluster_name_problem("pve-1"));
   assert_null(rrd_cluster_name_problem("pve-vm-9.1"));
-  assert_string_equal(rrd_cluster_name_problem(".ship"),
-                      "it begins with '.'");
-  static const char *const layout_dirs[] = {
-      "pve-vm-9.0",   "pve-node-9.0", "pve2-vm",
-      "pve2-node",    "pve2-storage", "pve-storage-9.0"};
+  assert_string_equal(rrd_cluster_name_problem(".ship"), "it begins with '.'");
+  static const char *const layout_dirs[] = {"pve-vm-9.0",   "pve-node-9.0",
+                                            "pve2-vm",      "pve2-node",
+                                            "pve2-storage", "pve-storage-9.0"};
   for (size_t i = 0; i < sizeof(layout_dirs) / sizeof(*layout_dirs); i++)
     assert_string_equal(rrd_cluster_name_problem(layout_dirs[i]),
                         "it is the name of a layout's directory");
   static const char *const bad[] = {"", "..", "a/b", "a\\b", "a\nb"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
-    assert_non_null(strstr(rrd_cluster_name_problem(bad[i]),
-                           "not a valid directory name"));
+    assert_non_null(
+        strstr(rrd_cluster_name_problem(bad[i]), "not a valid directory name"));
 }
 
 static void test_cluster_paths(void **state) {
@@ -116,23 +115,22 @@ static void test_cluster_paths(void **state) {
                                          buf, sizeof(buf)),
                    0);
   assert_string_equal(buf, "/d/pve-vm-9.0/196");
-  assert_int_equal(rrd_cluster_file_path("/d", NULL, &layout_pve_vm_9_0,
-                                         "196", buf, sizeof(buf)),
+  assert_int_equal(rrd_cluster_file_path("/d", NULL, &layout_pve_vm_9_0, "196",
+                                         buf, sizeof(buf)),
                    0);
   assert_string_equal(buf, "/d/pve-vm-9.0/196");
-  assert_int_equal(rrd_cluster_file_path("/d", "..", &layout_pve_vm_9_0,
+  assert_int_equal(rrd_cluster_file_path("/d", "..", &layout_pve_vm_9_0, "196",
+                                         buf, sizeof(buf)),
+                   -EINVAL);
+  assert_int_equal(rrd_cluster_file_path("/d", "pve-vm-9.0", &layout_pve_vm_9_0,
                                          "196", buf, sizeof(buf)),
                    -EINVAL);
-  assert_int_equal(rrd_cluster_file_path("/d", "pve-vm-9.0",
-                                         &layout_pve_vm_9_0, "196", buf,
-                                         sizeof(buf)),
-                   -EINVAL);
-  assert_int_equal(rrd_cluster_file_path("/d", "prod", &layout_pve_vm_9_0,
-                                         "196", buf, 22),
-                   -ENAMETOOLONG);
-  assert_int_equal(rrd_cluster_file_path("/d", "prod", &layout_pve_vm_9_0,
-                                         "196", buf, 23),
-                   0);
+  assert_int_equal(
+      rrd_cluster_file_path("/d", "prod", &layout_pve_vm_9_0, "196", buf, 22),
+      -ENAMETOOLONG);
+  assert_int_equal(
+      rrd_cluster_file_path("/d", "prod", &layout_pve_vm_9_0, "196", buf, 23),
+      0);
 }
 
 int main(void) {
