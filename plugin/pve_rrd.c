@@ -14,9 +14,11 @@
  * (rrd/rrd_store*.c), and how rows reach a daemon without making
  * collectd's write threads wait is the sink's (rrd/rrd_sink*.c,
  * rrd/rrd_sender.c), and so is which host a guest's file belongs to when
- * hosts sharing VMIDs send to one collector (rrd/rrd_owner.c); this file
- * maps value lists to rows (with their host and interval) and collectd's
- * FLUSH to the sink's, and hands the sink collectd's log.  Write callbacks run
+ * hosts sharing VMIDs send to one collector (rrd/rrd_owner.c).  Which
+ * cluster's directory a host's rows go to, <DataDir>/<cluster>/... with
+ * <Cluster> blocks, is cluster_config.c's.  This file maps value lists to
+ * rows (with their cluster, host and interval) and collectd's FLUSH to the
+ * sink's, and hands the sink collectd's log.  Write callbacks run
  * on several collectd threads at once; the sink is thread-safe.
  */
 #include "collectd/core/daemon/plugin.h"
@@ -24,6 +26,7 @@
 #include "collectd/core/daemon/configfile.h"
 #include "collectd/core/daemon/utils_complain.h"
 
+#include "cluster_config.h"
 #include "row_type.h"
 #include "pvecg/rrd_layout.h"
 #include "pvecg/rrd_sink.h"
@@ -94,6 +97,10 @@ static int config_option(oconfig_item_t *child) {
     return cf_util_get_cdtime(child, &daemon_timeout);
   if (strcasecmp("QueueSize", child->key) == 0)
     return config_queue_size(child);
+  if (strcasecmp("Cluster", child->key) == 0)
+    return cluster_config_block(child);
+  if (strcasecmp("StandaloneHosts", child->key) == 0)
+    return cluster_config_standalone(child);
   ERROR(PLUGIN_NAME " plugin: unknown config option \"%s\".", child->key);
   return -1;
 }
@@ -156,12 +163,14 @@ static int open_sink(const char *dir) {
     ERROR(PLUGIN_NAME " plugin: cannot write below %s: %s.", dir, err);
     return -1;
   }
+  const char *apart =
+      cluster_config_active() ? ", each cluster in a directory of its own" : "";
   if (daemon_address[0])
-    INFO(PLUGIN_NAME " plugin: writing RRD files below %s through rrdcached "
-                     "at %s.",
-         dir, daemon_address);
+    INFO(PLUGIN_NAME " plugin: writing RRD files below %s%s through "
+                     "rrdcached at %s.",
+         dir, apart, daemon_address);
   else
-    INFO(PLUGIN_NAME " plugin: writing RRD files below %s.", dir);
+    INFO(PLUGIN_NAME " plugin: writing RRD files below %s%s.", dir, apart);
   return 0;
 }
 
@@ -182,6 +191,7 @@ static int pve_rrd_init(void) {
 static int pve_rrd_shutdown(void) {
   rrd_sink_free(sink);
   sink = NULL;
+  cluster_config_free();
   return 0;
 }
 
@@ -259,30 +269,40 @@ static int pve_rrd_write(const data_set_t *ds, const value_list_t *vl,
                vl->type, vl->host, vl->plugin_instance, layout->name);
     return 0;
   }
+  const char *cluster = cluster_config_of(vl->host);
+  if (cluster == NULL)
+    return 0; /* refused: no configured directory for the host */
   time_t t = CDTIME_T_TO_TIME_T(vl->time);
   if (layout == &layout_pve_node_9_0) /* named by its host already */
-    rrd_sink_write(sink, layout, name, t, values, layout->ds_count);
+    rrd_sink_write(sink, layout, cluster, name, t, values, layout->ds_count);
   else
-    rrd_sink_write_guest(sink, layout, name, vl->host, row_interval(vl), t,
-                         values, layout->ds_count);
+    rrd_sink_write_guest(sink, layout, cluster, name, vl->host,
+                         row_interval(vl), t, values, layout->ds_count);
   return 0;
 }
 
 /* ---- flush ------------------------------------------------------------- */
 
+struct identified {
+  char cluster[DATA_MAX_NAME_LEN];
+  char name[DATA_MAX_NAME_LEN];
+};
+
 /* The file an identifier "host/plugin[-instance]/type[-instance]" names
- * (read by collectd's own parser), with its name in name; NULL when it is
- * not a row of ours. */
+ * (read by collectd's own parser), with its cluster and name in *id; NULL
+ * when it is not a row of ours. */
 static const struct rrd_layout *identified_file(const char *identifier,
-                                                char *name, size_t size) {
+                                                struct identified *id) {
   value_list_t vl = VALUE_LIST_INIT;
   if (parse_identifier_vl(identifier, &vl) != 0)
     return NULL;
   const struct rrd_layout *layout = writable_layout(vl.type);
-  const char *file;
-  if (!layout || row_file_name(layout, vl.host, vl.plugin_instance, &file) != 0)
+  const char *file, *cluster = cluster_config_peek(vl.host);
+  if (!layout || cluster == NULL ||
+      row_file_name(layout, vl.host, vl.plugin_instance, &file) != 0)
     return NULL;
-  sstrncpy(name, file, size);
+  sstrncpy(id->cluster, cluster, sizeof(id->cluster));
+  sstrncpy(id->name, file, sizeof(id->name));
   return layout;
 }
 
@@ -295,11 +315,11 @@ static int pve_rrd_flush(cdtime_t timeout, const char *identifier,
   if (!sink)
     return 0;
   const struct rrd_layout *layout = NULL;
-  char name[DATA_MAX_NAME_LEN];
-  if (identifier != NULL &&
-      (layout = identified_file(identifier, name, sizeof(name))) == NULL)
+  struct identified id;
+  if (identifier != NULL && (layout = identified_file(identifier, &id)) == NULL)
     return 0; /* not a file of ours */
-  int err = rrd_sink_flush(sink, layout, layout ? name : NULL);
+  int err = rrd_sink_flush(sink, layout, layout ? id.cluster : NULL,
+                           layout ? id.name : NULL);
   if (err == -ETIMEDOUT)
     c_complain(LOG_WARNING, &flush_complaint,
                PLUGIN_NAME " plugin: a flush did not finish within "

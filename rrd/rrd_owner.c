@@ -179,11 +179,11 @@ static void sweep(struct rrd_owner *o, double now) {
 }
 
 static bool decide(struct rrd_owner *o, const struct rrd_layout *layout,
-                   const char *name, const char *host, double interval,
-                   double now, struct rrd_owner_news *news) {
-  struct owner_entry *e = owner_table_find(&o->table, layout, name);
+                   const char *cluster, const char *name, const char *host,
+                   double interval, double now, struct rrd_owner_news *news) {
+  struct owner_entry *e = owner_table_find(&o->table, layout, cluster, name);
   if (e == NULL) {
-    if ((e = owner_table_add(&o->table, layout, name)) == NULL)
+    if ((e = owner_table_add(&o->table, layout, cluster, name)) == NULL)
       return false;
     claim(&e->owner, host, interval, now); /* the first to report it */
   } else if (is_host(&e->owner, host)) {
@@ -200,12 +200,13 @@ static bool decide(struct rrd_owner *o, const struct rrd_layout *layout,
 }
 
 bool rrd_owner_admit(struct rrd_owner *o, const struct rrd_layout *layout,
-                     const char *name, const char *host, double interval,
-                     double now, struct rrd_owner_news *news) {
+                     const char *cluster, const char *name, const char *host,
+                     double interval, double now, struct rrd_owner_news *news) {
   news->kind = RRD_OWNER_QUIET;
   pthread_mutex_lock(&o->lock);
   sweep(o, now);
-  bool admitted = decide(o, layout, name, host, interval, now, news);
+  bool admitted = decide(o, layout, cluster ? cluster : "", name, host,
+                         interval, now, news);
   if (!admitted)
     o->refused++;
   pthread_mutex_unlock(&o->lock);

@@ -76,16 +76,16 @@ int rrd_owner_new(struct rrd_owner **ret);
 void rrd_owner_free(struct rrd_owner *owner);
 
 /*
- * Whether the row that host sends for the file of (layout, name) is
- * written; news says what is to be logged (once).  interval is the
+ * Whether the row that host sends for the file of (layout, cluster, name)
+ * is written; news says what is to be logged (once).  interval is the
  * seconds between host's rows (0: RRD_OWNER_DEFAULT_INTERVAL), now the
- * time of arrival in seconds of a clock that never steps.  name must fit
- * RRD_STORE_NAME_MAX.  Without memory for the guest's record the row is
- * refused: nothing is written that could blend two guests.
+ * time of arrival in seconds of a clock that never steps.  cluster (NULL:
+ * "") and name must fit RRD_STORE_NAME_MAX.  Without memory for the guest's
+ * record the row is refused: nothing is written that could blend two guests.
  */
 bool rrd_owner_admit(struct rrd_owner *owner, const struct rrd_layout *layout,
-                     const char *name, const char *host, double interval,
-                     double now, struct rrd_owner_news *news);
+                     const char *cluster, const char *name, const char *host,
+                     double interval, double now, struct rrd_owner_news *news);
 
 /* Rows refused so far. */
 unsigned long long rrd_owner_refused(struct rrd_owner *owner);

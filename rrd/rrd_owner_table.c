@@ -55,7 +55,7 @@ static void grow(struct owner_table *table) {
     for (struct owner_entry *e = table->buckets[i], *next; e != NULL;
          e = next) {
       next = e->next;
-      size_t b = rrd_entry_hash(e->layout, e->name) & (count - 1);
+      size_t b = rrd_entry_hash(e->layout, e->cluster, e->name) & (count - 1);
       e->next = buckets[b];
       buckets[b] = e;
     }
@@ -66,23 +66,25 @@ static void grow(struct owner_table *table) {
 
 struct owner_entry *owner_table_find(const struct owner_table *table,
                                      const struct rrd_layout *layout,
-                                     const char *name) {
-  size_t b = rrd_entry_hash(layout, name) & (table->bucket_count - 1);
+                                     const char *cluster, const char *name) {
+  size_t b = rrd_entry_hash(layout, cluster, name) & (table->bucket_count - 1);
   for (struct owner_entry *e = table->buckets[b]; e != NULL; e = e->next)
-    if (e->layout == layout && strcmp(e->name, name) == 0)
+    if (e->layout == layout && strcmp(e->name, name) == 0 &&
+        strcmp(e->cluster, cluster) == 0)
       return e;
   return NULL;
 }
 
 struct owner_entry *owner_table_add(struct owner_table *table,
                                     const struct rrd_layout *layout,
-                                    const char *name) {
+                                    const char *cluster, const char *name) {
   struct owner_entry *e = calloc(1, sizeof(*e));
   if (e == NULL)
     return NULL;
   e->layout = layout;
+  snprintf(e->cluster, sizeof(e->cluster), "%s", cluster);
   snprintf(e->name, sizeof(e->name), "%s", name);
-  size_t b = rrd_entry_hash(layout, name) & (table->bucket_count - 1);
+  size_t b = rrd_entry_hash(layout, cluster, name) & (table->bucket_count - 1);
   e->next = table->buckets[b];
   table->buckets[b] = e;
   if (++table->entry_count > table->bucket_count)

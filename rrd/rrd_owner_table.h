@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Which host reports each guest file, as rrd_owner.c keeps it: one entry
- * per (layout, name) in a hash table (rrd_owner_table.c) that knows
+ * per (layout, cluster, name) in a hash table (rrd_owner_table.c) that knows
  * nothing of the rule, only the entries' memory.  It has no lock: its one
  * user holds its own around every call.  Unlike the store's entries, these
  * are dropped again once nobody has reported the guest for a long time,
@@ -52,9 +52,10 @@ struct owner_dispute {
 struct owner_entry {
   struct owner_entry *next; /* the table's hash chain */
   const struct rrd_layout *layout;
-  struct owner_claim owner;      /* the host whose rows are written */
-  struct owner_dispute *dispute; /* NULL until another host reports it */
-  double seen;                   /* the latest row of any host, s */
+  struct owner_claim owner;             /* the host whose rows are written */
+  struct owner_dispute *dispute;        /* NULL until another host reports it */
+  double seen;                          /* the latest row of any host, s */
+  char cluster[RRD_STORE_NAME_MAX + 1]; /* "": the data directory's own */
   char name[RRD_STORE_NAME_MAX + 1];
 };
 
@@ -70,16 +71,17 @@ int owner_table_init(struct owner_table *table);
 /* Frees the table and every entry in it. */
 void owner_table_destroy(struct owner_table *table);
 
-/* The entry of (layout, name), or NULL. */
+/* The entry of (layout, cluster, name), or NULL. */
 struct owner_entry *owner_table_find(const struct owner_table *table,
                                      const struct rrd_layout *layout,
-                                     const char *name);
+                                     const char *cluster, const char *name);
 
-/* A new entry of (layout, name), zeroed but for its key (the caller found
- * none); NULL when out of memory.  name fits RRD_STORE_NAME_MAX. */
+/* A new entry of (layout, cluster, name), zeroed but for its key (the
+ * caller found none); NULL when out of memory.  cluster and name fit
+ * RRD_STORE_NAME_MAX. */
 struct owner_entry *owner_table_add(struct owner_table *table,
                                     const struct rrd_layout *layout,
-                                    const char *name);
+                                    const char *cluster, const char *name);
 
 /* A new rival slot (not in use) of e's dispute, made with the dispute if
  * need be; NULL at OWNER_RIVALS_MAX or when out of memory. */

@@ -11,13 +11,15 @@
 #include <string.h>
 
 struct rrd_queued_row *rrd_queued_row_new(const struct rrd_layout *layout,
-                                          const char *name, time_t t,
-                                          const double *values, size_t n) {
+                                          const char *cluster, const char *name,
+                                          time_t t, const double *values,
+                                          size_t n) {
   if (n > RRD_LAYOUT_DS_MAX || name == NULL || (n > 0 && values == NULL))
     return NULL;
-  size_t name_size = strlen(name) + 1;
+  cluster = cluster != NULL ? cluster : "";
+  size_t name_size = strlen(name) + 1, cluster_size = strlen(cluster) + 1;
   struct rrd_queued_row *row =
-      malloc(sizeof(*row) + n * sizeof(*values) + name_size);
+      malloc(sizeof(*row) + n * sizeof(*values) + name_size + cluster_size);
   if (row == NULL)
     return NULL;
   row->layout = layout;
@@ -29,6 +31,8 @@ struct rrd_queued_row *rrd_queued_row_new(const struct rrd_layout *layout,
   char *copy = (char *)(row->values + n);
   memcpy(copy, name, name_size);
   row->name = copy;
+  memcpy(copy + name_size, cluster, cluster_size);
+  row->cluster = copy + name_size;
   return row;
 }
 

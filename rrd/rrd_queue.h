@@ -19,7 +19,8 @@
 
 struct rrd_queued_row {
   const struct rrd_layout *layout;
-  const char *name; /* stored after values */
+  const char *cluster; /* "" for the data directory's own; after name */
+  const char *name;    /* stored after values */
   time_t t;
   size_t n;
   /* The store is done with it (a row behind a batch still in flight):
@@ -31,8 +32,9 @@ struct rrd_queued_row {
 /* One allocation holding a copy of everything; NULL when out of memory or
  * n exceeds RRD_LAYOUT_DS_MAX.  Freed with free(). */
 struct rrd_queued_row *rrd_queued_row_new(const struct rrd_layout *layout,
-                                          const char *name, time_t t,
-                                          const double *values, size_t n);
+                                          const char *cluster, const char *name,
+                                          time_t t, const double *values,
+                                          size_t n);
 
 struct rrd_queue {
   struct rrd_queued_row **slots;

@@ -80,8 +80,8 @@ static void send_row(struct rrd_sink *s, struct rrd_queued_row *row) {
   pthread_mutex_unlock(&s->lock);
   atomic_store(&s->busy_since, (long long)monotonic_ns() + 1);
   struct rrd_store_result res;
-  int err = rrd_store_write(s->store, row->layout, row->name, row->t,
-                            row->values, row->n, time(NULL), &res);
+  int err = rrd_store_write(s->store, row->layout, row->cluster, row->name,
+                            row->t, row->values, row->n, time(NULL), &res);
   atomic_store(&s->busy_since, 0);
   pthread_mutex_lock(&s->lock);
   if (err == 0 && res.outcome == RRD_STORE_UNAVAILABLE) {

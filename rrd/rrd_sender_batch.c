@@ -133,8 +133,9 @@ static void prepare(struct rrd_sink *s, struct rrd_sender_batch *b,
       continue;
     struct slot *slot = &b->slots[step->ready];
     struct rrd_store_result res;
-    int r = rrd_store_prepare(s->store, row->layout, row->name, row->t,
-                              row->values, row->n, now, &slot->pending, &res);
+    int r = rrd_store_prepare(s->store, row->layout, row->cluster, row->name,
+                              row->t, row->values, row->n, now, &slot->pending,
+                              &res);
     if (r == -EBUSY)
       return; /* its file has a row in this batch: the next one */
     if (r != 1) {

@@ -228,10 +228,11 @@ void rrd_sink_free(struct rrd_sink *s) {
 /* ---- rows -------------------------------------------------------------- */
 
 static void enqueue(struct rrd_sink *s, const struct rrd_layout *layout,
-                    const char *name, time_t t, const double *values,
-                    size_t n) {
+                    const char *cluster, const char *name, time_t t,
+                    const double *values, size_t n) {
   /* allocated before taking the lock, so the lock is held for less */
-  struct rrd_queued_row *row = rrd_queued_row_new(layout, name, t, values, n);
+  struct rrd_queued_row *row =
+      rrd_queued_row_new(layout, cluster, name, t, values, n);
   pthread_mutex_lock(&s->lock);
   if (row == NULL || rrd_queue_push(&s->queue, row) != 0) {
     free(row);
@@ -248,15 +249,15 @@ static void enqueue(struct rrd_sink *s, const struct rrd_layout *layout,
 }
 
 void rrd_sink_write(struct rrd_sink *s, const struct rrd_layout *layout,
-                    const char *name, time_t t, const double *values,
-                    size_t n) {
+                    const char *cluster, const char *name, time_t t,
+                    const double *values, size_t n) {
   if (s->client != NULL) {
-    enqueue(s, layout, name, t, values, n);
+    enqueue(s, layout, cluster, name, t, values, n);
     return;
   }
   struct rrd_store_result res;
-  int err =
-      rrd_store_write(s->store, layout, name, t, values, n, time(NULL), &res);
+  int err = rrd_store_write(s->store, layout, cluster, name, t, values, n,
+                            time(NULL), &res);
   rrd_sink_log_store(s, false, err, &res);
 }
 
@@ -264,18 +265,22 @@ void rrd_sink_write(struct rrd_sink *s, const struct rrd_layout *layout,
  * the queue's rows are applied in a burst, and a migration meanwhile would
  * look like two hosts reporting the guest at once. */
 void rrd_sink_write_guest(struct rrd_sink *s, const struct rrd_layout *layout,
-                          const char *vmid, const char *host, double interval,
-                          time_t t, const double *values, size_t n) {
-  if (rrd_file_name_problem(vmid) != NULL) {
-    rrd_sink_write(s, layout, vmid, t, values, n); /* refused, and said so */
+                          const char *cluster, const char *vmid,
+                          const char *host, double interval, time_t t,
+                          const double *values, size_t n) {
+  cluster = cluster != NULL ? cluster : "";
+  if (rrd_file_name_problem(vmid) != NULL ||
+      (cluster[0] != '\0' && rrd_cluster_name_problem(cluster) != NULL)) {
+    /* refused, and said so */
+    rrd_sink_write(s, layout, cluster, vmid, t, values, n);
     return;
   }
   struct rrd_owner_news news;
-  bool admitted = rrd_owner_admit(s->owners, layout, vmid, host, interval,
-                                  s->clock(), &news);
-  rrd_sink_log_owner(s, layout, vmid, &news);
+  bool admitted = rrd_owner_admit(s->owners, layout, cluster, vmid, host,
+                                  interval, s->clock(), &news);
+  rrd_sink_log_owner(s, layout, cluster, vmid, &news);
   if (admitted)
-    rrd_sink_write(s, layout, vmid, t, values, n);
+    rrd_sink_write(s, layout, cluster, vmid, t, values, n);
 }
 
 /* ---- flush ------------------------------------------------------------- */
@@ -307,12 +312,12 @@ static void request_flush(struct rrd_sink *s, const char *path) {
 }
 
 int rrd_sink_flush(struct rrd_sink *s, const struct rrd_layout *layout,
-                   const char *name) {
+                   const char *cluster, const char *name) {
   if (s->client == NULL)
     return 0;
   char path[PATH_MAX];
   if (layout != NULL &&
-      rrd_store_path(s->store, layout, name, path, sizeof(path)) != 0)
+      rrd_store_path(s->store, layout, cluster, name, path, sizeof(path)) != 0)
     return -EINVAL;
   struct timespec until = deadline_after(s->timeout);
   pthread_mutex_lock(&s->lock);

@@ -113,34 +113,53 @@ void rrd_sink_log_store(struct rrd_sink *s, bool orphaned, int err,
   s->log(s->log_ctx, store_level(err, res), res->message);
 }
 
-/* The collision's line names what fixes it that exists today: a collector
- * of their own for each cluster or standalone host. */
+/* "guest 196" or "guest 196 of cluster prod". */
+static void guest_words(char *buf, size_t size, const char *cluster,
+                        const char *vmid) {
+  if (cluster[0] != '\0')
+    snprintf(buf, size, "guest %s of cluster %s", vmid, cluster);
+  else
+    snprintf(buf, size, "guest %s", vmid);
+}
+
+/* The collision's line names the setting that fixes it: pve_rrd's
+ * <Cluster> blocks (or StandaloneHosts), which give each cluster its own
+ * directory. */
 static void log_collision(struct rrd_sink *s, const struct rrd_layout *layout,
-                          const char *vmid, const struct rrd_owner_news *news) {
+                          const char *cluster, const char *vmid,
+                          const struct rrd_owner_news *news) {
   /* room for the longest path and host names; the log may cut it */
-  char message[MESSAGE_SIZE + PATH_MAX + 5 * OWNER_HOST_SIZE], path[PATH_MAX];
-  if (rrd_store_path(s->store, layout, vmid, path, sizeof(path)) != 0)
+  char message[MESSAGE_SIZE + PATH_MAX + 8 * OWNER_HOST_SIZE + 192];
+  char path[PATH_MAX];
+  char guest[2 * RRD_STORE_NAME_MAX + 32];
+  if (rrd_store_path(s->store, layout, cluster, vmid, path, sizeof(path)) != 0)
     snprintf(path, sizeof(path), "%s/%s", layout->name, vmid);
+  guest_words(guest, sizeof(guest), cluster, vmid);
   snprintf(message, sizeof(message),
-           "guest %s is reported by both %s and %s: its file %s stays with "
-           "%s, and the rows from %s are dropped. If they are different "
-           "clusters or standalone hosts that share VMIDs, give each its own "
-           "collector (a collectd with its own pve_rrd DataDir); inside one "
-           "cluster this is a live migration that took longer than %g s, and "
-           "%s takes over once %s stops reporting the guest.",
-           vmid, news->other, news->host, path, news->other, news->host,
-           news->window, news->host, news->other);
+           "%s is reported by both %s and %s: its file %s stays with %s, and "
+           "the rows from %s are dropped. If %s and %s are in different "
+           "clusters or are standalone hosts that share VMIDs, put each "
+           "cluster's hosts in a <Cluster> block of pve_rrd's configuration "
+           "(Host \"%s\" in one, Host \"%s\" in another, or StandaloneHosts "
+           "true for hosts of their own); inside one cluster this is a live "
+           "migration that took longer than %g s, and %s takes over once %s "
+           "stops reporting the guest.",
+           guest, news->other, news->host, path, news->other, news->host,
+           news->other, news->host, news->other, news->host, news->window,
+           news->host, news->other);
   s->log(s->log_ctx, RRD_SINK_ERROR, message);
 }
 
 void rrd_sink_log_owner(struct rrd_sink *s, const struct rrd_layout *layout,
-                        const char *vmid, const struct rrd_owner_news *news) {
-  char message[MESSAGE_SIZE];
+                        const char *cluster, const char *vmid,
+                        const struct rrd_owner_news *news) {
+  char message[MESSAGE_SIZE], guest[2 * RRD_STORE_NAME_MAX + 32];
   if (news->kind == RRD_OWNER_COLLISION) {
-    log_collision(s, layout, vmid, news);
+    log_collision(s, layout, cluster, vmid, news);
   } else if (news->kind == RRD_OWNER_MIGRATED) {
-    snprintf(message, sizeof(message), "guest %s now reported by %s, was %s.",
-             vmid, news->host, news->other);
+    guest_words(guest, sizeof(guest), cluster, vmid);
+    snprintf(message, sizeof(message), "%s now reported by %s, was %s.", guest,
+             news->host, news->other);
     s->log(s->log_ctx, RRD_SINK_INFO, message);
   }
 }

@@ -49,7 +49,8 @@ void rrd_sink_log_store(struct rrd_sink *s, bool orphaned, int err,
 /* Which host a guest's file belongs to (rrd_owner.h): a migration, or a
  * collision of two hosts' guests; nothing when news is quiet. */
 void rrd_sink_log_owner(struct rrd_sink *s, const struct rrd_layout *layout,
-                        const char *vmid, const struct rrd_owner_news *news);
+                        const char *cluster, const char *vmid,
+                        const struct rrd_owner_news *news);
 
 /* At shutdown, the sender finished: the rows it left behind; connected
  * picks the reason (out of time, or the daemon was away). */

@@ -2,8 +2,8 @@
 /*
  * The RRD files one writer keeps under a data directory (see rrd_store.h).
  *
- * One entry per (layout, name) remembers what the store learnt about that
- * file, so the common case — a checked file and a newer row — costs one
+ * One entry per (layout, cluster, name) remembers what the store learnt about
+ * that file, so the common case — a checked file and a newer row — costs one
  * stat() and one update (rrd_update_r, or one request to rrdcached).  A global
  * mutex guards only the hash table; each entry has its own mutex, held across
  * that file's librrd calls, so files are written in parallel and one file's
@@ -38,8 +38,8 @@ struct rrd_store {
 /* ---- names and paths -------------------------------------------------- */
 
 int rrd_store_path(const struct rrd_store *store,
-                   const struct rrd_layout *layout, const char *name, char *buf,
-                   size_t size) {
+                   const struct rrd_layout *layout, const char *cluster,
+                   const char *name, char *buf, size_t size) {
   if (store == NULL)
     return -EINVAL;
   /* A daemon's base directory itself is "", and its paths stay relative;
@@ -47,7 +47,7 @@ int rrd_store_path(const struct rrd_store *store,
   const struct store_config *c = &store->config;
   const char *dir =
       c->data_dir[0] == '\0' && !c->access->local ? NULL : c->data_dir;
-  return rrd_file_name_path(dir, layout, name, buf, size);
+  return rrd_cluster_file_path(dir, cluster, layout, name, buf, size);
 }
 
 /* ---- public ------------------------------------------------------------ */
@@ -108,14 +108,16 @@ void rrd_store_free(struct rrd_store *store) {
 
 /* The caller's mistakes, found before any entry or file is touched. */
 static int validate(const struct rrd_store *store,
-                    const struct rrd_layout *layout, const char *name, time_t t,
-                    const double *values, size_t n,
+                    const struct rrd_layout *layout, const char *cluster,
+                    const char *name, time_t t, const double *values, size_t n,
                     struct rrd_store_result *res) {
   const char *problem = rrd_file_name_problem(name);
   if (store == NULL || layout == NULL)
     return store_report_invalid(res, "no store or layout");
   if (problem != NULL)
     return store_report_invalid(res, problem);
+  if (cluster[0] != '\0' && rrd_cluster_name_problem(cluster) != NULL)
+    return store_report_invalid(res, "the cluster cannot name a directory");
   if (n != layout->ds_count || (n > 0 && values == NULL))
     return store_report_invalid(
         res, "the number of values does not match the layout");
@@ -126,18 +128,21 @@ static int validate(const struct rrd_store *store,
   return 0;
 }
 
-/* The entry of (layout, name), made with its path on its first row. */
+/* The entry of (layout, cluster, name), made with its path on its first
+ * row. */
 static struct entry *entry_of(struct rrd_store *store,
                               const struct rrd_layout *layout,
-                              const char *name) {
-  struct entry *e = store_table_find(&store->table, layout, name);
+                              const char *cluster, const char *name) {
+  struct entry *e = store_table_find(&store->table, layout, cluster, name);
   if (e != NULL)
     return e;
   /* A path that does not fit stays NULL: every row then fails, logged
    * with back-off like any other failure. */
   char path[PATH_MAX];
-  bool fits = rrd_store_path(store, layout, name, path, sizeof(path)) == 0;
-  return store_table_add(&store->table, layout, name, fits ? path : NULL);
+  bool fits =
+      rrd_store_path(store, layout, cluster, name, path, sizeof(path)) == 0;
+  return store_table_add(&store->table, layout, cluster, name,
+                         fits ? path : NULL);
 }
 
 /* What writing and preparing a row share: the caller's row checked and
@@ -145,29 +150,32 @@ static struct entry *entry_of(struct rrd_store *store,
  * when the row is done (no memory for the entry; res says so), or
  * -EINVAL (res says why). */
 static int admit(struct rrd_store *store, const struct rrd_layout *layout,
-                 const char *name, time_t t, const double *values, size_t n,
-                 char *text, struct entry **ret, struct rrd_store_result *res) {
-  int r = validate(store, layout, name, t, values, n, res);
+                 const char *cluster, const char *name, time_t t,
+                 const double *values, size_t n, char *text, struct entry **ret,
+                 struct rrd_store_result *res) {
+  cluster = cluster != NULL ? cluster : "";
+  int r = validate(store, layout, cluster, name, t, values, n, res);
   if (r != 0)
     return r;
   if (rrd_row_format(layout, t, values, n, text, RRD_ROW_SIZE) < 0)
     return store_report_invalid(res,
                                 "the row cannot be formatted for the layout");
-  if ((*ret = entry_of(store, layout, name)) == NULL) {
-    store_report_no_memory(res, layout, name);
+  if ((*ret = entry_of(store, layout, cluster, name)) == NULL) {
+    store_report_no_memory(res, layout, cluster, name);
     return 0;
   }
   return 1;
 }
 
 int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
-                    const char *name, time_t t, const double *values, size_t n,
-                    time_t now, struct rrd_store_result *res) {
+                    const char *cluster, const char *name, time_t t,
+                    const double *values, size_t n, time_t now,
+                    struct rrd_store_result *res) {
   if (res == NULL)
     return -EINVAL;
   char text[RRD_ROW_SIZE];
   struct entry *e;
-  int r = admit(store, layout, name, t, values, n, text, &e, res);
+  int r = admit(store, layout, cluster, name, t, values, n, text, &e, res);
   if (r <= 0)
     return r;
   struct store_row row = {
@@ -182,14 +190,15 @@ int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
 }
 
 int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
-                      const char *name, time_t t, const double *values,
-                      size_t n, time_t now, struct rrd_store_pending *p,
+                      const char *cluster, const char *name, time_t t,
+                      const double *values, size_t n, time_t now,
+                      struct rrd_store_pending *p,
                       struct rrd_store_result *res) {
   if (res == NULL || p == NULL)
     return -EINVAL;
   char text[RRD_ROW_SIZE];
   struct entry *e;
-  int r = admit(store, layout, name, t, values, n, text, &e, res);
+  int r = admit(store, layout, cluster, name, t, values, n, text, &e, res);
   if (r <= 0)
     return r;
   struct store_row row = {

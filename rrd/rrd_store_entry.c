@@ -138,16 +138,18 @@ static int make_dirs(const char *path) {
   return make_dir(buf);
 }
 
-/* The layout's directory, made here for local files (rrdcached over a unix
- * socket resolves paths on this side too), so a fresh DataDir needs no
- * preparation; a daemon over TCP makes its own (rrdcached -R). */
+/* The layout's directory (and its cluster's), made here for local files
+ * (rrdcached over a unix socket resolves paths on this side too), so a
+ * fresh DataDir needs no preparation; a daemon over TCP makes its own
+ * (rrdcached -R). */
 static int make_layout_dir(const struct store_row *row,
                            struct store_event *ev) {
   if (!row->config->access->local)
     return 0;
   char dir[PATH_MAX], text[128];
-  int n = snprintf(dir, sizeof(dir), "%s/%s", row->config->data_dir,
-                   row->e->layout->name);
+  const struct entry *e = row->e;
+  int n = snprintf(dir, sizeof(dir), "%s/%s%s%s", row->config->data_dir,
+                   e->cluster, e->cluster[0] ? "/" : "", e->layout->name);
   int r = n < 0 || (size_t)n >= sizeof(dir) ? -ENAMETOOLONG : make_dirs(dir);
   if (r < 0)
     failed(ev, STORE_FAIL_DIRECTORY, strerror_r(-r, text, sizeof(text)));

@@ -80,6 +80,7 @@ struct entry {
   pthread_mutex_t lock;
   struct entry_file file;
   struct entry_trouble trouble;
+  char cluster[RRD_STORE_NAME_MAX + 1]; /* "": the data directory itself */
   char name[RRD_STORE_NAME_MAX + 1];
 };
 

@@ -117,12 +117,14 @@ static void say_failed(const struct store_row *row,
   switch (ev->failure) {
   case STORE_FAIL_PATH:
     add(res,
-        "Dropped the row for %lld for %s/%s: its path is longer than "
+        "Dropped the row for %lld for %s%s%s/%s: its path is longer than "
         "PATH_MAX (data directory %s).",
-        t, e->layout->name, e->name, row->config->data_dir);
+        t, e->cluster, e->cluster[0] ? "/" : "", e->layout->name, e->name,
+        row->config->data_dir);
     break;
   case STORE_FAIL_DIRECTORY:
-    snprintf(dir, sizeof(dir), "%s/%s", row->config->data_dir, e->layout->name);
+    snprintf(dir, sizeof(dir), "%s/%s%s%s", row->config->data_dir, e->cluster,
+             e->cluster[0] ? "/" : "", e->layout->name);
     shorten(dir, dir_shown, sizeof(dir_shown));
     /* named with the file: one line per file, not several alike */
     add(res,
@@ -311,7 +313,9 @@ int store_report_invalid(struct rrd_store_result *res, const char *what) {
 }
 
 void store_report_no_memory(struct rrd_store_result *res,
-                            const struct rrd_layout *layout, const char *name) {
+                            const struct rrd_layout *layout,
+                            const char *cluster, const char *name) {
   set(res, RRD_STORE_FAILED, true);
-  add(res, "Out of memory: the row for %s/%s is dropped.", layout->name, name);
+  add(res, "Out of memory: the row for %s%s%s/%s is dropped.", cluster,
+      cluster[0] ? "/" : "", layout->name, name);
 }

@@ -21,6 +21,7 @@ int store_report_invalid(struct rrd_store_result *res, const char *what);
 
 /* No memory for the file's entry: the row is dropped. */
 void store_report_no_memory(struct rrd_store_result *res,
-                            const struct rrd_layout *layout, const char *name);
+                            const struct rrd_layout *layout,
+                            const char *cluster, const char *name);
 
 #endif

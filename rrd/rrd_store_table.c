@@ -54,7 +54,7 @@ static void grow(struct store_table *table) {
   for (size_t i = 0; i < table->bucket_count; i++)
     for (struct entry *e = table->buckets[i], *next; e != NULL; e = next) {
       next = e->next;
-      size_t b = rrd_entry_hash(e->layout, e->name) & (count - 1);
+      size_t b = rrd_entry_hash(e->layout, e->cluster, e->name) & (count - 1);
       e->next = buckets[b];
       buckets[b] = e;
     }
@@ -64,7 +64,8 @@ static void grow(struct store_table *table) {
 }
 
 static struct entry *entry_new(const struct rrd_layout *layout,
-                               const char *name, const char *path) {
+                               const char *cluster, const char *name,
+                               const char *path) {
   struct entry *e = calloc(1, sizeof(*e));
   if (e == NULL)
     return NULL;
@@ -73,6 +74,7 @@ static struct entry *entry_new(const struct rrd_layout *layout,
     return NULL;
   }
   e->layout = layout;
+  snprintf(e->cluster, sizeof(e->cluster), "%s", cluster);
   snprintf(e->name, sizeof(e->name), "%s", name);
   if (path != NULL && (e->path = strdup(path)) == NULL) {
     pthread_mutex_destroy(&e->lock);
@@ -84,31 +86,34 @@ static struct entry *entry_new(const struct rrd_layout *layout,
 
 static struct entry *entry_find(const struct store_table *table,
                                 const struct rrd_layout *layout,
-                                const char *name, size_t hash) {
+                                const char *cluster, const char *name,
+                                size_t hash) {
   for (struct entry *e = table->buckets[hash & (table->bucket_count - 1)];
        e != NULL; e = e->next)
-    if (e->layout == layout && strcmp(e->name, name) == 0)
+    if (e->layout == layout && strcmp(e->name, name) == 0 &&
+        strcmp(e->cluster, cluster) == 0)
       return e;
   return NULL;
 }
 
 struct entry *store_table_find(struct store_table *table,
                                const struct rrd_layout *layout,
-                               const char *name) {
-  size_t hash = rrd_entry_hash(layout, name);
+                               const char *cluster, const char *name) {
+  size_t hash = rrd_entry_hash(layout, cluster, name);
   pthread_mutex_lock(&table->lock);
-  struct entry *e = entry_find(table, layout, name, hash);
+  struct entry *e = entry_find(table, layout, cluster, name, hash);
   pthread_mutex_unlock(&table->lock);
   return e;
 }
 
 struct entry *store_table_add(struct store_table *table,
-                              const struct rrd_layout *layout, const char *name,
+                              const struct rrd_layout *layout,
+                              const char *cluster, const char *name,
                               const char *path) {
-  size_t hash = rrd_entry_hash(layout, name);
+  size_t hash = rrd_entry_hash(layout, cluster, name);
   pthread_mutex_lock(&table->lock);
-  struct entry *e = entry_find(table, layout, name, hash);
-  if (e == NULL && (e = entry_new(layout, name, path)) != NULL) {
+  struct entry *e = entry_find(table, layout, cluster, name, hash);
+  if (e == NULL && (e = entry_new(layout, cluster, name, path)) != NULL) {
     size_t b = hash & (table->bucket_count - 1);
     e->next = table->buckets[b];
     table->buckets[b] = e;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The store's entries by (layout, name): a hash table with its own lock,
- * never held during I/O (rrd_store_table.c).  It knows nothing of files:
+ * The store's entries by (layout, cluster, name): a hash table with its own
+ * lock, never held during I/O (rrd_store_table.c).  It knows nothing of files:
  * an entry's path is handed to it.  Entries live until the table is
  * destroyed (with the store), so a pointer stays valid after the table
  * lock is dropped.
@@ -27,15 +27,18 @@ int store_table_init(struct store_table *table);
 /* Frees the table and every entry in it. */
 void store_table_destroy(struct store_table *table);
 
-/* The entry of (layout, name), or NULL. */
+/* The entry of (layout, cluster, name), or NULL; cluster "" is the data
+ * directory itself. */
 struct entry *store_table_find(struct store_table *table,
                                const struct rrd_layout *layout,
-                               const char *name);
+                               const char *cluster, const char *name);
 
-/* The entry of (layout, name), added with a copy of path (NULL: it has
- * none) unless another thread added it first; NULL when out of memory. */
+/* The entry of (layout, cluster, name), added with a copy of path (NULL:
+ * it has none) unless another thread added it first; NULL when out of
+ * memory. */
 struct entry *store_table_add(struct store_table *table,
-                              const struct rrd_layout *layout, const char *name,
+                              const struct rrd_layout *layout,
+                              const char *cluster, const char *name,
                               const char *path);
 
 /* Calls visit(e, count, ctx) for each entry, count being the number of

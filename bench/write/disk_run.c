@@ -71,7 +71,7 @@ static void hand_over(struct day *d, unsigned first, unsigned count) {
     for (size_t g = 0; g < d->o->guests; g++) {
       vm_row_values(g, n, v);
       snprintf(name, sizeof(name), "%zu", 100 + g);
-      rrd_sink_write(d->sink, &layout_pve_vm_9_0, name,
+      rrd_sink_write(d->sink, &layout_pve_vm_9_0, NULL, name,
                      d->base + (time_t)n * d->o->interval, v,
                      layout_pve_vm_9_0.ds_count);
     }
@@ -88,7 +88,7 @@ static void cycle(struct day *d, unsigned c, struct disk_run_result *r) {
   hand_over(d, 1 + c * d->per_cycle, d->per_cycle);
   disk_io_write_back(d->o->dir);
   uint64_t taken = writer_bytes(d);
-  rrd_sink_flush(d->sink, NULL, NULL);
+  rrd_sink_flush(d->sink, NULL, NULL, NULL);
   disk_io_write_back(d->o->dir);
   uint64_t written = writer_bytes(d);
   if (d->o->write_timeout) {
@@ -128,7 +128,7 @@ int disk_run(const struct disk_run_options *o, struct disk_run_result *r) {
     return -1;
   }
   hand_over(&d, 0, 1); /* creates the files */
-  rrd_sink_flush(d.sink, NULL, NULL);
+  rrd_sink_flush(d.sink, NULL, NULL, NULL);
   disk_io_write_back(o->dir);
   if (o->cold && disk_io_drop_cache() != 0) {
     fprintf(stderr, "cannot drop the page cache (not root?)\n");

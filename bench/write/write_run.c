@@ -46,7 +46,7 @@ static void write_round(struct writer *w) {
     vm_row_values(g, s->round, v);
     snprintf(name, sizeof(name), "%zu", 100 + g);
     double t0 = monotonic_seconds();
-    rrd_sink_write(s->sink, &layout_pve_vm_9_0, name,
+    rrd_sink_write(s->sink, &layout_pve_vm_9_0, NULL, name,
                    s->base + (time_t)s->round, v, layout_pve_vm_9_0.ds_count);
     double us = (monotonic_seconds() - t0) * 1e6;
     if (s->round > 0) {
@@ -204,7 +204,7 @@ int write_run(const struct write_run_options *o, struct write_run_result *r) {
   collect(&s, r);
   double t0 = monotonic_seconds();
   if (!o->daemon_away)
-    rrd_sink_flush(s.sink, NULL, NULL);
+    rrd_sink_flush(s.sink, NULL, NULL, NULL);
   r->flush_s = o->daemon ? monotonic_seconds() - t0 : 0;
   rrd_sink_free(s.sink);
   daemon_proc_stop(&d);

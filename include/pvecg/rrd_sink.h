@@ -75,15 +75,19 @@ int rrd_sink_new(const struct rrd_sink_options *options, struct rrd_sink **ret,
  */
 void rrd_sink_free(struct rrd_sink *sink);
 
-/* Hands over one row (copied).  Thread-safe; with a daemon it never waits
- * for I/O. */
+/* Hands over one row (copied) for the file of (layout, cluster, name), as
+ * rrd_store_write names it (cluster NULL or "": the data directory's own
+ * files).  Thread-safe; with a daemon it never waits for I/O. */
 void rrd_sink_write(struct rrd_sink *sink, const struct rrd_layout *layout,
-                    const char *name, time_t t, const double *values, size_t n);
+                    const char *cluster, const char *name, time_t t,
+                    const double *values, size_t n);
 
 /*
  * rrd_sink_write for a guest's row, which host reports: a guest's file is
- * named by its VMID alone, and hosts of different clusters, or standalone
- * hosts, may use the same VMIDs.  The first host to report a guest owns
+ * named by its VMID (in its cluster's directory), and hosts of different
+ * clusters, or standalone hosts, may use the same VMIDs; the writer's
+ * <Cluster> settings keep them apart, and this keeps two guests from being
+ * blended where the settings do not.  The first host to report a guest owns
  * its file; another host's rows for it are refused (not written, not
  * counted by the store, counted in other_host) while the owner reports it
  * too.  When the owner has sent nothing for five of its intervals, the
@@ -95,18 +99,19 @@ void rrd_sink_write(struct rrd_sink *sink, const struct rrd_layout *layout,
  * is one lookup under a lock never held across I/O.
  */
 void rrd_sink_write_guest(struct rrd_sink *sink,
-                          const struct rrd_layout *layout, const char *vmid,
-                          const char *host, double interval, time_t t,
-                          const double *values, size_t n);
+                          const struct rrd_layout *layout, const char *cluster,
+                          const char *vmid, const char *host, double interval,
+                          time_t t, const double *values, size_t n);
 
 /*
  * Makes rows handed over so far reach the disk: the daemon writes every file
- * updated since the last flush (layout NULL), or the file of (layout, name).
+ * updated since the last flush (layout NULL), or the file of (layout,
+ * cluster, name).
  * Waits at most timeout.  Returns 0, -ETIMEDOUT, or -EINVAL for a bad name;
  * without a daemon rows are on disk already and it returns 0 at once.
  */
 int rrd_sink_flush(struct rrd_sink *sink, const struct rrd_layout *layout,
-                   const char *name);
+                   const char *cluster, const char *name);
 
 struct rrd_sink_stats {
   bool daemon;                   /* writing through a daemon */

@@ -2,7 +2,10 @@
 /*
  * The RRD files one writer keeps under a data directory.
  *
- * A row for (layout, name) goes to <data_dir>/<layout->name>/<name>.  The
+ * A row for (layout, cluster, name) goes to <data_dir>/<layout->name>/<name>,
+ * or <data_dir>/<cluster>/<layout->name>/<name> when the writer keeps
+ * several clusters apart (rrd_file_name.h; cluster NULL or "" is the data
+ * directory itself, and the same name in two clusters is two files).  The
  * store remembers per file what it learnt: whether the file has our layout
  * (checked once, re-checked every recheck_seconds while it does not), and
  * the time of its last update, so rows that are not newer are dropped
@@ -83,16 +86,19 @@ int rrd_store_new(const struct rrd_store_options *options,
 void rrd_store_free(struct rrd_store *store);
 
 /*
- * Writes the row (t, values[0..n)) to the file of (layout, name), creating
- * it (and its directory) when missing.  name must be a plain file name: not
- * empty, at most RRD_STORE_NAME_MAX bytes, no '/' or '\\', no control
- * characters, not "." or ".." (rrd_file_name_problem).  now is the wall clock,
- * for re-check and back-off timing. Returns 0 with the outcome in *res, or
- * -EINVAL for a bad name, value count or time (res->message says which).
+ * Writes the row (t, values[0..n)) to the file of (layout, cluster, name),
+ * creating it (and its directories) when missing.  name must be a plain
+ * file name: not empty, at most RRD_STORE_NAME_MAX bytes, no '/' or '\\',
+ * no control characters, not "." or ".." (rrd_file_name_problem); cluster
+ * NULL, "", or a name rrd_cluster_name_problem accepts.  now is the wall
+ * clock, for re-check and back-off timing. Returns 0 with the outcome in
+ * *res, or -EINVAL for a bad name, cluster, value count or time
+ * (res->message says which).
  */
 int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
-                    const char *name, time_t t, const double *values, size_t n,
-                    time_t now, struct rrd_store_result *res);
+                    const char *cluster, const char *name, time_t t,
+                    const double *values, size_t n, time_t now,
+                    struct rrd_store_result *res);
 
 /*
  * Rows for a daemon in batches (the sink's sender): rrd_store_prepare does
@@ -116,8 +122,9 @@ struct rrd_store_pending {
  * rrd_store_write.
  */
 int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
-                      const char *name, time_t t, const double *values,
-                      size_t n, time_t now, struct rrd_store_pending *p,
+                      const char *cluster, const char *name, time_t t,
+                      const double *values, size_t n, time_t now,
+                      struct rrd_store_pending *p,
                       struct rrd_store_result *res);
 
 /*
@@ -144,10 +151,10 @@ void rrd_store_counts(struct rrd_store *store, struct rrd_store_counts *ret);
  */
 int rrd_store_take_dirty(struct rrd_store *store, char ***ret, size_t *count);
 
-/* The path of the file of (layout, name); -ENAMETOOLONG or -EINVAL (see
- * rrd_store_write for names). */
+/* The path of the file of (layout, cluster, name); -ENAMETOOLONG or
+ * -EINVAL (see rrd_store_write for names). */
 int rrd_store_path(const struct rrd_store *store,
-                   const struct rrd_layout *layout, const char *name, char *buf,
-                   size_t size);
+                   const struct rrd_layout *layout, const char *cluster,
+                   const char *name, char *buf, size_t size);
 
 #endif

@@ -264,15 +264,29 @@ void stub_config_add_number(oconfig_item_t *block, const char *key,
   c->values[0].value.number = value;
 }
 
+oconfig_item_t *stub_config_add_block(oconfig_item_t *block, const char *key,
+                                      const char *value) {
+  oconfig_item_t *c = add_child(block, key, 1);
+  c->values[0].type = OCONFIG_TYPE_STRING;
+  c->values[0].value.string = strdup(value);
+  return c;
+}
+
+/* What an item holds, its blocks' children too. */
+static void free_contents(oconfig_item_t *c) {
+  for (int v = 0; v < c->values_num; v++)
+    if (c->values[v].type == OCONFIG_TYPE_STRING)
+      free(c->values[v].value.string);
+  free(c->values);
+  free(c->key);
+  for (int i = 0; i < c->children_num; i++)
+    free_contents(&c->children[i]);
+  free(c->children);
+}
+
 void stub_config_free(oconfig_item_t *block) {
-  for (int i = 0; i < block->children_num; i++) {
-    oconfig_item_t *c = &block->children[i];
-    for (int v = 0; v < c->values_num; v++)
-      if (c->values[v].type == OCONFIG_TYPE_STRING)
-        free(c->values[v].value.string);
-    free(c->values);
-    free(c->key);
-  }
+  for (int i = 0; i < block->children_num; i++)
+    free_contents(&block->children[i]);
   free(block->children);
   free(block);
 }

@@ -54,6 +54,10 @@ void stub_config_add_boolean(oconfig_item_t *block, const char *key,
                              bool value);
 void stub_config_add_number(oconfig_item_t *block, const char *key,
                             double value);
+/* A block <key "value"> ... </key> in block; add its children to the item
+ * returned, before anything else is added to block (which moves it). */
+oconfig_item_t *stub_config_add_block(oconfig_item_t *block, const char *key,
+                                      const char *value);
 void stub_config_free(oconfig_item_t *block);
 
 #endif

@@ -212,11 +212,13 @@ static void test_vmid_of_two_hosts(void **state) {
   snprintf(line, sizeof(line),
            "pve_rrd plugin: guest 196 is reported by both nodea and nodeb: "
            "its file %s/data/pve-vm-9.0/196 stays with nodea, and the rows "
-           "from nodeb are dropped. If they are different clusters or "
-           "standalone hosts that share VMIDs, give each its own collector (a "
-           "collectd with its own pve_rrd DataDir); inside one cluster this "
-           "is a live migration that took longer than 1 s, and nodeb takes "
-           "over once nodea stops reporting the guest.",
+           "from nodeb are dropped. If nodea and nodeb are in different "
+           "clusters or are standalone hosts that share VMIDs, put each "
+           "cluster's hosts in a <Cluster> block of pve_rrd's configuration "
+           "(Host \"nodea\" in one, Host \"nodeb\" in another, or "
+           "StandaloneHosts true for hosts of their own); inside one cluster "
+           "this is a live migration that took longer than 1 s, and nodeb "
+           "takes over once nodea stops reporting the guest.",
            root);
   assert_int_equal(lines_with("guest 196", LOG_ERR), 1);
   assert_non_null(stub_log_find(line));
@@ -262,13 +264,138 @@ static void test_vmid_migrates(void **state) {
   assert_true(last_memhost("pve-vm-9.0/196") == 5010);
 }
 
+/* ---- clusters ------------------------------------------------------ */
+
+/* DataDir, <Cluster "prod"> pve1 pve2, <Cluster "lab"> lab1, and
+ * StandaloneHosts as given. */
+static int config_clusters(bool standalone) {
+  char dir[PATH_MAX];
+  snprintf(dir, sizeof(dir), "%s/data", root);
+  oconfig_item_t *c = stub_config_new();
+  stub_config_add_strings(c, "DataDir", 1, dir);
+  oconfig_item_t *b = stub_config_add_block(c, "Cluster", "prod");
+  stub_config_add_strings(b, "Host", 2, "pve1", "pve2");
+  b = stub_config_add_block(c, "Cluster", "lab");
+  stub_config_add_strings(b, "Host", 1, "lab1");
+  stub_config_add_boolean(c, "StandaloneHosts", standalone);
+  int r = stub.config(c);
+  stub_config_free(c);
+  return r;
+}
+
+/* Guest 196 of four hosts in three clusters and a standalone host: four
+ * files, each with its own host's values; a node file in its cluster. */
+static void test_clusters_apart(void **state) {
+  (void)state;
+  assert_int_equal(config_clusters(true), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_non_null(stub_log_find("each cluster in a directory of its own"));
+  time_t t = time(NULL) - 100;
+  for (int i = 0; i < 3; i++) {
+    guest_196("pve1", t + i, 1000);
+    guest_196("lab1", t + i, 2000);
+    guest_196("solo", t + i, 3000);
+  }
+  write_row("pve_node_9_0", "pve2", "", t, 5);
+  write_row("pve_node_9_0", "solo", "", t, 6);
+  assert_true(last_memhost("prod/pve-vm-9.0/196") == 1010);
+  assert_true(last_memhost("lab/pve-vm-9.0/196") == 2010);
+  assert_true(last_memhost("solo/pve-vm-9.0/196") == 3010);
+  assert_int_equal(last_update("prod/pve-node-9.0/pve2"), t);
+  assert_int_equal(last_update("solo/pve-node-9.0/solo"), t);
+  assert_false(exists("pve-vm-9.0"));
+  assert_false(exists("pve-node-9.0"));
+  assert_int_equal(lines_with("guest 196", LOG_ERR), 0);
+  /* a guest that migrates inside prod stays one file */
+  usleep(1200000);
+  guest_196("pve2", t + 3, 4000);
+  assert_non_null(stub_log_find("pve_rrd plugin: guest 196 of cluster prod "
+                                "now reported by pve2, was pve1."));
+  assert_true(last_memhost("prod/pve-vm-9.0/196") == 4010);
+}
+
+/* Without StandaloneHosts an unlisted host's rows are dropped, said once;
+ * with it, a host named like a cluster or a layout's directory is. */
+static void test_clusters_refuse(void **state) {
+  (void)state;
+  assert_int_equal(config_clusters(false), 0);
+  assert_int_equal(stub.init(), 0);
+  time_t t = time(NULL) - 100;
+  for (int i = 0; i < 3; i++) {
+    guest_196("solo", t + i, 3000);
+    write_row("pve_node_9_0", "solo", "", t + i, 6);
+  }
+  assert_int_equal(lines_with("\"solo\"", LOG_ERR), 1);
+  assert_non_null(stub_log_find(
+      "pve_rrd plugin: the rows of host \"solo\" are dropped: it is in no "
+      "<Cluster> block. Add Host \"solo\" to its cluster's block, or set "
+      "StandaloneHosts true to give every unlisted host a cluster of its "
+      "own."));
+  assert_false(exists("solo"));
+  assert_false(exists("pve-vm-9.0"));
+  assert_false(exists("pve-node-9.0"));
+}
+
+static void test_clusters_refuse_standalone(void **state) {
+  (void)state;
+  assert_int_equal(config_clusters(true), 0);
+  assert_int_equal(stub.init(), 0);
+  time_t t = time(NULL) - 100;
+  guest_196("prod", t, 1000);
+  guest_196("pve-node-9.0", t, 1000);
+  write_row("pve_node_9_0", ".hidden", "", t, 6);
+  assert_int_equal(lines_with("are dropped", LOG_ERR), 3);
+  assert_non_null(stub_log_find("standalone host \"prod\" are dropped: a "
+                                "<Cluster> block of that name"));
+  assert_false(exists("prod"));
+  assert_false(exists("pve-node-9.0"));
+  assert_false(exists(".hidden"));
+}
+
+/* A configuration that names no place for sure is refused as a whole. */
+static void refused_config(const char *cluster, const char *host1,
+                           const char *host2, const char *line) {
+  oconfig_item_t *c = stub_config_new();
+  oconfig_item_t *b = stub_config_add_block(c, "Cluster", "prod");
+  stub_config_add_strings(b, "Host", 1, "pve1");
+  b = stub_config_add_block(c, "Cluster", cluster);
+  stub_config_add_strings(b, "Host", 2, host1, host2);
+  assert_int_not_equal(stub.config(c), 0);
+  stub_config_free(c);
+  assert_non_null(stub_log_find(line));
+  stub.shutdown(); /* forgets the clusters, as a new collectd would */
+}
+
+static void test_clusters_config_errors(void **state) {
+  (void)state;
+  refused_config("lab", "lab1", "pve1",
+                 "pve_rrd plugin: the host \"pve1\" is in both cluster "
+                 "\"prod\" and cluster \"lab\"; the configuration is "
+                 "refused.");
+  refused_config("lab", "lab1", "lab/2",
+                 "the host name \"lab/2\" of cluster \"lab\" cannot name a "
+                 "node's file: the file name contains '/'");
+  refused_config("pve-vm-9.0", "a", "b",
+                 "the cluster name \"pve-vm-9.0\" cannot be used: it is the "
+                 "name of a layout's directory; the configuration is "
+                 "refused.");
+  refused_config("prod", "a", "b", "the cluster \"prod\" is configured twice");
+}
+
 int main(void) {
   module_register();
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
   const struct CMUnitTest tests[] = {
-      T(test_config_errors),     T(test_guest_and_node_rows),
-      T(test_refused_rows),      T(test_foreign_type_definition),
-      T(test_vmid_of_two_hosts), T(test_vmid_migrates),
+      T(test_config_errors),
+      T(test_guest_and_node_rows),
+      T(test_refused_rows),
+      T(test_foreign_type_definition),
+      T(test_vmid_of_two_hosts),
+      T(test_vmid_migrates),
+      T(test_clusters_apart),
+      T(test_clusters_refuse),
+      T(test_clusters_refuse_standalone),
+      T(test_clusters_config_errors),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

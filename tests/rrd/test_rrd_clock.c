@@ -33,7 +33,7 @@ static enum rrd_store_outcome write_row(struct rrd_store *store, time_t t,
   double v[RRD_LAYOUT_DS_MAX];
   for (size_t i = 0; i < layout_pve_vm_9_0.ds_count; i++)
     v[i] = (double)(t % 1000);
-  assert_int_equal(rrd_store_write(store, &layout_pve_vm_9_0, "100", t, v,
+  assert_int_equal(rrd_store_write(store, &layout_pve_vm_9_0, NULL, "100", t, v,
                                    layout_pve_vm_9_0.ds_count, t, res),
                    0);
   return res->outcome;

@@ -82,10 +82,10 @@ static void test_names_through_the_daemon(void **state) {
     for (size_t i = 0; i < count; i++) {
       for (size_t j = 0; j < layout_pve_node_9_0.ds_count; j++)
         v[j] = j == 0 ? (double)(i + 1) : NAN; /* loadavg: which name */
-      rrd_sink_write(sink, &layout_pve_node_9_0, names[i], START + k, v,
+      rrd_sink_write(sink, &layout_pve_node_9_0, NULL, names[i], START + k, v,
                      layout_pve_node_9_0.ds_count);
     }
-  assert_int_equal(rrd_sink_flush(sink, NULL, NULL), 0);
+  assert_int_equal(rrd_sink_flush(sink, NULL, NULL, NULL), 0);
   struct rrd_sink_stats st;
   rrd_sink_stats(sink, &st);
   rrd_sink_free(sink);

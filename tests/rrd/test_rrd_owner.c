@@ -59,7 +59,7 @@ static int teardown(void **state) {
 static bool row(struct rrd_owner *o, struct tally *t, const char *name,
                 const char *host, double now) {
   struct rrd_owner_news news;
-  bool ok = rrd_owner_admit(o, VM, name, host, 1.0, now, &news);
+  bool ok = rrd_owner_admit(o, VM, NULL, name, host, 1.0, now, &news);
   *(ok ? &t->admitted : &t->refused) += 1;
   if (news.kind == RRD_OWNER_MIGRATED)
     t->migrated++;
@@ -130,14 +130,16 @@ static void test_window_follows_owner_interval(void **state) {
   struct rrd_owner *o = *state;
   struct rrd_owner_news news;
   /* interval 10: a window of 50 s */
-  assert_true(rrd_owner_admit(o, VM, "300", "nodea", 10.0, 1000.0, &news));
-  assert_false(rrd_owner_admit(o, VM, "300", "nodeb", 1.0, 1050.0, &news));
-  assert_true(rrd_owner_admit(o, VM, "300", "nodeb", 1.0, 1050.5, &news));
+  assert_true(
+      rrd_owner_admit(o, VM, NULL, "300", "nodea", 10.0, 1000.0, &news));
+  assert_false(
+      rrd_owner_admit(o, VM, NULL, "300", "nodeb", 1.0, 1050.0, &news));
+  assert_true(rrd_owner_admit(o, VM, NULL, "300", "nodeb", 1.0, 1050.5, &news));
   assert_int_equal(news.kind, RRD_OWNER_MIGRATED);
   /* no interval: collectd's default of 10 s */
-  assert_true(rrd_owner_admit(o, VM, "301", "nodea", 0, 1000.0, &news));
-  assert_false(rrd_owner_admit(o, VM, "301", "nodeb", 0, 1050.0, &news));
-  assert_true(rrd_owner_admit(o, VM, "301", "nodeb", 0, 1050.5, &news));
+  assert_true(rrd_owner_admit(o, VM, NULL, "301", "nodea", 0, 1000.0, &news));
+  assert_false(rrd_owner_admit(o, VM, NULL, "301", "nodeb", 0, 1050.0, &news));
+  assert_true(rrd_owner_admit(o, VM, NULL, "301", "nodeb", 0, 1050.5, &news));
   assert_int_equal(news.kind, RRD_OWNER_MIGRATED);
 }
 
@@ -246,8 +248,8 @@ static void test_guests_apart(void **state) {
   }
   struct rrd_owner_news news;
   /* a node file of the same name is another file */
-  assert_true(rrd_owner_admit(o, &layout_pve_node_9_0, "100", "nodeb", 1.0,
-                              110.0, &news));
+  assert_true(rrd_owner_admit(o, &layout_pve_node_9_0, NULL, "100", "nodeb",
+                              1.0, 110.0, &news));
   assert_int_equal(t.refused + t.migrated + t.collisions, 0);
   assert_int_equal(rrd_owner_count(o), 3);
 }
@@ -294,9 +296,10 @@ static void *work(void *arg) {
   snprintf(own, sizeof(own), "9%s", w->host + 4);
   for (int i = 0; i < ROWS; i++) {
     double now = 1000.0 + i * 0.001;
-    w->admitted_own += rrd_owner_admit(w->o, VM, own, w->host, 1.0, now, &news);
+    w->admitted_own +=
+        rrd_owner_admit(w->o, VM, NULL, own, w->host, 1.0, now, &news);
     w->admitted_shared +=
-        rrd_owner_admit(w->o, VM, "196", w->host, 1.0, now, &news);
+        rrd_owner_admit(w->o, VM, NULL, "196", w->host, 1.0, now, &news);
   }
   return NULL;
 }
@@ -420,7 +423,8 @@ static void guest_row(struct sink_fixture *f, const char *host, time_t t,
   double v[17];
   host_values(host, t, v);
   clock_now = now;
-  rrd_sink_write_guest(f->sink, &layout_pve_vm_9_0, "196", host, 1.0, t, v, 17);
+  rrd_sink_write_guest(f->sink, &layout_pve_vm_9_0, NULL, "196", host, 1.0, t,
+                       v, 17);
 }
 
 static struct rrd_sink_stats sink_stats(struct sink_fixture *f) {
@@ -432,7 +436,7 @@ static struct rrd_sink_stats sink_stats(struct sink_fixture *f) {
 /* The file's newest row (flushed first through a daemon) is host's at t. */
 static void assert_last_row(struct sink_fixture *f, const char *host,
                             time_t t) {
-  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL), 0);
+  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL, NULL), 0);
   struct rrd_last_reader *reader;
   struct rrd_last_row last;
   char err[256];
@@ -473,12 +477,14 @@ static void collision_line(const struct sink_fixture *f, char *buf,
                            size_t size) {
   snprintf(buf, size,
            "guest 196 is reported by both nodea and nodeb: its file %s stays "
-           "with nodea, and the rows from nodeb are dropped. If they are "
-           "different clusters or standalone hosts that share VMIDs, give "
-           "each its own collector (a collectd with its own pve_rrd "
-           "DataDir); inside one cluster this is a live migration that took "
-           "longer than 5 s, and nodeb takes over once nodea stops reporting "
-           "the guest.",
+           "with nodea, and the rows from nodeb are dropped. If nodea and "
+           "nodeb are in different clusters or are standalone hosts that "
+           "share VMIDs, put each cluster's hosts in a <Cluster> block of "
+           "pve_rrd's configuration (Host \"nodea\" in one, Host \"nodeb\" "
+           "in another, or StandaloneHosts true for hosts of their own); "
+           "inside one cluster this is a live migration that took longer "
+           "than 5 s, and nodeb takes over once nodea stops reporting the "
+           "guest.",
            f->path);
 }
 
@@ -497,7 +503,7 @@ static void collide(struct sink_fixture *f, bool daemon) {
   assert_int_equal(st.store.rows[RRD_STORE_WRITTEN], 19);
   for (int o = RRD_STORE_FOREIGN; o < RRD_STORE_OUTCOMES; o++)
     assert_int_equal(st.store.rows[o], 0);
-  char line[1024];
+  char line[2048];
   collision_line(f, line, sizeof(line));
   assert_one_line(f, RRD_SINK_ERROR, line);
 }

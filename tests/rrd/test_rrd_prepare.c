@@ -54,9 +54,9 @@ static void test_store_computes_constants_first(void **state) {
   for (size_t i = 0; i < layout_pve_vm_9_0.ds_count; i++)
     v[i] = NAN;
   struct rrd_store_result res;
-  assert_int_equal(rrd_store_write(store, &layout_pve_vm_9_0, "100", 1800000000,
-                                   v, layout_pve_vm_9_0.ds_count, 1800000000,
-                                   &res),
+  assert_int_equal(rrd_store_write(store, &layout_pve_vm_9_0, NULL, "100",
+                                   1800000000, v, layout_pve_vm_9_0.ds_count,
+                                   1800000000, &res),
                    0);
   assert_int_equal(res.outcome, RRD_STORE_CREATED);
   rrd_store_free(store);

@@ -22,7 +22,7 @@ static struct rrd_queued_row *row(time_t t) {
   double v[3] = {(double)t, 0.5, -1};
   char name[24];
   snprintf(name, sizeof(name), "%lld", (long long)t);
-  return rrd_queued_row_new(&layout_pve_vm_9_0, name, t, v, 3);
+  return rrd_queued_row_new(&layout_pve_vm_9_0, NULL, name, t, v, 3);
 }
 
 static void test_copy(void **state) {
@@ -30,7 +30,7 @@ static void test_copy(void **state) {
   double v[2] = {1.25, 2.5};
   char name[] = "100";
   struct rrd_queued_row *r =
-      rrd_queued_row_new(&layout_pve_vm_9_0, name, 42, v, 2);
+      rrd_queued_row_new(&layout_pve_vm_9_0, NULL, name, 42, v, 2);
   v[0] = 0;
   name[0] = 'x';
   assert_non_null(r);
@@ -40,9 +40,9 @@ static void test_copy(void **state) {
   assert_int_equal(r->n, 2);
   assert_true(r->values[0] == 1.25 && r->values[1] == 2.5);
   free(r);
-  assert_null(
-      rrd_queued_row_new(&layout_pve_vm_9_0, "1", 1, v, RRD_LAYOUT_DS_MAX + 1));
-  assert_null(rrd_queued_row_new(&layout_pve_vm_9_0, NULL, 1, v, 1));
+  assert_null(rrd_queued_row_new(&layout_pve_vm_9_0, NULL, "1", 1, v,
+                                 RRD_LAYOUT_DS_MAX + 1));
+  assert_null(rrd_queued_row_new(&layout_pve_vm_9_0, NULL, NULL, 1, v, 1));
 }
 
 static void test_fifo_and_bound(void **state) {

@@ -142,7 +142,7 @@ static void write_row(struct fixture *f, int vmid, time_t t) {
   char name[16];
   values_at(vmid, t, v);
   snprintf(name, sizeof(name), "%d", vmid);
-  rrd_sink_write(f->sink, &layout_pve_vm_9_0, name, t, v, 17);
+  rrd_sink_write(f->sink, &layout_pve_vm_9_0, NULL, name, t, v, 17);
 }
 
 static void guest_path(const struct fixture *f, int vmid, char *buf,
@@ -211,7 +211,7 @@ static void test_direct(void **state) {
   for (time_t t = START; t < START + 3; t++)
     write_row(f, 100, t);
   assert_int_equal(disk_last_update(path), START + 2); /* no flush needed */
-  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL), 0);
+  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL, NULL), 0);
   struct rrd_sink_stats st = stats(f);
   assert_false(st.daemon);
   assert_int_equal(st.store.rows[RRD_STORE_CREATED], 1);
@@ -233,7 +233,7 @@ static void test_rows_in_order(void **state) {
   for (time_t t = START; t < START + 20; t++)
     for (int vmid = 100; vmid < 103; vmid++)
       write_row(f, vmid, t);
-  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL), 0);
+  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL, NULL), 0);
   char path[600];
   for (int vmid = 100; vmid < 103; vmid++) {
     guest_path(f, vmid, path, sizeof(path));
@@ -262,15 +262,15 @@ static void test_flush_one_file(void **state) {
     write_row(f, 100, t);
     write_row(f, 101, t);
   }
-  assert_int_equal(rrd_sink_flush(f->sink, &layout_pve_vm_9_0, "100"), 0);
+  assert_int_equal(rrd_sink_flush(f->sink, &layout_pve_vm_9_0, NULL, "100"), 0);
   char p100[600], p101[600];
   guest_path(f, 100, p100, sizeof(p100));
   guest_path(f, 101, p101, sizeof(p101));
   assert_int_equal(disk_last_update(p100), START + 2);
   assert_true(disk_last_update(p101) < START); /* as created */
-  assert_int_equal(rrd_sink_flush(f->sink, &layout_pve_vm_9_0, "../x"),
+  assert_int_equal(rrd_sink_flush(f->sink, &layout_pve_vm_9_0, NULL, "../x"),
                    -EINVAL);
-  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL), 0);
+  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL, NULL), 0);
   assert_int_equal(disk_last_update(p101), START + 2);
 }
 
@@ -289,10 +289,10 @@ static void test_daemon_not_started(void **state) {
   struct rrd_sink_stats st = stats(f);
   assert_false(st.reachable);
   assert_int_equal(st.queued, 50);
-  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL), -ETIMEDOUT);
+  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL, NULL), -ETIMEDOUT);
   rrdcached_start(&f->daemon);
   wait_drained(f);
-  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL), 0);
+  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL, NULL), 0);
   assert_int_equal(lines_with(&f->log, "Cannot reach rrdcached"), 1);
   assert_int_equal(lines_with(&f->log, "is reachable again"), 1);
   assert_int_equal(lines_with(&f->log, "writing the 50 rows queued"), 1);
@@ -379,7 +379,7 @@ static void test_frozen_daemon(void **state) {
   assert_true(seconds_since(&t0) < 0.05);
   assert_int_equal(lines_with(&f->log, "has not answered for"), 1);
   assert_false(stats(f).reachable);
-  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL), -ETIMEDOUT);
+  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL, NULL), -ETIMEDOUT);
   rrdcached_thaw(&f->daemon);
   wait_drained(f);
   assert_int_equal(lines_with(&f->log, "answers again"), 1);

@@ -77,8 +77,8 @@ static enum rrd_store_outcome write_at(struct fixture *f, const char *name,
                                        struct rrd_store_result *res) {
   double v[RRD_LAYOUT_DS_MAX];
   row_values(&layout_pve_vm_9_0, 1, (int)(t % 1000), v);
-  assert_int_equal(rrd_store_write(f->store, &layout_pve_vm_9_0, name, t, v,
-                                   layout_pve_vm_9_0.ds_count, now, res),
+  assert_int_equal(rrd_store_write(f->store, &layout_pve_vm_9_0, NULL, name, t,
+                                   v, layout_pve_vm_9_0.ds_count, now, res),
                    0);
   return res->outcome;
 }
@@ -202,24 +202,26 @@ static void test_trailing_slash_and_layout_dirs(void **state) {
   assert_int_equal(rrd_store_new(&o, &store), 0);
   double v[19] = {0};
   struct rrd_store_result res;
-  assert_int_equal(rrd_store_write(store, &layout_pve_node_9_0, "100", NOW, v,
-                                   19, NOW, &res),
+  assert_int_equal(rrd_store_write(store, &layout_pve_node_9_0, NULL, "100",
+                                   NOW, v, 19, NOW, &res),
                    0);
   assert_int_equal(res.outcome, RRD_STORE_CREATED);
   snprintf(want, sizeof(want), "%s/pve-node-9.0/100", f->data_dir);
   assert_int_equal(rrd_file_check(&layout_pve_node_9_0, want, NULL, 0), 0);
   char path[700];
-  assert_int_equal(
-      rrd_store_path(store, &layout_pve_node_9_0, "100", path, sizeof(path)),
-      0);
+  assert_int_equal(rrd_store_path(store, &layout_pve_node_9_0, NULL, "100",
+                                  path, sizeof(path)),
+                   0);
   assert_string_equal(path, want);
   /* the same name under another layout is another file */
-  assert_int_equal(
-      rrd_store_write(store, &layout_pve2_vm, "100", NOW, v, 10, NOW, &res), 0);
+  assert_int_equal(rrd_store_write(store, &layout_pve2_vm, NULL, "100", NOW, v,
+                                   10, NOW, &res),
+                   0);
   assert_int_equal(res.outcome, RRD_STORE_CREATED);
   snprintf(want, sizeof(want), "%s/pve2-vm/100", f->data_dir);
   assert_int_equal(
-      rrd_store_path(store, &layout_pve2_vm, "100", path, sizeof(path)), 0);
+      rrd_store_path(store, &layout_pve2_vm, NULL, "100", path, sizeof(path)),
+      0);
   assert_string_equal(path, want);
   assert_int_equal(rrd_file_check(&layout_pve2_vm, want, NULL, 0), 0);
   rrd_store_free(store);
@@ -616,8 +618,8 @@ static void write_under(const char *dir, bool first,
   double v[17] = {0};
   struct rrd_store_result res;
   for (int i = 0; i < 2; i++) {
-    assert_int_equal(rrd_store_write(store, &layout_pve_vm_9_0, "100", NOW + i,
-                                     v, 17, NOW + i, &res),
+    assert_int_equal(rrd_store_write(store, &layout_pve_vm_9_0, NULL, "100",
+                                     NOW + i, v, 17, NOW + i, &res),
                      0);
     assert_int_equal(res.outcome, want);
     assert_int_equal(res.report, i == 0 && first);
@@ -646,9 +648,9 @@ static void assert_invalid(struct fixture *f, const char *name, time_t t,
                            size_t n) {
   double v[20] = {0};
   struct rrd_store_result res;
-  assert_int_equal(
-      rrd_store_write(f->store, &layout_pve_vm_9_0, name, t, v, n, NOW, &res),
-      -EINVAL);
+  assert_int_equal(rrd_store_write(f->store, &layout_pve_vm_9_0, NULL, name, t,
+                                   v, n, NOW, &res),
+                   -EINVAL);
   assert_true(res.message[0] != '\0');
   assert_false(res.report);
 }
@@ -670,16 +672,17 @@ static void test_invalid(void **state) {
 
   struct rrd_store_result res;
   double v[17] = {0};
-  assert_int_equal(rrd_store_write(f->store, &layout_pve_vm_9_0, "100", NOW,
-                                   NULL, 17, NOW, &res),
+  assert_int_equal(rrd_store_write(f->store, &layout_pve_vm_9_0, NULL, "100",
+                                   NOW, NULL, 17, NOW, &res),
+                   -EINVAL);
+  assert_int_equal(rrd_store_write(NULL, &layout_pve_vm_9_0, NULL, "100", NOW,
+                                   v, 17, NOW, &res),
                    -EINVAL);
   assert_int_equal(
-      rrd_store_write(NULL, &layout_pve_vm_9_0, "100", NOW, v, 17, NOW, &res),
+      rrd_store_write(f->store, NULL, NULL, "100", NOW, v, 17, NOW, &res),
       -EINVAL);
-  assert_int_equal(
-      rrd_store_write(f->store, NULL, "100", NOW, v, 17, NOW, &res), -EINVAL);
-  assert_int_equal(rrd_store_write(f->store, &layout_pve_vm_9_0, "100", NOW, v,
-                                   17, NOW, NULL),
+  assert_int_equal(rrd_store_write(f->store, &layout_pve_vm_9_0, NULL, "100",
+                                   NOW, v, 17, NOW, NULL),
                    -EINVAL);
   /* nothing was created for any of them */
   struct stat st;
@@ -700,7 +703,7 @@ static void test_many_files(void **state) {
     for (int i = 0; i < 200; i++) {
       char name[16];
       snprintf(name, sizeof(name), "%d", 1000 + i);
-      assert_int_equal(rrd_store_write(f->store, &layout_pve2_vm, name,
+      assert_int_equal(rrd_store_write(f->store, &layout_pve2_vm, NULL, name,
                                        NOW + round * 10, v, 10, NOW, &res),
                        0);
       assert_int_equal(res.outcome,
@@ -766,7 +769,8 @@ static enum rrd_store_outcome fake_write(struct rrd_store *store, time_t t,
                                          struct rrd_store_result *res) {
   double v[17] = {0};
   assert_int_equal(
-      rrd_store_write(store, &layout_pve_vm_9_0, "100", t, v, 17, t, res), 0);
+      rrd_store_write(store, &layout_pve_vm_9_0, NULL, "100", t, v, 17, t, res),
+      0);
   return res->outcome;
 }
 
@@ -783,14 +787,16 @@ static void test_remote_paths(void **state) {
   char path[64];
   rrd_store_free(store);
   store = fake_store(&fa, "", &fake);
-  assert_int_equal(
-      rrd_store_path(store, &layout_pve_vm_9_0, "100", path, sizeof(path)), 0);
+  assert_int_equal(rrd_store_path(store, &layout_pve_vm_9_0, NULL, "100", path,
+                                  sizeof(path)),
+                   0);
   assert_string_equal(path, "pve-vm-9.0/100");
+  assert_int_equal(rrd_store_path(store, &layout_pve_vm_9_0, NULL, "../x", path,
+                                  sizeof(path)),
+                   -EINVAL);
   assert_int_equal(
-      rrd_store_path(store, &layout_pve_vm_9_0, "../x", path, sizeof(path)),
-      -EINVAL);
-  assert_int_equal(rrd_store_path(store, &layout_pve_vm_9_0, "100", path, 8),
-                   -ENAMETOOLONG);
+      rrd_store_path(store, &layout_pve_vm_9_0, NULL, "100", path, 8),
+      -ENAMETOOLONG);
   rrd_store_free(store);
 
   struct rrd_store_options o = {.data_dir = "/abs", .access = &fake};
@@ -873,8 +879,8 @@ static int write_row(struct shared *s, int file, int k) {
   double v[17];
   row_values(&layout_pve_vm_9_0, file, k, v);
   struct rrd_store_result res;
-  if (rrd_store_write(s->store, &layout_pve_vm_9_0, name, round_time(k), v, 17,
-                      round_time(k), &res) != 0)
+  if (rrd_store_write(s->store, &layout_pve_vm_9_0, NULL, name, round_time(k),
+                      v, 17, round_time(k), &res) != 0)
     return -1;
   return res.outcome;
 }

@@ -91,7 +91,7 @@ static void *writer_main(void *arg) {
       char name[16];
       row_values(g, r, v);
       guest_name(g, name, sizeof(name));
-      rrd_sink_write(w->s->sink, &layout_pve_vm_9_0, name, START + r, v,
+      rrd_sink_write(w->s->sink, &layout_pve_vm_9_0, NULL, name, START + r, v,
                      layout_pve_vm_9_0.ds_count);
     }
   }
@@ -106,7 +106,8 @@ static void *observer_main(void *arg) {
     rrd_sink_stats(s->sink, &st);
     char name[16];
     guest_name((int)(st.queued % GUESTS), name, sizeof(name));
-    rrd_sink_flush(s->sink, st.queued % 2 ? &layout_pve_vm_9_0 : NULL, name);
+    rrd_sink_flush(s->sink, st.queued % 2 ? &layout_pve_vm_9_0 : NULL, NULL,
+                   name);
     usleep(1000);
   }
   return NULL;
@@ -224,7 +225,7 @@ static void test_rrdcached(void **state) {
   struct stress s = {0};
   s.sink = open_sink(&s, d.db, d.address);
   run_threads(&s);
-  assert_int_equal(rrd_sink_flush(s.sink, NULL, NULL), 0);
+  assert_int_equal(rrd_sink_flush(s.sink, NULL, NULL, NULL), 0);
   struct rrd_sink_stats st;
   rrd_sink_stats(s.sink, &st);
   rrd_sink_free(s.sink);

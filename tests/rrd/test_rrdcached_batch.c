@@ -1005,7 +1005,7 @@ static void write_rows(struct sink_stage *s, int guests, int times) {
       char name[16];
       values_at(vmid, t, v);
       snprintf(name, sizeof(name), "%d", vmid);
-      rrd_sink_write(s->sink, &layout_pve_vm_9_0, name, t, v, 17);
+      rrd_sink_write(s->sink, &layout_pve_vm_9_0, NULL, name, t, v, 17);
     }
 }
 
@@ -1074,7 +1074,7 @@ static void test_sink_answer_lost(void **state) {
   write_rows(s, GUESTS, TIMES);
   proxy_release(&s->proxy);
   wait_drained(s);
-  assert_int_equal(rrd_sink_flush(s->sink, NULL, NULL), 0);
+  assert_int_equal(rrd_sink_flush(s->sink, NULL, NULL, NULL), 0);
   assert_on_disk(GUESTS, START + TIMES - 1);
   struct rrd_sink_stats st = stats(s);
   rrd_sink_free(s->sink);
@@ -1131,7 +1131,7 @@ static void test_sink_no_batch(void **state) {
   proxy_release(&s->proxy);
   write_rows(s, 2, 3);
   wait_drained(s);
-  assert_int_equal(rrd_sink_flush(s->sink, NULL, NULL), 0);
+  assert_int_equal(rrd_sink_flush(s->sink, NULL, NULL, NULL), 0);
   assert_on_disk(2, START + 2);
   struct rrd_sink_stats st = stats(s);
   rrd_sink_free(s->sink);
