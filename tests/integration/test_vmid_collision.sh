@@ -47,7 +47,7 @@ wait_for 20 test -f "$DB/pve-node-9.0/nodeb"
 wait_for 20 grep -q 'guest 196 is reported by both' "$T/collector.log"
 sleep 3 # more rows of both: no more lines
 flush
-COLLISION="pve_rrd plugin: guest 196 is reported by both nodea and nodeb: its file $F stays with nodea, and the rows from nodeb are dropped. If they are different clusters or standalone hosts that share VMIDs, give each its own collector (a collectd with its own pve_rrd DataDir); inside one cluster this is a live migration that took longer than 5 s, and nodeb takes over once nodea stops reporting the guest."
+COLLISION="pve_rrd plugin: guest 196 is reported by both nodea and nodeb: its file $F stays with nodea, and the rows from nodeb are dropped. If nodea and nodeb are in different clusters or are standalone hosts that share VMIDs, put each cluster's hosts in a <Cluster> block of pve_rrd's configuration (Host \"nodea\" in one, Host \"nodeb\" in another, or StandaloneHosts true for hosts of their own); inside one cluster this is a live migration that took longer than 5 s, and nodeb takes over once nodea stops reporting the guest."
 check "one error line for guest 196, naming both hosts" 1 \
   "$(grep -cF "$COLLISION" "$T/collector.log")"
 check "no other line about guest 196" 1 "$(grep -c 'guest 196' "$T/collector.log")"
