@@ -8,9 +8,13 @@
  * character (below 0x20, or DEL); the path of an accepted name is exactly
  * "<dir>/<layout>/<name>" (or "<layout>/<name>" without a directory),
  * -ENAMETOOLONG one byte short; a refused name or layout gives -EINVAL.
+ * The same name as a cluster's: accepted exactly when it is an acceptable
+ * file name that does not begin with '.' and is no layout's directory,
+ * and then "<dir>/<name>/<layout>/100" is its path for guest 100.
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "fuzz_check.h"
@@ -55,6 +59,33 @@ static void check_path(const char *dir, const struct rrd_layout *layout,
   FUZZ_CHECK(rrd_file_name_path(dir, NULL, name, got, sizeof(got)) == -EINVAL);
 }
 
+static bool cluster_acceptable(const char *s) {
+  static const char *const layout_dirs[] = {"pve-vm-9.0",   "pve-node-9.0",
+                                            "pve2-vm",      "pve2-node",
+                                            "pve2-storage", "pve-storage-9.0"};
+  if (!name_acceptable(s) || s[0] == '.')
+    return false;
+  for (size_t i = 0; i < sizeof(layout_dirs) / sizeof(*layout_dirs); i++)
+    if (strcmp(s, layout_dirs[i]) == 0)
+      return false;
+  return true;
+}
+
+static void check_cluster(const char *dir, const struct rrd_layout *layout,
+                          const char *cluster) {
+  char want[PATH_SIZE], got[PATH_SIZE];
+  bool acceptable = cluster_acceptable(cluster);
+  FUZZ_CHECK((rrd_cluster_name_problem(cluster) == NULL) == acceptable);
+  int r = rrd_cluster_file_path(dir, cluster, layout, "100", got, sizeof(got));
+  if (!acceptable) {
+    FUZZ_CHECK(r == -EINVAL);
+    return;
+  }
+  snprintf(want, sizeof(want), "%s%s%s/%s/100", dir ? dir : "", dir ? "/" : "",
+           cluster, layout->name);
+  FUZZ_CHECK(r == 0 && strcmp(got, want) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static const char *const dirs[] = {NULL, "", "/var/lib/rrdcached/db", "pve"};
   const struct rrd_layout *layout;
@@ -75,6 +106,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   FUZZ_CHECK((problem == NULL) == acceptable);
   FUZZ_CHECK(problem == NULL || problem[0] != '\0');
   check_path(dir, layout, name, acceptable);
+  if (name[0] != '\0') /* "" is no cluster: the data directory itself */
+    check_cluster(dir, layout, name);
   free(name);
   return 0;
 }
