@@ -10,6 +10,7 @@
 #ifndef PVECG_EXPORT_FILES_H
 #define PVECG_EXPORT_FILES_H
 
+#include "pvecg/data_clusters.h"
 #include "pvecg/export_format.h"
 #include "pvecg/rrd_file_name.h"
 #include "pvecg/rrd_layout.h"
@@ -20,6 +21,7 @@ struct export_file {
   const struct rrd_layout *layout; /* pve-vm-9.0 or pve-node-9.0 */
   enum export_kind kind;
   char name[RRD_FILE_NAME_MAX + 1];
+  char cluster[RRD_FILE_NAME_MAX + 1]; /* "": the data directory's own */
 };
 
 struct export_files {
@@ -32,6 +34,12 @@ struct export_files {
 int export_files_add(struct export_files *files, enum export_kind kind,
                      const char *name);
 
+/* export_files_add() for a file of the cluster (NULL or "": the data
+ * directory's own).  -EINVAL also for a cluster name
+ * rrd_cluster_name_problem() refuses. */
+int export_files_add_in(struct export_files *files, const char *cluster,
+                        enum export_kind kind, const char *name);
+
 /*
  * Adds every name found under data_dir (each once): guests in VMID order,
  * then nodes in name order.  A missing layout directory is not an
@@ -39,6 +47,27 @@ int export_files_add(struct export_files *files, enum export_kind kind,
  * directory that exists.
  */
 int export_files_scan(struct export_files *files, const char *data_dir);
+
+/* export_files_scan() of one cluster's directory, the files named as its. */
+int export_files_scan_cluster(struct export_files *files, const char *data_dir,
+                              const char *cluster);
+
+/* export_files_scan_cluster() of every cluster in turn, in the order of
+ * data_clusters_scan() ("" first, then by name). */
+int export_files_scan_all(struct export_files *files, const char *data_dir,
+                          const struct data_clusters *clusters);
+
+/*
+ * Which cluster a --vmid/--node given without --cluster means: "" when the
+ * data directory's own files have it (or no cluster has it: the export
+ * then says there is no such file), else the one cluster that has it (a
+ * 9.0 file, or a legacy pve2 one).  Returns 0 with the name in file's
+ * cluster, or -EEXIST when several named clusters have it, with a message
+ * naming them in err.
+ */
+int export_files_pick_cluster(struct export_file *file, const char *data_dir,
+                              const struct data_clusters *clusters, char *err,
+                              size_t err_size);
 
 void export_files_free(struct export_files *files);
 

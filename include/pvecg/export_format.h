@@ -16,6 +16,12 @@
  *   csv       file,time,<ds>...   (a header before each file's records)
  *   json      {"file":..,"vmid":<n>|"node":..,"time":..,"step":..,
  *              "<ds>":<value>,..}  ("step": the row's resolution in s)
+ * A file of a named cluster (data_clusters.h) carries its cluster: the
+ * Graphite path level right after the prefix (<prefix>.<cluster>.vm...),
+ * the InfluxDB tag cluster=<cluster> after the others; in a data directory
+ * with named clusters CSV has a first column "cluster" and JSON a field
+ * "cluster" after "file", "" for the data directory's own files.  Without
+ * named clusters nothing of it is written.
  * Unknown values (NaN) are left out, never written as 0, and a row whose
  * values are all unknown gives no output at all.  Values are written in
  * the shortest form that reads back as the same double.
@@ -57,7 +63,15 @@ struct export_source {
   const char *nodename; /* a guest's node */
   const char *title;    /* a guest's name, "" when it has none */
   unsigned long step;   /* the rows' resolution in s (JSON says it), 0 */
+  /* The file's cluster: NULL in a data directory without named clusters
+   * (nothing said), "" for its own files (CSV/JSON say ""), else the
+   * name, which every format says. */
+  const char *cluster;
 };
+
+/* Whether the source's points carry a cluster's name (tag, label, path). */
+#define EXPORT_SOURCE_CLUSTERED(src)                                           \
+  ((src)->cluster != NULL && (src)->cluster[0] != '\0')
 
 /* What was written for a row. */
 struct export_count {

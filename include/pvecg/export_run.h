@@ -15,6 +15,7 @@
 #include "pvecg/export_files.h"
 #include "pvecg/export_format.h"
 #include "pvecg/export_names.h"
+#include "pvecg/guest_directories.h"
 #include "pvecg/guest_directory.h"
 #include "pvecg/http_sender.h"
 #include "pvecg/net_sender.h"
@@ -47,7 +48,8 @@ struct export_run {
   enum export_names names;
   enum rrd_cf cf;
   time_t since, until;
-  /* Files are <data_dir>/<layout>/<name>; NULL with a daemon over TCP:
+  /* Files are <data_dir>/<layout>/<name>, or <data_dir>/<cluster>/<layout>/
+   * <name> for a file of a named cluster; NULL with a daemon over TCP:
    * relative to its base directory. */
   const char *data_dir;
   const char *daemon; /* NULL: librrd reads the files */
@@ -57,6 +59,12 @@ struct export_run {
    * no configuration at all ("qemu" or "lxc"; NULL: its file is refused,
    * -ENOENT). */
   const struct guest_directory *guests;
+  /* When set, each file's guests are its cluster's, asked here instead of
+   * guests. */
+  struct guest_directories *guest_dirs;
+  /* The data directory has named clusters: every point says its file's
+   * cluster (export_format.h); false: none does, as before clusters. */
+  bool clusters_named;
   const char *local_node;
   const char *unknown_type;
   /* Set before a file: its counters go on from resume->counter instead of

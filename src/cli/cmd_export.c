@@ -11,8 +11,9 @@
 #include "commands.h"
 #include "export_args.h"
 #include "export_progress.h"
+#include "pvecg/data_clusters.h"
 #include "pvecg/export_run.h"
-#include "pvecg/guest_directory.h"
+#include "pvecg/guest_directories.h"
 #include "pvecg/http_sender.h"
 #include "pvecg/net_sender.h"
 
@@ -112,19 +113,77 @@ static void close_senders(struct export_args *a) {
   a->run.http = NULL;
 }
 
-static int run(struct export_args *a) {
-  int r = a->all ? export_files_scan(&a->files, a->run.data_dir) : 0;
+/* --cluster must name one of the data directory's clusters. */
+static int check_cluster(const struct export_args *a,
+                         const struct data_clusters *c) {
+  if (a->cluster == NULL || c->count == 0 ||
+      data_clusters_find(c, a->cluster) != NULL)
+    return 0;
+  fprintf(stderr, CMD ": --cluster %s: %s has no such cluster (", a->cluster,
+          a->run.data_dir);
+  for (size_t i = 0; i < c->count; i++)
+    fprintf(stderr, "%s%s%s%s", i ? ", " : "",
+            c->cluster[i].name[0] ? "" : "\"", c->cluster[i].name,
+            c->cluster[i].name[0] ? "" : "\"");
+  fputs(")\n", stderr);
+  return -EINVAL;
+}
+
+/* Each --vmid/--node file's cluster: --cluster's, else the one that has
+ * it (export_files_pick_cluster). */
+static int place_files(struct export_args *a, const struct data_clusters *c) {
+  char err[ERR_SIZE];
+  for (size_t i = 0; i < a->files.count; i++) {
+    struct export_file *f = &a->files.file[i];
+    if (a->cluster != NULL)
+      snprintf(f->cluster, sizeof(f->cluster), "%s", a->cluster);
+    else if (c->count > 0 && data_clusters_named(c) &&
+             export_files_pick_cluster(f, a->run.data_dir, c, err,
+                                       sizeof(err)) < 0) {
+      fprintf(stderr, CMD ": %s\n", err);
+      return -EINVAL;
+    }
+  }
+  return 0;
+}
+
+/* Which files: the clusters of a local data directory (none through a
+ * daemon over TCP without --data-dir: then only --cluster names one). */
+static int choose_files(struct export_args *a) {
+  struct data_clusters c = {0};
+  int r = a->run.data_dir != NULL ? data_clusters_scan(a->run.data_dir, &c) : 0;
   if (r < 0) {
     fprintf(stderr, CMD ": %s: %s\n", a->run.data_dir, strerror(-r));
     return PVECG_EXIT_FAILURE;
   }
-  struct guest_directory *guests = NULL;
+  a->run.clusters_named = a->cluster != NULL || data_clusters_named(&c);
+  if ((r = check_cluster(a, &c)) == 0) {
+    if (!a->all)
+      r = place_files(a, &c);
+    else if (a->cluster != NULL)
+      r = export_files_scan_cluster(&a->files, a->run.data_dir, a->cluster);
+    else
+      r = export_files_scan_all(&a->files, a->run.data_dir, &c);
+    if (r < 0 && r != -EINVAL)
+      fprintf(stderr, CMD ": %s: %s\n", a->run.data_dir, strerror(-r));
+  }
+  data_clusters_free(&c);
+  return r == -EINVAL ? PVECG_EXIT_USAGE
+         : r < 0      ? PVECG_EXIT_FAILURE
+                      : PVECG_EXIT_OK;
+}
+
+static int run(struct export_args *a) {
+  int r = choose_files(a);
+  if (r != PVECG_EXIT_OK)
+    return r;
+  struct guest_directories *guests = NULL;
   if (a->run.names == EXPORT_NAMES_PVE &&
-      (guests = guest_directory_load(a->config_dir)) == NULL) {
+      (guests = guest_directories_new(a->config_dir)) == NULL) {
     fprintf(stderr, CMD ": out of memory\n");
     return PVECG_EXIT_FAILURE;
   }
-  a->run.guests = guests;
+  a->run.guest_dirs = guests;
   int status = PVECG_EXIT_FAILURE;
   if (a->to == NULL || open_sender(a) == 0) {
     if (export_run_begin(&a->run) < 0)
@@ -133,7 +192,7 @@ static int run(struct export_args *a) {
       status = export_all(a);
   }
   close_senders(a);
-  guest_directory_free(guests);
+  guest_directories_free(guests);
   return status;
 }
 

@@ -9,6 +9,7 @@
 #include "pvecg/graph_def.h"
 #include "pvecg/rrddata.h"
 #include "pvecg/view_source.h"
+#include "view_cluster.h"
 
 #include <rrd.h>
 
@@ -30,11 +31,14 @@ static const char usage_text[] =
     "                   --timeframe hour|day|week|month|year|decade\n"
     "                   [--cf AVERAGE|MAX]\n"
     "                   (--vmid VMID | --node NAME | --file PATH)\n"
-    "                   [--width W] [--height H] [--data-dir DIR]\n"
-    "                   [--daemon ADDRESS] [--now EPOCH]\n"
+    "                   [--cluster NAME] [--width W] [--height H]\n"
+    "                   [--data-dir DIR] [--daemon ADDRESS] [--now EPOCH]\n"
     "\n"
     "Draws a guest's or the node's graph as the Proxmox UI shows it, as a\n"
-    "PNG of exactly W x H pixels (default 800 x 300).  See pvecg-graph(1).\n";
+    "PNG of exactly W x H pixels (default 800 x 300).  --cluster NAME: the\n"
+    "file of --vmid/--node in the cluster NAME (<data dir>/NAME); without\n"
+    "it the data directory's own, else the one cluster that has it.\n"
+    "See pvecg-graph(1).\n";
 
 enum { OPT_WHAT = 0x200, OPT_OUT, OPT_WIDTH, OPT_HEIGHT };
 
@@ -128,9 +132,11 @@ static int draw(const struct graph_def *def, const struct graph_request *req) {
   return PVECG_EXIT_OK;
 }
 
-static int run(const struct graph_opts *o) {
+static int run(struct graph_opts *o) {
   struct view_source src;
-  if (view_source_resolve(&o->view, CMD, &src) != 0)
+  char cluster[RRD_FILE_NAME_MAX + 1];
+  if (view_cluster_pick(&o->view, CMD, cluster) != 0 ||
+      view_source_resolve(&o->view, CMD, &src) != 0)
     return PVECG_EXIT_USAGE;
   if (!o->has_what || o->out == NULL) {
     fprintf(stderr, CMD ": give --what and --out\n");

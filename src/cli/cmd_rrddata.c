@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "pvecg/rrddata_print.h"
 #include "pvecg/view_source.h"
+#include "view_cluster.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -18,20 +19,26 @@ static const char usage_text[] =
     "usage: pvecg rrddata --timeframe hour|day|week|month|year|decade\n"
     "                     [--cf AVERAGE|MAX]\n"
     "                     (--vmid VMID | --node NAME | --file PATH)\n"
-    "                     [--data-dir DIR] [--daemon ADDRESS] [--now EPOCH]\n"
+    "                     [--cluster NAME] [--data-dir DIR]\n"
+    "                     [--daemon ADDRESS] [--now EPOCH]\n"
     "\n"
     "Prints the rows of a pve-vm-9.0/pve-node-9.0 file as Proxmox's rrddata\n"
     "API does: {\"data\":[{\"time\":...,\"<ds>\":...},...]}, joined with the\n"
     "older rows of its pve2 file when there is one.\n"
+    "  --cluster NAME   the cluster of --vmid/--node (<data dir>/NAME);\n"
+    "                   without it: the data directory's own file, else the\n"
+    "                   one cluster that has it\n"
     "  --data-dir DIR   where --vmid/--node files are (" PVECG_DEFAULT_DATA_DIR
     ")\n"
     "  --daemon ADDRESS read through rrdcached (unix:/path or host[:port])\n"
     "  --now EPOCH      take this time as now\n"
     "See pvecg-rrddata(1).\n";
 
-static int run(const struct view_args *args) {
+static int run(struct view_args *args) {
   struct view_source src;
-  if (view_source_resolve(args, CMD, &src) != 0)
+  char cluster[RRD_FILE_NAME_MAX + 1];
+  if (view_cluster_pick(args, CMD, cluster) != 0 ||
+      view_source_resolve(args, CMD, &src) != 0)
     return PVECG_EXIT_USAGE;
   char err[1024];
   if (rrddata_print(args, &src, stdout, err, sizeof(err)) != 0) {

@@ -27,6 +27,7 @@ const char export_usage_text[] =
     "usage: pvecg export --format "
     "influx|graphite|openmetrics|prometheus|csv|json\n"
     "                    (--vmid VMID ... | --node NAME ... | --all)\n"
+    "                    [--cluster NAME]\n"
     "                    [--names pve|pvecg] [--since T] [--until T]\n"
     "                    [--cf AVERAGE|MAX] [--to URL] [--token-file FILE]\n"
     "                    [--ca-file FILE]\n"
@@ -42,6 +43,10 @@ const char export_usage_text[] =
     "                   their legacy pve2 files' rows (repeatable)\n"
     "  --all            every guest and node with a file in the data "
     "directory\n"
+    "                   (every cluster's)\n"
+    "  --cluster NAME   the files of this cluster (<data dir>/NAME); without\n"
+    "                   it --vmid/--node take the data directory's own file,\n"
+    "                   else the one cluster that has it\n"
     "  --names pve      Proxmox's metric names (default): InfluxDB system/\n"
     "                   cpustat/memory/... with object, vmid, nodename and\n"
     "                   host tags, Graphite proxmox.qemu.VMID.KEY, Prometheus\n"
@@ -60,7 +65,8 @@ const char export_usage_text[] =
     "  --quiet          no progress line on a terminal\n"
     "  --data-dir DIR   where the files are (" PVECG_DEFAULT_DATA_DIR ")\n"
     "  --daemon ADDRESS read through rrdcached (unix:/path or host[:port])\n"
-    "  --pve-config-dir DIR  guests' types, names and nodes (/etc/pve)\n"
+    "  --pve-config-dir DIR  guests' types, names and nodes (/etc/pve);\n"
+    "                   DIR/NAME for the cluster NAME\n"
     "  --node-name NAME the node of guests whose configuration does not "
     "name\n"
     "                   one (this host's name)\n"
@@ -179,6 +185,11 @@ static int set_what(struct export_args *a, int opt, const char *value) {
     return set_unknown(a, value);
   case OPT_NODE_NAME:
     return set_node_name(a, value);
+  case OPT_CLUSTER:
+    a->cluster = value;
+    return rrd_cluster_name_problem(value) == NULL
+               ? 0
+               : bad(rrd_cluster_name_problem(value), value);
   }
   return 1; /* not one of these */
 }
@@ -355,6 +366,7 @@ int export_args_parse(int argc, char **argv, struct export_args *a) {
       {"vmid", required_argument, NULL, OPT_VMID},
       {"node", required_argument, NULL, OPT_NODE},
       {"all", no_argument, NULL, OPT_ALL},
+      {"cluster", required_argument, NULL, OPT_CLUSTER},
       {"until", required_argument, NULL, OPT_UNTIL},
       {"quiet", no_argument, NULL, OPT_QUIET},
   };

@@ -21,6 +21,7 @@ struct export_args {
   bool has_format, all, quiet, prefix_set;
   const char *since, *until, *to, *data_dir, *config_dir, *token_file;
   const char *ca_file;
+  const char *cluster; /* --cluster (export), NULL: none given */
   double timeout;
   bool http;                /* --to is http(s):// */
   struct net_target target; /* --to tcp:// or udp:// */
@@ -53,6 +54,7 @@ enum {
   OPT_NODE_NAME,
   OPT_UNKNOWN,
   OPT_PREFIX,
+  OPT_CLUSTER,
 };
 
 extern const char export_usage_text[];

@@ -25,7 +25,17 @@ static const struct rrd_layout *kind_layout(enum export_kind kind) {
 
 int export_files_add(struct export_files *files, enum export_kind kind,
                      const char *name) {
+  return export_files_add_in(files, NULL, kind, name);
+}
+
+int export_files_add_in(struct export_files *files, const char *cluster,
+                        enum export_kind kind, const char *name) {
   struct export_file f = {.layout = kind_layout(kind), .kind = kind};
+  if (cluster != NULL && cluster[0] != '\0') {
+    if (rrd_cluster_name_problem(cluster) != NULL)
+      return -EINVAL;
+    snprintf(f.cluster, sizeof(f.cluster), "%s", cluster);
+  }
   uint32_t vmid;
   if (kind == EXPORT_VM) {
     if (vmid_parse_string(name, &vmid) < 0)
@@ -87,8 +97,8 @@ static const char *entry_name(const char *entry, bool legacy,
 }
 
 static int scan_layout(struct export_files *files, const char *data_dir,
-                       const struct rrd_layout *layout, bool legacy,
-                       enum export_kind kind) {
+                       const char *cluster, const struct rrd_layout *layout,
+                       bool legacy, enum export_kind kind) {
   char path[PATH_MAX];
   if (snprintf(path, sizeof(path), "%s/%s", data_dir, layout->name) >=
       (int)sizeof(path))
@@ -102,7 +112,7 @@ static int scan_layout(struct export_files *files, const char *data_dir,
     char buf[RRD_FILE_NAME_MAX + 1];
     const char *name = entry_name(e->d_name, legacy, kind, buf);
     if (name != NULL && is_regular(dirfd(dir), e->d_name))
-      r = export_files_add(files, kind, name);
+      r = export_files_add_in(files, cluster, kind, name);
   }
   closedir(dir);
   return r;
@@ -119,6 +129,15 @@ static void drop_repeats(struct export_files *files, size_t first) {
 }
 
 int export_files_scan(struct export_files *files, const char *data_dir) {
+  return export_files_scan_cluster(files, data_dir, NULL);
+}
+
+int export_files_scan_cluster(struct export_files *files, const char *data_dir,
+                              const char *cluster) {
+  char dir[PATH_MAX];
+  int d = data_cluster_dir(data_dir, cluster, dir, sizeof(dir));
+  if (d < 0)
+    return d;
   const struct {
     const struct rrd_layout *layout;
     bool legacy;
@@ -130,7 +149,7 @@ int export_files_scan(struct export_files *files, const char *data_dir) {
   size_t first = files->count;
   int r = 0;
   for (size_t i = 0; r == 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++)
-    r = scan_layout(files, data_dir, dirs[i].layout, dirs[i].legacy,
+    r = scan_layout(files, dir, cluster, dirs[i].layout, dirs[i].legacy,
                     dirs[i].kind);
   if (r < 0)
     return r;
@@ -138,6 +157,82 @@ int export_files_scan(struct export_files *files, const char *data_dir) {
         compare_files);
   drop_repeats(files, first);
   return 0;
+}
+
+int export_files_scan_all(struct export_files *files, const char *data_dir,
+                          const struct data_clusters *clusters) {
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < clusters->count; i++)
+    r = export_files_scan_cluster(files, data_dir, clusters->cluster[i].name);
+  return r;
+}
+
+static bool has_regular(const char *path) {
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Whether the cluster holds the file: its 9.0 file or a legacy one (as
+ * export_run.c reads them). */
+static bool cluster_has(const char *data_dir, const char *cluster,
+                        const struct export_file *file) {
+  const struct rrd_layout *legacy =
+      file->kind == EXPORT_VM ? &layout_pve2_vm : &layout_pve2_node;
+  const struct rrd_layout *layouts[] = {file->layout, legacy, legacy};
+  const char *suffixes[] = {"", "", LEGACY_SUFFIX};
+  for (size_t i = 0; i < 3; i++) {
+    char name[RRD_FILE_NAME_MAX + sizeof(LEGACY_SUFFIX)], path[PATH_MAX];
+    snprintf(name, sizeof(name), "%s%s", file->name, suffixes[i]);
+    if (rrd_cluster_file_path(data_dir, cluster, layouts[i], name, path,
+                              sizeof(path)) == 0 &&
+        has_regular(path))
+      return true;
+  }
+  return false;
+}
+
+/* "lab, prod": the named clusters that have the file. */
+static void list_holders(const char *data_dir,
+                         const struct data_clusters *clusters,
+                         const struct export_file *file, char *buf,
+                         size_t size) {
+  size_t len = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < clusters->count; i++) {
+    const char *c = clusters->cluster[i].name;
+    if (c[0] == '\0' || !cluster_has(data_dir, c, file) || len >= size)
+      continue;
+    int n = snprintf(buf + len, size - len, "%s%s", len ? ", " : "", c);
+    len += n > 0 ? (size_t)n : 0;
+  }
+}
+
+int export_files_pick_cluster(struct export_file *file, const char *data_dir,
+                              const struct data_clusters *clusters, char *err,
+                              size_t err_size) {
+  const char *found = NULL;
+  size_t holders = 0;
+  file->cluster[0] = '\0';
+  if (data_clusters_find(clusters, "") != NULL &&
+      cluster_has(data_dir, "", file))
+    return 0;
+  for (size_t i = 0; i < clusters->count; i++) {
+    const char *c = clusters->cluster[i].name;
+    if (c[0] != '\0' && cluster_has(data_dir, c, file)) {
+      found = c;
+      holders++;
+    }
+  }
+  if (holders == 1)
+    snprintf(file->cluster, sizeof(file->cluster), "%s", found);
+  if (holders <= 1)
+    return 0;
+  char names[1024];
+  list_holders(data_dir, clusters, file, names, sizeof(names));
+  snprintf(err, err_size,
+           "%s %s is in the clusters %s: say which with --cluster",
+           file->kind == EXPORT_VM ? "guest" : "node", file->name, names);
+  return -EEXIST;
 }
 
 void export_files_free(struct export_files *files) {

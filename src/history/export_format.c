@@ -71,7 +71,12 @@ static int graphite_row(const struct export_source *src, time_t t,
       continue;
     char text[EXPORT_VALUE_SIZE];
     export_value_text(values[i], text);
-    fprintf(out, "%s.%s.", src->prefix, src->kind == EXPORT_VM ? "vm" : "node");
+    fprintf(out, "%s.", src->prefix);
+    if (EXPORT_SOURCE_CLUSTERED(src)) {
+      export_graphite_level(src->cluster, out);
+      fputc('.', out);
+    }
+    fprintf(out, "%s.", src->kind == EXPORT_VM ? "vm" : "node");
     export_graphite_level(src->name, out);
     fputc('.', out);
     export_graphite_level(src->layout->ds[i].name, out);
@@ -87,7 +92,8 @@ static int graphite_row(const struct export_source *src, time_t t,
 
 static int influx_check(const struct export_source *src) {
   if (!export_influx_can_write(src->prefix) || src->prefix[0] == '#' ||
-      !export_influx_can_write(src->name))
+      !export_influx_can_write(src->name) ||
+      (EXPORT_SOURCE_CLUSTERED(src) && !export_influx_can_write(src->cluster)))
     return -EINVAL;
   for (size_t i = 0; i < src->layout->ds_count; i++)
     if (!export_influx_can_write(src->layout->ds[i].name))
@@ -112,6 +118,10 @@ static int influx_row(const struct export_source *src, time_t t,
   export_influx_escaped(src->prefix, INFLUX_MEASUREMENT_SPECIALS, out);
   fputs(vm ? "_vm,vmid=" : "_node,node=", out);
   export_influx_escaped(src->name, INFLUX_KEY_SPECIALS, out);
+  if (EXPORT_SOURCE_CLUSTERED(src)) {
+    fputs(",cluster=", out);
+    export_influx_escaped(src->cluster, INFLUX_KEY_SPECIALS, out);
+  }
   for (size_t i = 0; i < src->layout->ds_count; i++) {
     if (!isfinite(values[i]))
       continue;
@@ -147,7 +157,7 @@ static void csv_field(const char *s, FILE *out) {
 }
 
 static void csv_header(const struct export_source *src, FILE *out) {
-  fputs("file,time", out);
+  fputs(src->cluster != NULL ? "cluster,file,time" : "file,time", out);
   for (size_t i = 0; i < src->layout->ds_count; i++) {
     fputc(',', out);
     csv_field(src->layout->ds[i].name, out);
@@ -161,6 +171,10 @@ static int csv_row(const struct export_source *src, time_t t,
   if (export_all_unknown(values, src->layout->ds_count)) {
     *ret = count;
     return 0;
+  }
+  if (src->cluster != NULL) {
+    csv_field(src->cluster, out);
+    fputc(',', out);
   }
   csv_field(src->file, out);
   fprintf(out, ",%lld", (long long)t);
@@ -196,6 +210,10 @@ static int json_row(const struct export_source *src, time_t t,
   json_begin_object(&w);
   json_key(&w, "file");
   json_string(&w, src->file);
+  if (src->cluster != NULL) {
+    json_key(&w, "cluster");
+    json_string(&w, src->cluster);
+  }
   json_key(&w, src->kind == EXPORT_VM ? "vmid" : "node");
   if (src->kind == EXPORT_VM)
     json_uint(&w, vmid);

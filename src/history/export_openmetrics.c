@@ -44,16 +44,25 @@ int export_series_add(struct export_series *s, time_t t, const double *values,
   return 0;
 }
 
-/* id="qemu/100": a label value escapes '\', '"' and newlines. */
-static void write_id(const struct export_source *src, FILE *out) {
-  fprintf(out, "{id=\"%s/", src->kind == EXPORT_NODE ? "node" : src->object);
-  for (const char *p = src->name; *p != '\0'; p++) {
+/* A label value escapes '\', '"' and newlines. */
+static void write_label_value(const char *v, FILE *out) {
+  for (const char *p = v; *p != '\0'; p++) {
     if (*p == '\\' || *p == '"')
       fputc('\\', out);
     if (*p == '\n')
       fputs("\\n", out);
     else
       fputc(*p, out);
+  }
+}
+
+/* {id="qemu/100"}, with cluster="prod" for a named cluster's file. */
+static void write_id(const struct export_source *src, FILE *out) {
+  fprintf(out, "{id=\"%s/", src->kind == EXPORT_NODE ? "node" : src->object);
+  write_label_value(src->name, out);
+  if (EXPORT_SOURCE_CLUSTERED(src)) {
+    fputs("\",cluster=\"", out);
+    write_label_value(src->cluster, out);
   }
   fputs("\"}", out);
 }

@@ -95,7 +95,8 @@ int export_plain_number(double v, char *buf, size_t size) {
 /* ---- influx ------------------------------------------------------------- */
 
 static bool influx_can_name(const struct export_source *src) {
-  if (!export_influx_can_write(src->name))
+  if (!export_influx_can_write(src->name) ||
+      (EXPORT_SOURCE_CLUSTERED(src) && !export_influx_can_write(src->cluster)))
     return false;
   return is_node(src) ||
          (export_influx_can_write(src->object) &&
@@ -124,6 +125,8 @@ static void influx_head(const struct export_source *src,
   }
   if (m->instance != NULL)
     influx_tag("instance", m->instance, out);
+  if (EXPORT_SOURCE_CLUSTERED(src))
+    influx_tag("cluster", src->cluster, out);
 }
 
 /* One line: every known value of the group that column first begins. */
@@ -168,10 +171,17 @@ static int influx_row(const struct export_source *src, time_t t,
 
 /* <prefix>.<object>.<vmid>.<field>; for nodes <prefix>.nodes.<node>.
  * [<measurement>.][<instance>.]<field>, the measurement left out for
- * `system` (where pvestatd's top-level values go). */
+ * `system` (where pvestatd's top-level values go).  A named cluster's
+ * files have <prefix>.<cluster>. in front: what a Proxmox cluster's own
+ * metric server sends when its path is set to that. */
 static void graphite_path(const struct export_source *src,
                           const struct export_metric *m, FILE *out) {
-  fprintf(out, "%s.%s.", src->prefix, is_node(src) ? "nodes" : src->object);
+  fprintf(out, "%s.", src->prefix);
+  if (EXPORT_SOURCE_CLUSTERED(src)) {
+    export_graphite_level(src->cluster, out);
+    fputc('.', out);
+  }
+  fprintf(out, "%s.", is_node(src) ? "nodes" : src->object);
   export_graphite_level(src->name, out);
   if (is_node(src) && strcmp(m->measurement, "system") != 0)
     fprintf(out, ".%s", m->measurement);

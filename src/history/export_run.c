@@ -25,7 +25,8 @@
 #define NET_BATCH_BYTES 65536
 #define HTTP_BATCH_BYTES (1024 * 1024)
 #define WHY_SIZE 512
-#define SHOWN_SIZE (RRD_FILE_NAME_MAX + 16) /* "qemu/<vmid>", "node/<name>" */
+/* "[<cluster>/]qemu/<vmid>", "[<cluster>/]node/<name>" */
+#define SHOWN_SIZE (2 * RRD_FILE_NAME_MAX + 16)
 
 /* What one file's export keeps between its rows. */
 struct export_run_state {
@@ -231,18 +232,23 @@ struct part {
   bool legacy;          /* a pve2 file before the 9.0 one */
   char path[PATH_MAX];  /* for librrd or the daemon */
   char shown[PATH_MAX]; /* "<layout>/<file name>" */
+  char where[PATH_MAX]; /* how messages name it: "[<cluster>/]<shown>" */
 };
 
 static int part_name(const struct export_run *run,
+                     const struct export_file *file,
                      const struct rrd_layout *layout, const char *file_name,
                      struct part *ret) {
   ret->layout = layout;
   ret->legacy = false;
-  int r = rrd_file_name_path(run->data_dir, layout, file_name, ret->path,
-                             sizeof(ret->path));
+  int r = rrd_cluster_file_path(run->data_dir, file->cluster, layout, file_name,
+                                ret->path, sizeof(ret->path));
   if (r == 0)
     r = rrd_file_name_path(NULL, layout, file_name, ret->shown,
                            sizeof(ret->shown));
+  if (r == 0)
+    r = rrd_cluster_file_path(NULL, file->cluster, layout, file_name,
+                              ret->where, sizeof(ret->where));
   return r;
 }
 
@@ -264,7 +270,8 @@ static bool find_legacy(const struct export_run *run,
   for (size_t i = 0; i < 2; i++) {
     char name[RRD_FILE_NAME_MAX + 8];
     snprintf(name, sizeof(name), "%s%s", file->name, suffixes[i]);
-    if (part_name(run, layout, name, ret) == 0 && is_regular_file(ret->path)) {
+    if (part_name(run, file, layout, name, ret) == 0 &&
+        is_regular_file(ret->path)) {
       ret->legacy = true;
       return true;
     }
@@ -296,11 +303,17 @@ static int inspect(struct export_run *run, const struct part *part,
   return r;
 }
 
-/* Puts "<layout>/<name>: " in front of the message in err. */
+/* Puts "[<cluster>/]<layout>/<name>: " in front of the message in err. */
 static void name_error(const struct part *part, char *err, size_t err_size) {
   char text[WHY_SIZE];
   snprintf(text, sizeof(text), "%s", err);
-  snprintf(err, err_size, "%s: %s", part->shown, text);
+  snprintf(err, err_size, "%s: %s", part->where, text);
+}
+
+/* The file's cluster as its points say it (export_format.h). */
+static const char *shown_cluster(const struct export_run *run,
+                                 const struct export_file *file) {
+  return run->clusters_named ? file->cluster : NULL;
 }
 
 /* The part's rows with times in [since, until]; *last is its last
@@ -327,7 +340,8 @@ static int export_part(struct export_run *run, const struct export_file *file,
                               .names = run->names,
                               .object = st->object,
                               .nodename = st->nodename,
-                              .title = st->title};
+                              .title = st->title,
+                              .cluster = shown_cluster(run, file)};
   export_format_header(run->format, &src, run->out);
   for (size_t i = 0; r == 0 && i < plan.count && !limit_reached(run); i++)
     r = export_fetch(run, &src, part->path, &plan.fetch[i], err, err_size);
@@ -340,6 +354,21 @@ static int export_part(struct export_run *run, const struct export_file *file,
  * the upgrade to PVE 9 stopped its updates), and the 9.0 file's rows
  * after it: the rule of Proxmox's rrddata, so a moment is never exported
  * from both, even when the 9.0 file holds migrated history. */
+/* "prod/" for a file of the cluster prod, "" for the data directory's. */
+static void cluster_slash(const struct export_file *file,
+                          char buf[RRD_FILE_NAME_MAX + 2]) {
+  snprintf(buf, RRD_FILE_NAME_MAX + 2, "%s%s", file->cluster,
+           file->cluster[0] != '\0' ? "/" : "");
+}
+
+/* The guests of the file's cluster (NULL: nobody, or no memory). */
+static const struct guest_directory *guests_of(const struct export_run *run,
+                                               const struct export_file *f) {
+  if (run->guest_dirs != NULL)
+    return guest_directories_get(run->guest_dirs, f->cluster);
+  return run->guests;
+}
+
 /* Who the file is, in Proxmox's names: a guest's type, node and name from
  * its configuration.  -ENOENT for a guest nobody knows, unless an
  * unknown_type is given. */
@@ -349,14 +378,16 @@ static int identify(struct export_run *run, const struct export_file *file,
   struct guest_identity who = {.type = GUEST_QEMU};
   uint32_t vmid = 0;
   bool node = file->kind == EXPORT_NODE;
-  snprintf(st->shown, sizeof(st->shown), "%s/%s", node ? "node" : "guest",
+  char in[RRD_FILE_NAME_MAX + 2];
+  cluster_slash(file, in);
+  snprintf(st->shown, sizeof(st->shown), "%s%s/%s", in, node ? "node" : "guest",
            file->name);
   st->nodename[0] = st->title[0] = '\0';
   snprintf(st->object, sizeof(st->object), "%s", node ? "nodes" : "");
   if (node || !pve_named(run))
     return 0;
   vmid_parse_string(file->name, &vmid);
-  if (guest_directory_find(run->guests, vmid, &who) == 0) {
+  if (guest_directory_find(guests_of(run, file), vmid, &who) == 0) {
     snprintf(st->object, sizeof(st->object), "%s",
              who.type == GUEST_QEMU ? "qemu" : "lxc");
     snprintf(st->title, sizeof(st->title), "%s", who.name);
@@ -364,14 +395,14 @@ static int identify(struct export_run *run, const struct export_file *file,
     snprintf(st->object, sizeof(st->object), "%s", run->unknown_type);
   } else {
     snprintf(err, err_size,
-             "%s/%s: no guest configuration says whether %s is a VM or a "
+             "%s%s/%s: no guest configuration says whether %s is a VM or a "
              "container (--unknown-guests qemu|lxc exports it anyway)",
-             file->layout->name, file->name, file->name);
+             in, file->layout->name, file->name, file->name);
     return -ENOENT;
   }
   snprintf(st->nodename, sizeof(st->nodename), "%s",
            who.node[0] != '\0' ? who.node : run->local_node);
-  snprintf(st->shown, sizeof(st->shown), "%s/%s", st->object, file->name);
+  snprintf(st->shown, sizeof(st->shown), "%s%s/%s", in, st->object, file->name);
   return 0;
 }
 
@@ -412,7 +443,8 @@ static void end_file(struct export_run *run, const struct export_file *file) {
                               .name = file->name,
                               .layout = file->layout,
                               .names = run->names,
-                              .object = st->object};
+                              .object = st->object,
+                              .cluster = shown_cluster(run, file)};
   struct export_count c;
   export_series_write(&st->series, run->format, &src, run->out, &c);
   counted(run, &c);
@@ -425,9 +457,11 @@ static void end_file(struct export_run *run, const struct export_file *file) {
 int export_run_file(struct export_run *run, const struct export_file *file,
                     char *err, size_t err_size) {
   struct part current, legacy;
-  int r = part_name(run, file->layout, file->name, &current);
+  int r = part_name(run, file, file->layout, file->name, &current);
   if (r < 0) {
-    snprintf(err, err_size, "%s/%s: cannot name the file: %s",
+    char in[RRD_FILE_NAME_MAX + 2];
+    cluster_slash(file, in);
+    snprintf(err, err_size, "%s%s/%s: cannot name the file: %s", in,
              file->layout->name, file->name, strerror(-r));
     return r;
   }

@@ -6,6 +6,7 @@
  */
 #include "ship_internal.h"
 
+#include "pvecg/data_clusters.h"
 #include "pvecg/rrd_file_name.h"
 
 #include <errno.h>
@@ -55,8 +56,11 @@ static int lock_dir(struct ship *sh, int *fd) {
   return 0;
 }
 
+/* "<layout>/<name>" for the data directory's own files, as before
+ * clusters (so their cursors stay where they were), and
+ * "<cluster>/<layout>/<name>" for a named cluster's. */
 static void key_of(const struct export_file *f, char *key, size_t size) {
-  snprintf(key, size, "%s/%s", f->layout->name, f->name);
+  rrd_cluster_file_path(NULL, f->cluster, f->layout, f->name, key, size);
 }
 
 static bool is_seen(const struct ship_entry *e, void *ctx) {
@@ -82,8 +86,8 @@ static void check_identity(struct ship *sh, struct ship_entry *e,
                            const struct export_file *f) {
   char path[PATH_MAX];
   struct stat st;
-  if (rrd_file_name_path(sh->o->run.data_dir, f->layout, f->name, path,
-                         sizeof(path)) != 0 ||
+  if (rrd_cluster_file_path(sh->o->run.data_dir, f->cluster, f->layout, f->name,
+                            path, sizeof(path)) != 0 ||
       stat(path, &st) != 0)
     return; /* only a legacy file: it is never made anew */
   bool known = e->dev != 0 || e->ino != 0;
@@ -105,11 +109,25 @@ static bool unchanged(const struct ship *sh, const struct ship_entry *e) {
          (e->mtime.tv_sec != 0 || e->mtime.tv_nsec != 0);
 }
 
+/* The files now in every cluster's directory (a cluster that appeared
+ * since the last pass too). */
+static int scan_files(struct ship *sh) {
+  struct ship_options *o = sh->o;
+  struct data_clusters c;
+  export_files_free(&sh->files);
+  int r = data_clusters_scan(o->run.data_dir, &c);
+  if (r == 0) {
+    o->run.clusters_named = data_clusters_named(&c);
+    r = export_files_scan_all(&sh->files, o->run.data_dir, &c);
+    data_clusters_free(&c);
+  }
+  return r;
+}
+
 /* The files now in the data directory, each with its entry. */
 static int scan(struct ship *sh) {
   struct ship_options *o = sh->o;
-  export_files_free(&sh->files);
-  int r = export_files_scan(&sh->files, o->run.data_dir);
+  int r = scan_files(sh);
   if (r < 0) {
     ship_log(sh, "%s: %s", o->run.data_dir, strerror(-r));
     return r;
@@ -215,12 +233,13 @@ static void reload_guests(struct ship *sh, time_t now) {
       (sh->guests != NULL && !sh->guests_stale && age < GUESTS_RELOAD &&
        !(sh->guests_unknown && age >= GUESTS_UNKNOWN_RELOAD)))
     return;
-  struct guest_directory *g = guest_directory_load(sh->o->config_dir);
-  if (g == NULL)
-    return; /* out of memory: the last ones stay */
-  guest_directory_free(sh->guests);
-  sh->guests = g;
-  sh->o->run.guests = g;
+  if (sh->guests == NULL)
+    sh->guests = guest_directories_new(sh->o->config_dir);
+  else
+    guest_directories_forget(sh->guests); /* each read again when asked */
+  if (sh->guests == NULL)
+    return; /* out of memory: nobody is known yet */
+  sh->o->run.guest_dirs = sh->guests;
   sh->guests_stale = sh->guests_unknown = false;
   sh->guests_loaded_at = now;
 }
@@ -318,7 +337,7 @@ int ship_main(struct ship_options *o) {
   free(sh.inflight.item);
   free(sh.building.item);
   export_files_free(&sh.files);
-  guest_directory_free(sh.guests);
+  guest_directories_free(sh.guests);
   ship_state_free(&sh.state);
   if (fd >= 0)
     close(fd);

@@ -8,7 +8,7 @@
 #define PVECG_SHIP_INTERNAL_H
 
 #include "pvecg/export_files.h"
-#include "pvecg/guest_directory.h"
+#include "pvecg/guest_directories.h"
 #include "pvecg/ship.h"
 #include "ship_state.h"
 
@@ -32,10 +32,10 @@ struct ship {
   struct ship_options *o;
   struct ship_state state;
   struct export_files files;
-  struct guest_directory *guests;
-  bool dirty;          /* the state changed since it was saved */
-  bool guests_stale;   /* read them again before the next files */
-  bool guests_unknown; /* a guest had no configuration */
+  struct guest_directories *guests; /* each cluster's, read when asked */
+  bool dirty;                       /* the state changed since it was saved */
+  bool guests_stale;                /* read them again before the next files */
+  bool guests_unknown;              /* a guest had no configuration */
   time_t guests_loaded_at;
   struct http_sender *http;
   struct net_sender *net;

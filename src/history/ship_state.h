@@ -10,6 +10,7 @@
  *   stats <rows sent> <rows failed> <batches failed> <points dropped>
  *         <last success> <last failure> <lag>          (one line)
  *   file <layout>/<name> <dev> <inode> <last update> <cursor> <counters>
+ *   file <cluster>/<layout>/<name> ...     (a file of a named cluster)
  *   ...
  *   end <number of file lines>
  *
@@ -39,8 +40,9 @@
 #include <stdio.h>
 #include <time.h>
 
-#define SHIP_KEY_SIZE (RRD_FILE_NAME_MAX + 24) /* "<layout>/<name>" */
-#define SHIP_ID_SIZE 17                        /* 16 hex digits */
+/* "<layout>/<name>", "<cluster>/<layout>/<name>" for a named cluster's */
+#define SHIP_KEY_SIZE (2 * RRD_FILE_NAME_MAX + 26)
+#define SHIP_ID_SIZE 17 /* 16 hex digits */
 #define SHIP_TARGET_SIZE 256
 
 /* How far a file's rows went: the newest row and the counters after it. */

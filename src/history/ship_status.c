@@ -35,11 +35,87 @@ static void print_time(FILE *out, const char *what, time_t t, time_t now) {
   fputc('\n', out);
 }
 
+/* ---- clusters ----------------------------------------------------------- */
+
+/* A key's cluster: "prod" of "prod/pve-vm-9.0/196", "" of
+ * "pve-vm-9.0/196" (names hold no '/'); its length in *len. */
+static const char *key_cluster(const char *key, size_t *len) {
+  const char *first = strchr(key, '/');
+  bool named = first != NULL && strchr(first + 1, '/') != NULL;
+  *len = named ? (size_t)(first - key) : 0;
+  return key;
+}
+
+static bool has_named(const struct ship_state *s) {
+  for (size_t i = 0; i < s->count; i++) {
+    size_t len;
+    key_cluster(s->entry[i].key, &len);
+    if (len > 0)
+      return true;
+  }
+  return false;
+}
+
+/* What the state says of one cluster's files: how many, and the lag as
+ * the shipper reckons it (ship.c), over them alone. */
+struct cluster_sum {
+  char name[SHIP_KEY_SIZE];
+  size_t files;
+  time_t lag;
+};
+
+static void add_entry(struct cluster_sum *sums, size_t *n,
+                      const struct ship_entry *e) {
+  size_t len, i;
+  const char *c = key_cluster(e->key, &len);
+  for (i = 0; i < *n; i++)
+    if (strlen(sums[i].name) == len && strncmp(sums[i].name, c, len) == 0)
+      break;
+  if (i == *n)
+    snprintf(sums[(*n)++].name, sizeof(sums->name), "%.*s", (int)len, c);
+  time_t newest = e->last_update / 60 * 60; /* the layouts' step */
+  sums[i].files++;
+  if (e->acked.t < newest && newest - e->acked.t > sums[i].lag)
+    sums[i].lag = newest - e->acked.t;
+}
+
+static int by_cluster(const void *a, const void *b) {
+  return strcmp(((const struct cluster_sum *)a)->name,
+                ((const struct cluster_sum *)b)->name);
+}
+
+/* The state's clusters ("" first, then by name) with their sums; NULL
+ * (none) without named clusters or memory.  Freed by the caller. */
+static struct cluster_sum *sum_clusters(const struct ship_state *s, size_t *n) {
+  *n = 0;
+  if (!has_named(s))
+    return NULL;
+  struct cluster_sum *sums = calloc(s->count, sizeof(*sums));
+  for (size_t i = 0; sums != NULL && i < s->count; i++)
+    add_entry(sums, n, &s->entry[i]);
+  if (sums != NULL)
+    qsort(sums, *n, sizeof(*sums), by_cluster);
+  return sums;
+}
+
+static void print_clusters(const struct ship_state *s, FILE *out) {
+  size_t n;
+  struct cluster_sum *sums = sum_clusters(s, &n);
+  for (size_t i = 0; i < n; i++)
+    fprintf(out, "  cluster %-6s %zu files, lag %lld s\n",
+            sums[i].name[0] ? sums[i].name : "\"\"", sums[i].files,
+            (long long)sums[i].lag);
+  free(sums);
+}
+
+/* ---- the forms ---------------------------------------------------------- */
+
 static void print_person(const struct ship_state *s, FILE *out) {
   const struct ship_stats *st = &s->stats;
   time_t now = time(NULL);
   fprintf(out, "%s (state %s)\n", s->target, s->id);
   fprintf(out, "  %-14s %zu\n", "files", s->count);
+  print_clusters(s, out);
   fprintf(out, "  %-14s %lld s\n", "lag", (long long)st->lag);
   print_time(out, "last success", st->last_success, now);
   print_time(out, "last failure", st->last_failure, now);
@@ -100,6 +176,42 @@ static void write_meta(const struct family *f, bool openmetrics, FILE *out) {
           f->name, f->type);
 }
 
+/* Per cluster, only for states with named clusters (so that a data
+ * directory without them gives exactly the families above). */
+static const struct family cluster_families[] = {
+    {"pvecg_ship_cluster_files", "gauge", "Files with a cursor, per cluster."},
+    {"pvecg_ship_cluster_lag_seconds", "gauge",
+     "Seconds of rows the cluster's files held that the store had not "
+     "acknowledged, at the last pass."},
+};
+
+static void print_cluster_samples(const struct family *f, size_t which,
+                                  const struct ship_state *s, FILE *out) {
+  size_t n;
+  struct cluster_sum *sums = sum_clusters(s, &n);
+  for (size_t i = 0; i < n; i++) {
+    fprintf(out, "%s{target=\"", f->name);
+    print_label(out, s->target);
+    fprintf(out, "\",state=\"%s\",cluster=\"", s->id);
+    print_label(out, sums[i].name);
+    fprintf(out, "\"} %.17g\n",
+            which == 0 ? (double)sums[i].files : (double)sums[i].lag);
+  }
+  free(sums);
+}
+
+static void print_cluster_families(const struct ship_state *states, size_t n,
+                                   bool openmetrics, FILE *out) {
+  bool any = false;
+  for (size_t i = 0; i < n; i++)
+    any |= has_named(&states[i]);
+  for (size_t f = 0; any && f < 2; f++) {
+    write_meta(&cluster_families[f], openmetrics, out);
+    for (size_t i = 0; i < n; i++)
+      print_cluster_samples(&cluster_families[f], f, &states[i], out);
+  }
+}
+
 static void print_prometheus(const struct ship_state *states, size_t n,
                              bool openmetrics, FILE *out) {
   for (size_t f = 0; f < sizeof(families) / sizeof(families[0]); f++) {
@@ -111,6 +223,7 @@ static void print_prometheus(const struct ship_state *states, size_t n,
               value_of(&states[i], f));
     }
   }
+  print_cluster_families(states, n, openmetrics, out);
 }
 
 static int compare_names(const void *a, const void *b) {

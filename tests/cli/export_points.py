@@ -234,7 +234,10 @@ def read_victoria(url):
             labels = dict(series["metric"])
             name = labels.pop("__name__")
             if name.startswith("pve_"):
-                text = '%s{id="%s"}' % (name, labels["id"])
+                cluster = labels.get("cluster")
+                text = '%s{id="%s"%s}' % (
+                    name, labels["id"],
+                    ',cluster="%s"' % cluster if cluster is not None else "")
             else:
                 text = "%s{%s}" % (name, tags(labels.items()))
             for t, v in zip(series["timestamps"], series["values"]):

@@ -5,7 +5,9 @@
  * numbers that must survive (2^53+2, 1e15, negatives, tiny values),
  * escaping of line-protocol measurements, tags and fields, CSV quoting,
  * JSON strings — and sources that cannot be written refused without a
- * byte of output.
+ * byte of output; a named cluster's rows (the Graphite level after the
+ * prefix, the cluster tag, CSV's first column and JSON's field, "" for the
+ * data directory's own files when named clusters exist).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -195,6 +197,44 @@ static void test_json(void **state) {
   check_refused(EXPORT_JSON, &s, T, -EINVAL);
 }
 
+static void test_cluster(void **state) {
+  (void)state;
+  double one[6] = {1, NAN, NAN, NAN, NAN, NAN};
+  struct export_source s = vm100;
+  s.cluster = "prod.eu";
+  check_row(EXPORT_GRAPHITE, &s, T, one, "pve.prod_eu.vm.100.a 1 1700000060\n",
+            1, 1);
+  check_row(EXPORT_INFLUX, &s, T, one,
+            "pve_vm,vmid=100,cluster=prod.eu a=1 1700000060000000000\n", 1, 1);
+  s.cluster = "a b,c";
+  check_row(EXPORT_INFLUX, &s, T, one,
+            "pve_vm,vmid=100,cluster=a\\ b\\,c a=1 1700000060000000000\n", 1,
+            1);
+  check_row(EXPORT_CSV, &s, T, one, "\"a b,c\",six/100,1700000060,1,,,,,\n", 1,
+            1);
+  check_row(EXPORT_JSON, &s, T, one,
+            "{\"file\":\"six/100\",\"cluster\":\"a b,c\",\"vmid\":100,"
+            "\"time\":1700000060,\"a\":1}\n",
+            1, 1);
+  struct capture c;
+  capture_open(&c);
+  assert_int_equal(export_format_header(EXPORT_CSV, &s, c.out), 0);
+  capture_check(&c, "cluster,file,time,a,b,c,d,e,f\n");
+  /* The data directory's own file beside named clusters: CSV and JSON say
+   * "", the points carry no cluster. */
+  s.cluster = "";
+  check_row(EXPORT_CSV, &s, T, one, ",six/100,1700000060,1,,,,,\n", 1, 1);
+  check_row(EXPORT_JSON, &s, T, one,
+            "{\"file\":\"six/100\",\"cluster\":\"\",\"vmid\":100,"
+            "\"time\":1700000060,\"a\":1}\n",
+            1, 1);
+  check_row(EXPORT_GRAPHITE, &s, T, one, "pve.vm.100.a 1 1700000060\n", 1, 1);
+  check_row(EXPORT_INFLUX, &s, T, one,
+            "pve_vm,vmid=100 a=1 1700000060000000000\n", 1, 1);
+  s.cluster = "x\\";
+  check_refused(EXPORT_INFLUX, &s, T, -EINVAL);
+}
+
 /* The real layout: names in file order, a node without pressurecpufull. */
 static void test_pve_layout(void **state) {
   (void)state;
@@ -248,7 +288,7 @@ int main(void) {
       cmocka_unit_test(test_graphite),       cmocka_unit_test(test_influx),
       cmocka_unit_test(test_influx_refused), cmocka_unit_test(test_csv),
       cmocka_unit_test(test_json),           cmocka_unit_test(test_pve_layout),
-      cmocka_unit_test(test_parse),
+      cmocka_unit_test(test_parse),          cmocka_unit_test(test_cluster),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -248,6 +248,35 @@ static void test_label_escaping(void **state) {
   export_series_free(&s);
 }
 
+/* A named cluster's file: cluster="..." after id, escaped the same way;
+ * none for the data directory's own. */
+static void test_cluster_label(void **state) {
+  (void)state;
+  struct export_series s = {0};
+  export_series_begin(&s, &layout_pve_node_9_0);
+  double row[19];
+  set_row(row, 19);
+  row[2] = 0.125; /* cpu */
+  assert_int_equal(export_series_add(&s, 60, row, 19), 0);
+  struct export_source src =
+      source(EXPORT_NODE, "nodes", "pve1", &layout_pve_node_9_0);
+  src.cluster = "pr\"od";
+  check_write(&s, EXPORT_OPENMETRICS, &src,
+              "# HELP pve_cpu_usage_ratio CPU utilization\n"
+              "# TYPE pve_cpu_usage_ratio gauge\n"
+              "pve_cpu_usage_ratio{id=\"node/pve1\",cluster=\"pr\\\"od\"} "
+              "0.125 60\n",
+              1);
+  assert_int_equal(export_series_add(&s, 60, row, 19), 0);
+  src.cluster = "";
+  check_write(&s, EXPORT_PROMETHEUS, &src,
+              "# HELP pve_cpu_usage_ratio CPU utilization\n"
+              "# TYPE pve_cpu_usage_ratio gauge\n"
+              "pve_cpu_usage_ratio{id=\"node/pve1\"} 0.125 60000\n",
+              1);
+  export_series_free(&s);
+}
+
 /* Rows without a known value give no metric at all, not even HELP. */
 static void test_unknown(void **state) {
   (void)state;
@@ -323,6 +352,7 @@ int main(void) {
       cmocka_unit_test(test_legacy_row),
       cmocka_unit_test(test_node),
       cmocka_unit_test(test_label_escaping),
+      cmocka_unit_test(test_cluster_label),
       cmocka_unit_test(test_unknown),
       cmocka_unit_test(test_growth),
   };

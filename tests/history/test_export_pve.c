@@ -12,7 +12,10 @@
  * nanosecond times up to the end of int64 and -ERANGE past it, names line
  * protocol cannot carry refused without output, Graphite's paths, and the
  * plain decimals Graphite.pm requires (no exponent, shortest form that
- * reads back, -ERANGE for a short buffer).
+ * reads back, -ERANGE for a short buffer).  A named cluster's rows: the
+ * tag cluster after the others (escaped), the path level after the prefix
+ * (its dots and spaces made '_', as a node name's), nothing for "" or
+ * NULL, and a cluster line protocol cannot carry refused.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -337,6 +340,65 @@ static void small_text(char *buf, size_t size, const char *sign, int zeros,
   snprintf(buf + n, size - (size_t)n, "%s", digits);
 }
 
+/* ---- clusters ------------------------------------------------------------ */
+
+static void test_cluster_influx(void **state) {
+  (void)state;
+  double v[19];
+  memcpy(v, all_unknown, sizeof(v));
+  v[1] = 0.25;
+  struct export_source vm = guest("qemu", "196", "pve1", "db");
+  vm.cluster = "prod";
+  check_row(EXPORT_INFLUX, &vm, T, v,
+            "system,object=qemu,vmid=196,nodename=pve1,host=db,cluster=prod "
+            "cpu=0.25 1700000060000000000\n",
+            1, 1);
+  vm.cluster = "site a,b=c";
+  check_row(EXPORT_INFLUX, &vm, T, v,
+            "system,object=qemu,vmid=196,nodename=pve1,host=db,"
+            "cluster=site\\ a\\,b\\=c cpu=0.25 1700000060000000000\n",
+            1, 1);
+  /* The data directory's own files, with or without named clusters. */
+  vm.cluster = "";
+  check_row(EXPORT_INFLUX, &vm, T, v,
+            "system,object=qemu,vmid=196,nodename=pve1,host=db cpu=0.25 "
+            "1700000060000000000\n",
+            1, 1);
+  struct export_source n = node("pve1");
+  n.cluster = "lab";
+  double nv[19];
+  memcpy(nv, all_unknown, sizeof(nv));
+  nv[10] = 7;
+  check_row(EXPORT_INFLUX, &n, T, nv,
+            "nics,object=nodes,host=pve1,instance=physical,cluster=lab "
+            "receive=7 1700000060000000000\n",
+            1, 1);
+  vm.cluster = "ends\\";
+  check_refused(EXPORT_INFLUX, &vm, T, v, -EINVAL);
+}
+
+static void test_cluster_graphite(void **state) {
+  (void)state;
+  double v[19];
+  memcpy(v, all_unknown, sizeof(v));
+  v[1] = 0.25;
+  struct export_source vm = guest("qemu", "196", "pve1", "db");
+  vm.cluster = "prod";
+  check_row(EXPORT_GRAPHITE, &vm, T, v,
+            "proxmox.prod.qemu.196.cpu 0.25 1700000060\n", 1, 1);
+  vm.cluster = "site.a b";
+  vm.prefix = "x.y";
+  check_row(EXPORT_GRAPHITE, &vm, T, v,
+            "x.y.site_a_b.qemu.196.cpu 0.25 1700000060\n", 1, 1);
+  vm.cluster = "";
+  check_row(EXPORT_GRAPHITE, &vm, T, v, "x.y.qemu.196.cpu 0.25 1700000060\n", 1,
+            1);
+  struct export_source n = node("pve1");
+  n.cluster = "lab";
+  check_row(EXPORT_GRAPHITE, &n, T, v,
+            "proxmox.lab.nodes.pve1.cpustat.cpus 0.25 1700000060\n", 1, 1);
+}
+
 static void test_plain(void **state) {
   (void)state;
   check_plain(0, "0");
@@ -407,6 +469,8 @@ int main(void) {
       cmocka_unit_test(test_graphite_guest),
       cmocka_unit_test(test_graphite_node),
       cmocka_unit_test(test_graphite_refused),
+      cmocka_unit_test(test_cluster_influx),
+      cmocka_unit_test(test_cluster_graphite),
       cmocka_unit_test(test_plain),
       cmocka_unit_test(test_plain_short),
   };

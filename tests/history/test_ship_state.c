@@ -592,6 +592,30 @@ static void test_round_trip_key_with_space(void **state) {
   assert_reads_back(&s);
 }
 
+/* A named cluster's key, "<cluster>/<layout>/<name>", at its longest (a
+ * 64-byte cluster and node name, with a space) reads back, sorted among
+ * the data directory's own keys, which stay "<layout>/<name>". */
+static void test_round_trip_cluster_keys(void **state) {
+  (void)state;
+  struct ship_state s = {0};
+  char key[SHIP_KEY_SIZE], name[RRD_FILE_NAME_MAX + 1];
+  snprintf(s.id, sizeof(s.id), "0123456789abcdef");
+  memset(name, 'c', RRD_FILE_NAME_MAX);
+  name[RRD_FILE_NAME_MAX] = '\0';
+  name[3] = ' ';
+  snprintf(key, sizeof(key), "%s/pve-node-9.0/%s", name, name);
+  assert_int_equal(strlen(key), 2 * RRD_FILE_NAME_MAX + 14);
+  assert_true(strlen(key) < SHIP_KEY_SIZE);
+  assert_non_null(ship_state_add(&s, key));
+  assert_non_null(ship_state_add(&s, "prod/pve-vm-9.0/196"));
+  ship_state_add(&s, "pve-vm-9.0/196")->acked.t = 1700000000;
+  assert_int_equal(s.count, 3);
+  assert_string_equal(s.entry[0].key, key);
+  assert_string_equal(s.entry[1].key, "prod/pve-vm-9.0/196");
+  assert_string_equal(s.entry[2].key, "pve-vm-9.0/196");
+  assert_reads_back(&s);
+}
+
 /* A subnormal total is a double like any other: the header promises the
  * same doubles back. */
 static void test_round_trip_subnormal_total(void **state) {
@@ -864,6 +888,7 @@ int main(void) {
       cmocka_unit_test(test_parse_empty_total),
       cmocka_unit_test(test_round_trip_key_with_space),
       cmocka_unit_test(test_round_trip_subnormal_total),
+      cmocka_unit_test(test_round_trip_cluster_keys),
       cmocka_unit_test_setup_teardown(test_save_load, setup_dir, remove_dir),
       cmocka_unit_test_setup_teardown(test_save_fails, setup_dir, remove_dir),
       cmocka_unit_test_setup_teardown(test_load_dir_unreadable, setup_dir,
