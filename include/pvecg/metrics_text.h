@@ -18,6 +18,13 @@
  * (pve_network_receive_bytes, pve_disk_write_bytes, ...), for old
  * dashboards; in OpenMetrics its _total family is then typed `unknown`,
  * as a counter family would own the older name.
+ *
+ * A data directory that keeps several clusters apart has a guest 196 in
+ * more than one: the _cluster_ forms take each file's (and guest's)
+ * cluster, clusters[i] for files[i], and add a `cluster` label after `id`
+ * to every series of a file of a named cluster, so that no two files give
+ * one series.  NULL clusters, or a NULL or "" entry, add no label: the
+ * files of the data directory itself keep the series they always had.
  */
 #ifndef PVECG_METRICS_TEXT_H
 #define PVECG_METRICS_TEXT_H
@@ -50,19 +57,28 @@ struct metrics_guest {
 /* format: EXPORT_PROMETHEUS or EXPORT_OPENMETRICS. */
 void metrics_text_files(FILE *out, enum export_format format,
                         const struct metrics_file *files, size_t count);
+void metrics_text_cluster_files(FILE *out, enum export_format format,
+                                const struct metrics_file *files,
+                                const char *const *clusters, size_t count);
 
 /* pve_guest_info{id,node,name,type,template,tags} 1 for each guest
  * (template "1" or "0"). */
 void metrics_text_guests(FILE *out, const struct metrics_guest *guests,
                          size_t count);
+void metrics_text_cluster_guests(FILE *out, const struct metrics_guest *guests,
+                                 const char *const *clusters, size_t count);
 
 /* pve_up{id} for each file: 1 when it has a fresh row, 0 when stale. */
 void metrics_text_up(FILE *out, const struct metrics_file *files, size_t count);
+void metrics_text_cluster_up(FILE *out, const struct metrics_file *files,
+                             const char *const *clusters, size_t count);
 
 /* pve_node_info{id,level,name,nodeid} 1 for each node's file (id
  * "node/NAME"); level and nodeid are empty, as no RRD file holds them. */
 void metrics_text_nodes(FILE *out, const struct metrics_file *files,
                         size_t count);
+void metrics_text_cluster_nodes(FILE *out, const struct metrics_file *files,
+                                const char *const *clusters, size_t count);
 
 /* A gauge family of one label: name{label="keys[i]"} values[i]. */
 void metrics_text_gauge(FILE *out, const char *name, const char *help,

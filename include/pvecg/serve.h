@@ -13,6 +13,9 @@
 #include <stddef.h>
 #include <time.h>
 
+/* A data directory that keeps clusters apart (data_clusters.h) is served
+ * whole: each named cluster's files are <data_dir>/<cluster>/..., listed
+ * from <list_dir>/<cluster>/ and named by <config_dir>/<cluster>/. */
 struct serve_config {
   const char *data_dir;   /* the files; NULL: the daemon's base directory */
   const char *list_dir;   /* where the listings look (a local directory) */

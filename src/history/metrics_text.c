@@ -32,6 +32,21 @@ static void write_label_value(FILE *out, const char *s) {
   fputc('"', out);
 }
 
+/* The labels naming a file: id, and cluster for a named cluster's. */
+static void write_id(FILE *out, const char *id, const char *cluster) {
+  fputs("id=", out);
+  write_label_value(out, id);
+  if (cluster != NULL && cluster[0] != '\0') {
+    fputs(",cluster=", out);
+    write_label_value(out, cluster);
+  }
+}
+
+/* The cluster of item i, or NULL. */
+static const char *cluster_of(const char *const *clusters, size_t i) {
+  return clusters != NULL ? clusters[i] : NULL;
+}
+
 static void write_meta(FILE *out, const char *name, const char *help,
                        const char *type) {
   fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
@@ -114,7 +129,8 @@ static const char *older_name(const struct export_metric *m) {
 static void write_samples(FILE *out, enum export_format format,
                           const struct family *f, const char *name,
                           const char *type, const char *note,
-                          const struct metrics_file *files, size_t count) {
+                          const struct metrics_file *files,
+                          const char *const *clusters, size_t count) {
   bool meta = false;
   for (size_t i = 0; i < count; i++) {
     double v;
@@ -127,8 +143,8 @@ static void write_samples(FILE *out, enum export_format format,
     }
     char text[EXPORT_VALUE_SIZE];
     export_value_text(v, text);
-    fprintf(out, "%s{id=", name);
-    write_label_value(out, files[i].id);
+    fprintf(out, "%s{", name);
+    write_id(out, files[i].id, cluster_of(clusters, i));
     fprintf(out, "} %s %lld%s\n", text, (long long)files[i].time,
             format == EXPORT_PROMETHEUS ? "000" : "");
   }
@@ -141,10 +157,12 @@ static void write_samples(FILE *out, enum export_format format,
  * the same, and both formats parse without a clash. */
 static void write_family(FILE *out, enum export_format format,
                          const struct family *f,
-                         const struct metrics_file *files, size_t count) {
+                         const struct metrics_file *files,
+                         const char *const *clusters, size_t count) {
   const struct export_metric *m = f->metric;
   if (!m->counter) {
-    write_samples(out, format, f, m->prom, "gauge", NULL, files, count);
+    write_samples(out, format, f, m->prom, "gauge", NULL, files, clusters,
+                  count);
     return;
   }
   char total[128], note[192];
@@ -153,24 +171,34 @@ static void write_family(FILE *out, enum export_format format,
            total);
   write_samples(out, format, f, total,
                 format == EXPORT_PROMETHEUS ? "counter" : "unknown", NULL,
-                files, count);
-  write_samples(out, format, f, older_name(m), "gauge", note, files, count);
+                files, clusters, count);
+  write_samples(out, format, f, older_name(m), "gauge", note, files, clusters,
+                count);
+}
+
+void metrics_text_cluster_files(FILE *out, enum export_format format,
+                                const struct metrics_file *files,
+                                const char *const *clusters, size_t count) {
+  struct family f[FAMILIES_MAX];
+  size_t n = families_of(files, count, f);
+  for (size_t i = 0; i < n; i++)
+    write_family(out, format, &f[i], files, clusters, count);
 }
 
 void metrics_text_files(FILE *out, enum export_format format,
                         const struct metrics_file *files, size_t count) {
-  struct family f[FAMILIES_MAX];
-  size_t n = families_of(files, count, f);
-  for (size_t i = 0; i < n; i++)
-    write_family(out, format, &f[i], files, count);
+  metrics_text_cluster_files(out, format, files, NULL, count);
 }
 
-/* name{labels[0]="values[0]",...} 1 */
+/* name{id="values[0]"[,cluster=...],labels[1]="values[1]",...} 1 (labels[0]
+ * is "id") */
 static void write_info(FILE *out, const char *name, const char *const *labels,
-                       const char *const *values, size_t n) {
+                       const char *const *values, size_t n,
+                       const char *cluster) {
   fprintf(out, "%s{", name);
-  for (size_t i = 0; i < n; i++) {
-    fprintf(out, "%s%s=", i > 0 ? "," : "", labels[i]);
+  write_id(out, values[0] != NULL ? values[0] : "", cluster);
+  for (size_t i = 1; i < n; i++) {
+    fprintf(out, ",%s=", labels[i]);
     write_label_value(out, values[i] != NULL ? values[i] : "");
   }
   fputs("} 1\n", out);
@@ -178,6 +206,11 @@ static void write_info(FILE *out, const char *name, const char *const *labels,
 
 void metrics_text_guests(FILE *out, const struct metrics_guest *guests,
                          size_t count) {
+  metrics_text_cluster_guests(out, guests, NULL, count);
+}
+
+void metrics_text_cluster_guests(FILE *out, const struct metrics_guest *guests,
+                                 const char *const *clusters, size_t count) {
   static const char *const labels[] = {"id",   "node",     "name",
                                        "type", "template", "tags"};
   if (count == 0)
@@ -187,12 +220,18 @@ void metrics_text_guests(FILE *out, const struct metrics_guest *guests,
     const struct metrics_guest *g = &guests[i];
     const char *values[] = {
         g->id, g->node, g->name, g->type, g->template ? "1" : "0", g->tags};
-    write_info(out, "pve_guest_info", labels, values, 6);
+    write_info(out, "pve_guest_info", labels, values, 6,
+               cluster_of(clusters, i));
   }
 }
 
 void metrics_text_up(FILE *out, const struct metrics_file *files,
                      size_t count) {
+  metrics_text_cluster_up(out, files, NULL, count);
+}
+
+void metrics_text_cluster_up(FILE *out, const struct metrics_file *files,
+                             const char *const *clusters, size_t count) {
   if (count == 0)
     return;
   write_meta(out, "pve_up",
@@ -200,14 +239,19 @@ void metrics_text_up(FILE *out, const struct metrics_file *files,
              "has stopped (0)",
              "gauge");
   for (size_t i = 0; i < count; i++) {
-    fputs("pve_up{id=", out);
-    write_label_value(out, files[i].id);
+    fputs("pve_up{", out);
+    write_id(out, files[i].id, cluster_of(clusters, i));
     fprintf(out, "} %d\n", files[i].stale ? 0 : 1);
   }
 }
 
 void metrics_text_nodes(FILE *out, const struct metrics_file *files,
                         size_t count) {
+  metrics_text_cluster_nodes(out, files, NULL, count);
+}
+
+void metrics_text_cluster_nodes(FILE *out, const struct metrics_file *files,
+                                const char *const *clusters, size_t count) {
   static const char *const labels[] = {"id", "level", "name", "nodeid"};
   bool meta = false;
   for (size_t i = 0; i < count; i++) {
@@ -220,7 +264,8 @@ void metrics_text_nodes(FILE *out, const struct metrics_file *files,
     /* level (the subscription) and nodeid (corosync's) are in no RRD
      * file: empty, as the exporter gives a missing key */
     const char *values[] = {id, "", id + 5, ""};
-    write_info(out, "pve_node_info", labels, values, 4);
+    write_info(out, "pve_node_info", labels, values, 4,
+               cluster_of(clusters, i));
   }
 }
 

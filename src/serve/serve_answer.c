@@ -11,6 +11,7 @@
 #include "pvecg/json_writer.h"
 #include "pvecg/rrddata_print.h"
 #include "serve_assets.h"
+#include "serve_cluster.h"
 #include "serve_list.h"
 #include "serve_metrics.h"
 #include "serve_overview.h"
@@ -107,18 +108,31 @@ static void asset_reply(const struct serve_request *req,
 
 struct list_arg {
   const struct serve_config *config;
+  const struct data_clusters *clusters;
   bool guests;
 };
 
 static void fill_list(struct json_writer *w, const void *arg) {
   const struct list_arg *a = arg;
-  serve_list_write(w, a->config->list_dir, a->config->config_dir, a->guests);
+  serve_list_write(w, a->config, a->clusters, a->guests);
+}
+
+static void list_reply(const struct serve_config *config,
+                       const struct serve_request *req, struct serve_reply *r) {
+  struct data_clusters clusters;
+  if (serve_clusters_of(config, req, &clusters) != 0) {
+    serve_fail_reply(r, 500, "out of memory");
+    return;
+  }
+  struct list_arg a = {config, &clusters, req->route == SERVE_ROUTE_RESOURCES};
+  serve_json_reply(r, 200, fill_list, &a);
+  data_clusters_free(&clusters);
 }
 
 /* ---- rows ---------------------------------------------------------------- */
 
 static void view_args_of(const struct serve_config *c,
-                         const struct serve_request *req,
+                         const struct serve_request *req, const char *cluster,
                          struct view_args *args) {
   view_args_init(args);
   args->has_timeframe = true;
@@ -128,10 +142,61 @@ static void view_args_of(const struct serve_config *c,
     args->now = c->now;
   args->data_dir = c->data_dir;
   args->daemon = c->daemon;
+  args->cluster = cluster;
   if (req->route == SERVE_ROUTE_GUEST_RRDDATA)
     args->vmid = req->vmid;
   else
     args->node = req->node;
+}
+
+/* ---- the cluster of a file ----------------------------------------------- */
+
+#define CLUSTERS_TEXT_MAX 1024
+
+static void fill_message(struct json_writer *w, const void *arg) {
+  json_begin_object(w);
+  json_key(w, "data");
+  json_null(w);
+  json_key(w, "message");
+  json_string(w, arg);
+  json_end_object(w);
+}
+
+/*
+ * The cluster whose file the request means (see serve_cluster.h) into
+ * buf; false with the answer in r when it cannot be told.  A file no
+ * cluster has is looked for in "" (the daemon over TCP may still have it,
+ * else the answer is the 404 it was before clusters).
+ */
+static bool cluster_of(const struct serve_config *c,
+                       const struct serve_request *req, char *buf, size_t size,
+                       struct serve_reply *r) {
+  bool guest = req->route == SERVE_ROUTE_GUEST_RRDDATA;
+  char names[CLUSTERS_TEXT_MAX], text[CLUSTERS_TEXT_MAX + 160];
+  if (req->has_cluster) {
+    snprintf(buf, size, "%s", req->cluster);
+    return true;
+  }
+  int p =
+      serve_cluster_pick(c, guest ? &layout_pve_vm_9_0 : &layout_pve_node_9_0,
+                         guest ? req->vmid : req->node, names, sizeof(names));
+  if (p == 0 || p == -ENOENT) {
+    /* one name, at most RRD_FILE_NAME_MAX bytes */
+    snprintf(buf, size, "%.*s", (int)size - 1, p == 0 ? names : "");
+    return true;
+  }
+  if (p != -EEXIST) {
+    serve_fail_reply(r, 500, "out of memory");
+    return false;
+  }
+  snprintf(text, sizeof(text),
+           "%s %s has files in several clusters (%s): name one with the "
+           "parameter cluster",
+           guest ? "guest" : "node", guest ? req->vmid : req->node, names);
+  serve_json_reply(r, 400, fill_message, text);
+  snprintf(r->message, sizeof(r->message), "%.*s", (int)sizeof(r->message) - 1,
+           text);
+  return false;
 }
 
 /* The rows into a body; -EIO with err filled when they cannot be read.
@@ -165,8 +230,10 @@ static void rrddata_reply(const struct serve_config *c,
   struct view_args args;
   struct view_source src;
   struct stat st;
-  char err[sizeof(r->message)];
-  view_args_of(c, req, &args);
+  char err[sizeof(r->message)], cluster[RRD_FILE_NAME_MAX + 1];
+  if (!cluster_of(c, req, cluster, sizeof(cluster), r))
+    return;
+  view_args_of(c, req, cluster, &args);
   /* the names were checked by the request rules: this cannot fail */
   if (view_source_resolve(&args, "pvecg serve", &src) != 0) {
     serve_fail_reply(r, 400, "bad name");
@@ -204,20 +271,18 @@ void serve_answer(const struct serve_config *config, const char *method,
     asset_reply(&req, ret);
     return;
   case SERVE_ROUTE_NODES:
-  case SERVE_ROUTE_RESOURCES: {
-    struct list_arg a = {config, req.route == SERVE_ROUTE_RESOURCES};
-    serve_json_reply(ret, 200, fill_list, &a);
+  case SERVE_ROUTE_RESOURCES:
+    list_reply(config, &req, ret);
     return;
-  }
   case SERVE_ROUTE_NODE_RRDDATA:
   case SERVE_ROUTE_GUEST_RRDDATA:
     rrddata_reply(config, &req, ret);
     return;
   case SERVE_ROUTE_METRICS:
-    serve_metrics_reply(config, headers->accept, ret);
+    serve_metrics_reply(config, &req, headers->accept, ret);
     return;
   case SERVE_ROUTE_OVERVIEW:
-    serve_overview_reply(config, ret);
+    serve_overview_reply(config, &req, ret);
     return;
   }
 }

@@ -93,35 +93,54 @@ void serve_list_guest_members(struct json_writer *w, const char *vmid_text,
   }
 }
 
-static void write_guests(struct json_writer *w, const char *data_dir,
-                         const char *config_dir) {
+void serve_list_cluster_member(struct json_writer *w, const char *cluster) {
+  if (cluster[0] == '\0')
+    return; /* the data directory's own files, as before clusters */
+  json_key(w, "cluster");
+  json_string(w, cluster);
+}
+
+static void write_nodes(struct json_writer *w, const char *list_dir,
+                        const char *cluster) {
+  struct dir_names nodes;
+  serve_list_names(list_dir, &layout_pve_node_9_0, &nodes);
+  for (size_t i = 0; i < nodes.count; i++) {
+    json_begin_object(w);
+    serve_list_node_members(w, nodes.name[i]);
+    serve_list_cluster_member(w, cluster);
+    json_end_object(w);
+  }
+  dir_names_free(&nodes);
+}
+
+static void write_guests(struct json_writer *w,
+                         const struct serve_cluster_dirs *dirs,
+                         const char *cluster) {
   struct dir_names vmids;
-  serve_list_names(data_dir, &layout_pve_vm_9_0, &vmids);
-  struct guest_directory *configs = guest_directory_load(config_dir);
+  serve_list_names(dirs->list, &layout_pve_vm_9_0, &vmids);
+  struct guest_directory *configs = guest_directory_load(dirs->config);
   for (size_t i = 0; i < vmids.count; i++) {
     json_begin_object(w);
     serve_list_guest_members(w, vmids.name[i], configs);
+    serve_list_cluster_member(w, cluster);
     json_end_object(w);
   }
   guest_directory_free(configs);
   dir_names_free(&vmids);
 }
 
-void serve_list_write(struct json_writer *w, const char *data_dir,
-                      const char *config_dir, bool guests) {
-  struct dir_names nodes;
-  serve_list_names(data_dir, &layout_pve_node_9_0, &nodes);
+void serve_list_write(struct json_writer *w, const struct serve_config *config,
+                      const struct data_clusters *clusters, bool guests) {
+  struct serve_cluster_dirs dirs;
   json_begin_object(w);
   json_key(w, "data");
   json_begin_array(w);
-  for (size_t i = 0; i < nodes.count; i++) {
-    json_begin_object(w);
-    serve_list_node_members(w, nodes.name[i]);
-    json_end_object(w);
-  }
-  dir_names_free(&nodes);
-  if (guests)
-    write_guests(w, data_dir, config_dir);
+  for (size_t i = 0; i < clusters->count; i++)
+    if (serve_cluster_dirs(config, clusters->cluster[i].name, &dirs) == 0)
+      write_nodes(w, dirs.list, clusters->cluster[i].name);
+  for (size_t i = 0; guests && i < clusters->count; i++)
+    if (serve_cluster_dirs(config, clusters->cluster[i].name, &dirs) == 0)
+      write_guests(w, &dirs, clusters->cluster[i].name);
   json_end_array(w);
   json_end_object(w);
 }

@@ -10,10 +10,14 @@
 #ifndef PVECG_SERVE_LIST_H
 #define PVECG_SERVE_LIST_H
 
+#include "pvecg/data_clusters.h"
 #include "pvecg/dir_names.h"
 #include "pvecg/guest_directory.h"
 #include "pvecg/json_writer.h"
 #include "pvecg/rrd_layout.h"
+#include "pvecg/serve.h"
+
+#include "serve_cluster.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -25,11 +29,14 @@
  * "node":"N"}, sorted by name; with guests also every guest, sorted by
  * VMID, as {"id":"qemu/100","type":"qemu","vmid":100,"name":"web",
  * "node":"pve1"}, its type "guest" (and id "guest/100") and name and node
- * left out where the configuration does not say.  A directory that is
+ * left out where the configuration does not say.  The nodes of every
+ * cluster of clusters (in their order), then the guests; an entry of a
+ * named cluster ends with "cluster":"NAME", with its name and node from
+ * that cluster's configuration (serve_cluster.h).  A directory that is
  * not there lists nothing.  config_dir "" or NULL reads no configuration.
  */
-void serve_list_write(struct json_writer *w, const char *data_dir,
-                      const char *config_dir, bool guests);
+void serve_list_write(struct json_writer *w, const struct serve_config *config,
+                      const struct data_clusters *clusters, bool guests);
 
 /* The pieces of the listing, for answers that add to its entries (the
  * overview): the file names of a 9.0 layout's directory under data_dir in
@@ -46,5 +53,7 @@ const char *serve_list_guest_type(const struct guest_directory *configs,
                                   struct guest_identity *who, bool *known);
 void serve_list_guest_members(struct json_writer *w, const char *vmid_text,
                               const struct guest_directory *configs);
+/* "cluster":"NAME" for a named cluster's entry; nothing for "". */
+void serve_list_cluster_member(struct json_writer *w, const char *cluster);
 
 #endif

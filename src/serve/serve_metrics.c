@@ -8,9 +8,16 @@
  * value repeated for ever, and pve_up 0 for it while the file is listed.
  * How many files were fresh, stale or unreadable is a metric of
  * its own, so that a file left out is not left unnoticed.
+ *
+ * Every cluster of the data directory is read (serve_cluster.h), its
+ * guests named by its own configuration, and each series of a named
+ * cluster's file carries its `cluster` label (metrics_text.h).  The
+ * listings of all clusters come first, so that the arrays are sized once
+ * and what is pointed into them never moves.
  */
 #include "serve_metrics.h"
 
+#include "serve_cluster.h"
 #include "serve_list.h"
 #include "serve_read.h"
 
@@ -36,15 +43,26 @@ static const char openmetrics_type[] = "application/openmetrics-text; "
 
 enum file_state { FILE_FRESH, FILE_STALE, FILE_UNREADABLE, FILE_STATES };
 
+/* One cluster's listings. */
+struct cluster_files {
+  const char *name; /* into the scrape's clusters */
+  struct serve_cluster_dirs dirs;
+  struct dir_names nodes, vmids;
+};
+
 /* Everything one scrape holds: the files' rows and who the guests are. */
 struct scrape {
   const struct serve_config *config;
   time_t now;
+  struct data_clusters clusters;
+  struct cluster_files *listed; /* one per cluster */
   struct metrics_file *files;
+  const char **file_clusters; /* each file's cluster, for its label */
   char (*ids)[ID_SIZE];
   const char **names; /* each file's, into the directory listings */
   double *values;     /* RRD_LAYOUT_DS_MAX per file */
   struct metrics_guest *guests;
+  const char **guest_clusters;
   struct guest_identity *who;
   size_t count, guest_count, capacity;
   size_t state[FILE_STATES];
@@ -68,6 +86,8 @@ static int reserve(struct scrape *s, size_t more) {
   if (want <= s->capacity)
     return 0;
   if (grow(&s->files, want, sizeof(*s->files)) != 0 ||
+      grow(&s->file_clusters, want, sizeof(*s->file_clusters)) != 0 ||
+      grow(&s->guest_clusters, want, sizeof(*s->guest_clusters)) != 0 ||
       grow(&s->ids, want, sizeof(*s->ids)) != 0 ||
       grow(&s->names, want, sizeof(*s->names)) != 0 ||
       grow(&s->values, want, RRD_LAYOUT_DS_MAX * sizeof(double)) != 0 ||
@@ -94,12 +114,14 @@ static bool take_row(const struct rrd_layout *layout,
 
 /* Reads one file's newest row into the next slot.  -ENOTCONN when the
  * daemon cannot be reached: the scrape then fails as a whole. */
-static int read_file(struct scrape *s, const struct rrd_layout *layout,
-                     const char *name, enum export_kind kind) {
+static int read_file(struct scrape *s, const char *cluster,
+                     const struct rrd_layout *layout, const char *name,
+                     enum export_kind kind) {
   char path[PATH_MAX];
   struct rrd_last_row row;
   const char *dir = s->config->data_dir;
-  if (rrd_file_name_path(dir, layout, name, path, sizeof(path)) != 0) {
+  if (rrd_cluster_file_path(dir, cluster, layout, name, path, sizeof(path)) !=
+      0) {
     s->state[FILE_UNREADABLE]++;
     return 0;
   }
@@ -115,19 +137,21 @@ static int read_file(struct scrape *s, const struct rrd_layout *layout,
   bool stale =
       row.time == 0 || s->now - row.time > (time_t)(STALE_STEPS * layout->step);
   s->state[stale ? FILE_STALE : FILE_FRESH]++;
-  /* values are pointed to once every file is read: s->values moves */
+  /* values are pointed to when the cluster's files are named */
+  s->file_clusters[s->count] = cluster;
   s->files[s->count++] = (struct metrics_file){
       .kind = kind, .layout = layout, .time = row.time, .stale = stale};
   return 0;
 }
 
-static int read_dir(struct scrape *s, const struct rrd_layout *layout,
-                    enum export_kind kind, const struct dir_names *names) {
+static int read_dir(struct scrape *s, const char *cluster,
+                    const struct rrd_layout *layout, enum export_kind kind,
+                    const struct dir_names *names) {
   if (reserve(s, names->count) != 0)
     return -ENOMEM;
   for (size_t i = 0; i < names->count; i++) {
     size_t slot = s->count;
-    int r = read_file(s, layout, names->name[i], kind);
+    int r = read_file(s, cluster, layout, names->name[i], kind);
     if (r != 0)
       return r;
     if (s->count > slot)
@@ -138,13 +162,16 @@ static int read_dir(struct scrape *s, const struct rrd_layout *layout,
 
 /* ---- who the guests are -------------------------------------------------- */
 
-static void name_files(struct scrape *s, size_t first_guest,
+/* Names the files [first, s->count), all of one cluster whose guests'
+ * configurations are configs.  The arrays pointed into were sized for
+ * every cluster at once (list_clusters) and no longer move. */
+static void name_files(struct scrape *s, size_t first,
                        const struct guest_directory *configs) {
-  for (size_t i = 0; i < s->count; i++) {
+  for (size_t i = first; i < s->count; i++) {
     const char *name = s->names[i];
     s->files[i].id = s->ids[i];
     s->files[i].values = s->values + i * RRD_LAYOUT_DS_MAX;
-    if (i < first_guest) {
+    if (s->files[i].kind == EXPORT_NODE) {
       snprintf(s->ids[i], ID_SIZE, "node/%s", name);
       continue;
     }
@@ -152,33 +179,58 @@ static void name_files(struct scrape *s, size_t first_guest,
     bool known;
     const char *type = serve_list_guest_type(configs, name, who, &known);
     snprintf(s->ids[i], ID_SIZE, "%s/%s", type, name);
-    if (known)
-      s->guests[s->guest_count++] = (struct metrics_guest){
-          s->ids[i], who->node, who->name, type, who->template, who->tags};
+    if (!known)
+      continue;
+    s->guest_clusters[s->guest_count] = s->file_clusters[i];
+    s->guests[s->guest_count++] = (struct metrics_guest){
+        s->ids[i], who->node, who->name, type, who->template, who->tags};
   }
 }
 
 /* ---- the scrape ---------------------------------------------------------- */
 
-static int gather(struct scrape *s) {
-  struct dir_names nodes, vmids;
-  serve_list_names(s->config->list_dir, &layout_pve_node_9_0, &nodes);
-  serve_list_names(s->config->list_dir, &layout_pve_vm_9_0, &vmids);
+/* Every cluster's listings, and room for all their files at once. */
+static int list_clusters(struct scrape *s) {
+  size_t total = 0;
+  s->listed = calloc(s->clusters.count + 1, sizeof(*s->listed));
+  if (s->listed == NULL)
+    return -ENOMEM;
+  for (size_t c = 0; c < s->clusters.count; c++) {
+    struct cluster_files *l = &s->listed[c];
+    l->name = s->clusters.cluster[c].name;
+    if (serve_cluster_dirs(s->config, l->name, &l->dirs) != 0)
+      continue; /* cannot be: the scan checked the name */
+    serve_list_names(l->dirs.list, &layout_pve_node_9_0, &l->nodes);
+    serve_list_names(l->dirs.list, &layout_pve_vm_9_0, &l->vmids);
+    total += l->nodes.count + l->vmids.count;
+  }
+  return reserve(s, total);
+}
+
+/* One cluster's files, read and named. */
+static int gather_cluster(struct scrape *s, const struct cluster_files *l) {
+  size_t first = s->count;
   serve_read_begin();
-  int r = read_dir(s, &layout_pve_node_9_0, EXPORT_NODE, &nodes);
-  size_t first_guest = s->count;
+  int r = read_dir(s, l->name, &layout_pve_node_9_0, EXPORT_NODE, &l->nodes);
   if (r == 0)
-    r = read_dir(s, &layout_pve_vm_9_0, EXPORT_VM, &vmids);
+    r = read_dir(s, l->name, &layout_pve_vm_9_0, EXPORT_VM, &l->vmids);
   serve_read_end();
   struct guest_directory *configs =
-      r == 0 ? guest_directory_load(s->config->config_dir) : NULL;
+      r == 0 ? guest_directory_load(l->dirs.config) : NULL;
   if (r == 0 && configs == NULL)
     r = -ENOMEM;
   if (r == 0)
-    name_files(s, first_guest, configs);
+    name_files(s, first, configs);
   guest_directory_free(configs);
-  dir_names_free(&nodes);
-  dir_names_free(&vmids);
+  return r;
+}
+
+static int gather(struct scrape *s, const struct serve_request *req) {
+  int r = serve_clusters_of(s->config, req, &s->clusters);
+  if (r == 0)
+    r = list_clusters(s);
+  for (size_t c = 0; r == 0 && c < s->clusters.count; c++)
+    r = gather_cluster(s, &s->listed[c]);
   return r;
 }
 
@@ -189,10 +241,11 @@ static void write_scrape(const struct scrape *s, enum export_format format,
   double counts[FILE_STATES];
   for (size_t i = 0; i < FILE_STATES; i++)
     counts[i] = (double)s->state[i];
-  metrics_text_files(out, format, s->files, s->count);
-  metrics_text_up(out, s->files, s->count);
-  metrics_text_nodes(out, s->files, s->count);
-  metrics_text_guests(out, s->guests, s->guest_count);
+  metrics_text_cluster_files(out, format, s->files, s->file_clusters, s->count);
+  metrics_text_cluster_up(out, s->files, s->file_clusters, s->count);
+  metrics_text_cluster_nodes(out, s->files, s->file_clusters, s->count);
+  metrics_text_cluster_guests(out, s->guests, s->guest_clusters,
+                              s->guest_count);
   metrics_text_gauge(out, "pvecg_metrics_files",
                      "RRD files read for this scrape, by what was found",
                      "state", states, counts, FILE_STATES);
@@ -211,6 +264,14 @@ static enum export_format format_of(const char *accept) {
 }
 
 static void scrape_free(struct scrape *s) {
+  for (size_t c = 0; s->listed != NULL && c < s->clusters.count; c++) {
+    dir_names_free(&s->listed[c].nodes);
+    dir_names_free(&s->listed[c].vmids);
+  }
+  free(s->listed);
+  data_clusters_free(&s->clusters);
+  free(s->file_clusters);
+  free(s->guest_clusters);
   free(s->files);
   free(s->ids);
   free(s->names);
@@ -236,11 +297,12 @@ static void text_reply(const struct scrape *s, enum export_format format,
   ret->cache_control = "no-store";
 }
 
-void serve_metrics_reply(const struct serve_config *config, const char *accept,
+void serve_metrics_reply(const struct serve_config *config,
+                         const struct serve_request *req, const char *accept,
                          struct serve_reply *ret) {
   struct scrape s = {.config = config,
                      .now = config->now != 0 ? config->now : time(NULL)};
-  int r = gather(&s);
+  int r = gather(&s, req);
   if (r == 0)
     text_reply(&s, format_of(accept), ret);
   else if (r == -ENOTCONN) {

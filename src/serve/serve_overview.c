@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The overview (see serve_overview.h): the listings' files, each read
- * twice -- its header for the newest values (serve_read_last, the reader
- * /metrics uses) and the hour of its finest archive for the sparkline.
+ * The overview (see serve_overview.h): the listings' files, every
+ * cluster's (serve_cluster.h) in the listing's order, each read twice -- its
+ * header for the newest values (serve_read_last, the reader /metrics uses) and
+ * the hour of its finest archive for the sparkline.
  *
  * Files are read BATCH at a time under the read lock and written out
  * before the next batch: the lock is never held for a whole overview of
@@ -18,6 +19,7 @@
  */
 #include "serve_overview.h"
 
+#include "serve_cluster.h"
 #include "serve_list.h"
 #include "serve_read.h"
 
@@ -70,8 +72,9 @@ struct file_read {
 struct overview {
   const struct serve_config *config;
   struct rrddata_window hour;
-  struct guest_directory *configs;
-  int failure; /* -ENOTCONN: the daemon cannot be reached */
+  const char *cluster;             /* of the files being read and written */
+  struct guest_directory *configs; /* the cluster's, for its guests */
+  int failure; /* -ENOTCONN: the daemon cannot be reached; or -ENOMEM */
   char err[256];
   struct file_read batch[BATCH];
 };
@@ -131,8 +134,8 @@ static int read_file(struct overview *o, const struct rrd_layout *layout,
   char path[PATH_MAX];
   struct rrd_last_row row;
   *f = (struct file_read){0};
-  if (rrd_file_name_path(o->config->data_dir, layout, name, path,
-                         sizeof(path)) != 0)
+  if (rrd_cluster_file_path(o->config->data_dir, o->cluster, layout, name, path,
+                            sizeof(path)) != 0)
     return 0;
   int r = serve_read_last(o->config, path, &row, o->err, sizeof(o->err));
   if (r != 0)
@@ -197,6 +200,7 @@ static void write_file(struct json_writer *w, const struct overview *o,
     serve_list_node_members(w, name);
   else
     serve_list_guest_members(w, name, o->configs);
+  serve_list_cluster_member(w, o->cluster);
   json_key(w, "time");
   if (f->readable && f->time != 0)
     json_int(w, f->time);
@@ -222,34 +226,54 @@ static void write_files(struct json_writer *w, struct overview *o,
   }
 }
 
+/* One cluster's files of layout; guests named by its configuration. */
+static void write_cluster(struct json_writer *w, struct overview *o,
+                          const char *cluster,
+                          const struct rrd_layout *layout) {
+  struct serve_cluster_dirs dirs;
+  struct dir_names names;
+  if (o->failure != 0 || serve_cluster_dirs(o->config, cluster, &dirs) != 0)
+    return;
+  bool guests = layout == &layout_pve_vm_9_0;
+  o->cluster = cluster;
+  o->configs = guests ? guest_directory_load(dirs.config) : NULL;
+  if (guests && o->configs == NULL) {
+    o->failure = -ENOMEM;
+    return;
+  }
+  serve_list_names(dirs.list, layout, &names);
+  write_files(w, o, layout, guests ? &guest_columns : &node_columns, &names);
+  dir_names_free(&names);
+  guest_directory_free(o->configs);
+  o->configs = NULL;
+}
+
 /* serve_json_reply's arg is const: the state it fills is pointed to. */
 struct fill_arg {
   struct overview *o;
+  const struct data_clusters *clusters;
 };
 
+/* The nodes of every cluster, then the guests, as the listing has them. */
 static void fill_overview(struct json_writer *w, const void *arg) {
-  struct overview *o = ((const struct fill_arg *)arg)->o;
-  const char *dir = o->config->list_dir;
-  struct dir_names nodes, vmids;
-  serve_list_names(dir, &layout_pve_node_9_0, &nodes);
-  serve_list_names(dir, &layout_pve_vm_9_0, &vmids);
+  const struct fill_arg *a = arg;
   json_begin_object(w);
   json_key(w, "data");
   json_begin_array(w);
-  write_files(w, o, &layout_pve_node_9_0, &node_columns, &nodes);
-  write_files(w, o, &layout_pve_vm_9_0, &guest_columns, &vmids);
+  for (size_t i = 0; i < a->clusters->count; i++)
+    write_cluster(w, a->o, a->clusters->cluster[i].name, &layout_pve_node_9_0);
+  for (size_t i = 0; i < a->clusters->count; i++)
+    write_cluster(w, a->o, a->clusters->cluster[i].name, &layout_pve_vm_9_0);
   json_end_array(w);
   json_end_object(w);
-  dir_names_free(&nodes);
-  dir_names_free(&vmids);
 }
 
 void serve_overview_reply(const struct serve_config *config,
+                          const struct serve_request *req,
                           struct serve_reply *ret) {
+  struct data_clusters clusters;
   struct overview *o = calloc(1, sizeof(*o));
-  if (o != NULL)
-    o->configs = guest_directory_load(config->config_dir);
-  if (o == NULL || o->configs == NULL) {
+  if (o == NULL || serve_clusters_of(config, req, &clusters) != 0) {
     free(o);
     serve_fail_reply(ret, 500, "out of memory");
     return;
@@ -257,12 +281,15 @@ void serve_overview_reply(const struct serve_config *config,
   o->config = config;
   time_t now = config->now != 0 ? config->now : time(NULL);
   rrddata_window(RRDDATA_HOUR, false, now, &o->hour);
-  serve_json_reply(ret, 200, fill_overview, &(struct fill_arg){o});
-  if (o->failure != 0) {
+  serve_json_reply(ret, 200, fill_overview, &(struct fill_arg){o, &clusters});
+  if (o->failure == -ENOMEM) {
+    serve_reply_free(ret);
+    serve_fail_reply(ret, 500, "out of memory");
+  } else if (o->failure != 0) {
     serve_reply_free(ret);
     serve_fail_reply(ret, 503, "the daemon cannot be reached");
     snprintf(ret->message, sizeof(ret->message), "%s", o->err);
   }
-  guest_directory_free(o->configs);
+  data_clusters_free(&clusters);
   free(o);
 }

@@ -20,6 +20,9 @@
  *             when the file cannot be read.  "spark_time" is the first
  *             row's time (the end of its minute, as rrddata labels rows)
  *             and "spark_step" the seconds between rows.
+ * An entry of a named cluster has its "cluster" after the listing's
+ * members, as in the listing (serve_list.h); the parameter cluster keeps
+ * the others out.
  * A file that cannot be read, or lacks one of those columns (a foreign
  * file), is listed with null values.  503 when rrdcached cannot be
  * reached.
@@ -30,6 +33,7 @@
 #include "serve_answer.h"
 
 void serve_overview_reply(const struct serve_config *config,
+                          const struct serve_request *req,
                           struct serve_reply *ret);
 
 #endif

@@ -180,6 +180,19 @@ static bool rrddata_route(enum serve_route r) {
   return r == SERVE_ROUTE_NODE_RRDDATA || r == SERVE_ROUTE_GUEST_RRDDATA;
 }
 
+/* A cluster's name, as a directory of the data directory would have it;
+ * "" (or no value) is the data directory's own files. */
+static int take_cluster(const struct serve_param *p, struct serve_request *ret,
+                        struct serve_error *err) {
+  const char *v = p->value != NULL ? p->value : "";
+  if (v[0] != '\0' &&
+      (strlen(v) > RRD_FILE_NAME_MAX || rrd_cluster_name_problem(v) != NULL))
+    return fail_param(err, "cluster", "invalid format - not a cluster name");
+  ret->has_cluster = true;
+  snprintf(ret->cluster, sizeof(ret->cluster), "%s", v);
+  return 0;
+}
+
 /* The API's parameters: each known one at most once, no other one. */
 static int take_params(const struct serve_param *params, size_t count,
                        struct serve_request *ret, struct serve_error *err) {
@@ -188,6 +201,13 @@ static int take_params(const struct serve_param *params, size_t count,
     const char *key = params[i].key != NULL ? params[i].key : "";
     bool timeframe = strcmp(key, "timeframe") == 0;
     bool cf = strcmp(key, "cf") == 0;
+    if (strcmp(key, "cluster") == 0) {
+      if (ret->has_cluster)
+        return fail_param(err, key, "given more than once");
+      if (take_cluster(&params[i], ret, err) != 0)
+        return -EINVAL;
+      continue;
+    }
     if (!rrddata_route(ret->route) || (!timeframe && !cf))
       return fail_param(err, key,
                         "property is not defined in schema and the schema "

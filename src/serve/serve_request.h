@@ -16,7 +16,11 @@
  *   /metrics                                     the newest values for
  *                                                Prometheus
  * rrddata takes timeframe (required) and cf (AVERAGE, the default, or
- * MAX), as Proxmox's does; the API paths take no other parameter.
+ * MAX), as Proxmox's does.  Every API path and /metrics also take cluster,
+ * the cluster of a data directory that keeps several apart
+ * (data_clusters.h; "" the data directory's own files): rrddata reads that
+ * cluster's file, the others list only that cluster.  No other parameter
+ * is taken.
  */
 #ifndef PVECG_SERVE_REQUEST_H
 #define PVECG_SERVE_REQUEST_H
@@ -25,6 +29,7 @@
 #include "pvecg/rrd_file_name.h"
 #include "pvecg/rrddata.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,6 +56,8 @@ struct serve_request {
   char vmid[16];          /* the VMID as given: canonical digits */
   enum rrddata_timeframe timeframe;
   enum rrd_cf cf;
+  bool has_cluster; /* cluster was given: only that cluster */
+  char cluster[RRD_FILE_NAME_MAX + 1];
 };
 
 /* A 4xx answer: its status, a message, and for a bad parameter its name

@@ -10,7 +10,8 @@
  *     rebuild, so no other path (dot segments, escapes, doubled slashes)
  *     reaches a file name, and each name passes the command line's checks;
  *   - an API request names only the parameters its route takes, once each,
- *     and rrddata always got its timeframe.
+ *     and rrddata always got its timeframe; a cluster is "" or a name
+ *     rrd_cluster_name_problem() accepts.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -78,17 +79,22 @@ static void check_params(const struct serve_request *r,
                          const struct serve_param *p, size_t n) {
   bool rrddata = r->route == SERVE_ROUTE_NODE_RRDDATA ||
                  r->route == SERVE_ROUTE_GUEST_RRDDATA;
-  size_t timeframes = 0, cfs = 0;
+  size_t timeframes = 0, cfs = 0, clusters = 0;
   if (r->route == SERVE_ROUTE_ASSET)
     return;
   FUZZ_CHECK(n <= SERVE_PARAMS_MAX);
   for (size_t i = 0; i < n; i++) {
     timeframes += strcmp(p[i].key, "timeframe") == 0;
     cfs += strcmp(p[i].key, "cf") == 0;
+    clusters += strcmp(p[i].key, "cluster") == 0;
   }
-  FUZZ_CHECK(timeframes + cfs == n && cfs <= 1);
-  FUZZ_CHECK(rrddata ? timeframes == 1 : n == 0);
+  FUZZ_CHECK(timeframes + cfs + clusters == n && cfs <= 1 && clusters <= 1);
+  FUZZ_CHECK(rrddata ? timeframes == 1 : timeframes + cfs == 0);
   FUZZ_CHECK(r->cf == RRD_CF_AVERAGE || r->cf == RRD_CF_MAX);
+  /* a cluster reaches a path only as a name of a directory of its own */
+  FUZZ_CHECK(r->has_cluster == (clusters == 1));
+  FUZZ_CHECK(!r->has_cluster || r->cluster[0] == '\0' ||
+             rrd_cluster_name_problem(r->cluster) == NULL);
 }
 
 /* Cuts the query into parameters (keys and values point into query). */

@@ -16,10 +16,18 @@ pve_node_info for each node file; pve_guest_info with template and tags for
 each guest with a configuration, fresh or stale.  A label whose value is
 empty is left out, as Prometheus and VictoriaMetrics store no such label.
 
+With clusters (a data directory whose subdirectories hold the layouts'
+directories, each a cluster named by its directory, beside the data
+directory's own files, the cluster ""), every series of a named cluster's
+file also has the label cluster="NAME"; the GUESTS lines then begin with
+the cluster's name ("-" for "").
+
 usage:
   metrics_points.py expect DATA_DIR NOW GUESTS [DAEMON]
       (GUESTS: lines "vmid type node template tags name"; type qemu or
        lxc, template 0 or 1, tags as configured or "-" for none)
+  metrics_points.py expect-clusters DATA_DIR NOW GUESTS
+      (GUESTS: lines "cluster vmid type node template tags name")
   metrics_points.py states DATA_DIR NOW [DAEMON]    fresh/stale/unreadable
   metrics_points.py text FILE          a Prometheus text body (times in ms)
   metrics_points.py openmetrics FILE   an OpenMetrics body, parsed by
@@ -116,19 +124,38 @@ def read_files(data_dir, now, daemon):
             yield "fresh", kind, name, stamp, dict(zip(names, values))
 
 
-def read_guests(path):
+def read_guests(path, clustered=False):
+    """{vmid: labels}, or with clusters {cluster: {vmid: labels}}."""
     guests = {}
     with open(path) as f:
         for line in f:
+            cluster = ""
+            if clustered:
+                cluster, line = line.split(" ", 1)
+                cluster = "" if cluster == "-" else cluster
             vmid, kind, node, template, tags, title = \
                 line.rstrip("\n").split(" ", 5)
-            guests[vmid] = {"type": kind, "node": node, "name": title,
-                            "template": template,
-                            "tags": "" if tags == "-" else tags}
-    return guests
+            guests.setdefault(cluster, {})[vmid] = {
+                "type": kind, "node": node, "name": title,
+                "template": template, "tags": "" if tags == "-" else tags}
+    return guests if clustered else guests.get("", {})
 
 
-def values_of(sid, table, stamp, row):
+LAYOUT_DIRS = ("pve-node-9.0", "pve-vm-9.0", "pve2-node", "pve2-vm")
+
+
+def clusters(data_dir):
+    """"" (the data directory's own files), then every subdirectory that
+    holds a layout's directory, by name."""
+    def holds(d):
+        return any(os.path.isdir(os.path.join(d, x)) for x in LAYOUT_DIRS)
+    named = sorted(n for n in os.listdir(data_dir)
+                   if not n.startswith(".") and n not in LAYOUT_DIRS and
+                   holds(os.path.join(data_dir, n)))
+    return ([""] if holds(data_dir) else []) + named
+
+
+def values_of(ids, table, stamp, row):
     out = []
     for column, value in row.items():
         if value == "U" or column not in table:
@@ -136,32 +163,46 @@ def values_of(sid, table, stamp, row):
         v = float(value) / 100 if column.startswith("pressure") else value
         for name in (table[column], OLDER.get(table[column])):
             if name is not None:
-                out.append("%s\t%d\t%s" % (series(name, {"id": sid}),
-                                           stamp, num(v)))
+                out.append("%s\t%d\t%s" % (series(name, ids), stamp, num(v)))
     return out
 
 
-def expect(data_dir, now, guests_path, daemon):
-    guests = read_guests(guests_path)
+def expect_files(data_dir, now, guests, daemon, cluster=""):
     out = []
     for state, kind, name, stamp, row in read_files(data_dir, now, daemon):
         if state == "unreadable":
             continue
         if kind == "node":
             sid, table = "node/" + name, export_points.PROM_NODE
-            info = {"id": sid, "level": "", "name": name, "nodeid": ""}
-            out.append("%s\t-\t%s" % (series("pve_node_info", info), num(1)))
         else:
             sid = "%s/%s" % (guests.get(name, {"type": "guest"})["type"], name)
             table = export_points.PROM_GUEST
-        out.append("%s\t-\t%s" % (series("pve_up", {"id": sid}),
+        ids = {"id": sid, "cluster": cluster}
+        if kind == "node":
+            info = dict(ids, level="", name=name, nodeid="")
+            out.append("%s\t-\t%s" % (series("pve_node_info", info), num(1)))
+        out.append("%s\t-\t%s" % (series("pve_up", ids),
                                    num(1 if state == "fresh" else 0)))
         if state == "fresh":
-            out += values_of(sid, table, stamp, row)
+            out += values_of(ids, table, stamp, row)
         if kind == "guest" and name in guests:
-            labels = dict(guests[name], id=sid)
+            labels = dict(guests[name], **ids)
             out.append("%s\t-\t%s" % (series("pve_guest_info", labels),
                                        num(1)))
+    return out
+
+
+def expect(data_dir, now, guests_path, daemon):
+    out = expect_files(data_dir, now, read_guests(guests_path), daemon)
+    print("\n".join(sorted(out)))
+
+
+def expect_clusters(data_dir, now, guests_path):
+    guests = read_guests(guests_path, clustered=True)
+    out = []
+    for c in clusters(data_dir):
+        out += expect_files(os.path.join(data_dir, c) if c else data_dir,
+                            now, guests.get(c, {}), None, c)
     print("\n".join(sorted(out)))
 
 
@@ -253,6 +294,8 @@ def main(argv):
     if cmd == "expect":
         expect(args[0], int(args[1]), args[2], args[3] if len(args) > 3
                else None)
+    elif cmd == "expect-clusters":
+        expect_clusters(args[0], int(args[1]), args[2])
     elif cmd == "states":
         states(args[0], int(args[1]), args[2] if len(args) > 2 else None)
     elif cmd == "text":

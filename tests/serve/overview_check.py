@@ -30,6 +30,19 @@ overview_check.py token URL TOKEN ENTRIES OUT_PNG
     ENTRIES rows; a screenshot of the form in OUT_PNG; the console holds
     nothing SEVERE but the refused requests before the token was given.
 
+overview_check.py clusters URL DATA_DIR MEMHOSTS OUT_PNG PLAIN_URL
+    URL serves a data directory that keeps clusters apart (clusters_
+    fixture.sh), MEMHOSTS its guest 196's memhost per cluster as JSON
+    ({"": ..., "prod": ...}), PLAIN_URL one cluster's directory served
+    alone.  The table has a Cluster column and a row per entry of
+    cluster/resources, each guest 196 its own (data-id "CLUSTER/qemu/196",
+    "" without a cluster), its cluster shown and its values equal to
+    `rrdtool lastupdate` of its cluster's file; #cluster-filter offers
+    every cluster and "(no cluster)", and choosing one leaves exactly its
+    entries in table and sidebar; a click on prod's 196 opens its graphs
+    with rrddata asked for cluster=prod; a screenshot, no SEVERE console
+    entry.  PLAIN_URL's page has neither column nor filter.
+
 overview_check.py measure URL OUT_PNG RUNS
     Loads URL/ RUNS times and prints, as JSON, per load the time from
     navigation to the page's "pvecg-overview-drawn" mark, the rows drawn
@@ -92,6 +105,7 @@ def lastupdate(path):
 
 
 def file_of(data_dir, entry):
+    data_dir = os.path.join(data_dir, entry.get("cluster", ""))
     if entry["type"] == "node":
         return os.path.join(data_dir, "pve-node-9.0", entry["node"])
     return os.path.join(data_dir, "pve-vm-9.0", str(entry["vmid"]))
@@ -364,6 +378,11 @@ def sorted_ids(entries, key, descending):
     return [e["id"] for e in sorted(entries, key=order)]
 
 
+def page_id(e):
+    """The page's id of a listed entry: its cluster's name before it."""
+    return e["cluster"] + "/" + e["id"] if e.get("cluster") else e["id"]
+
+
 def expected_entries(url, data_dir):
     entries = []
     for i, e in enumerate(get_json(url + "/api2/json/cluster/resources")["data"]):
@@ -373,7 +392,7 @@ def expected_entries(url, data_dir):
             want = None
         if want and "memhost" not in want and e["type"] != "node":
             want = None  # a foreign file: shown as unknown
-        entries.append(dict(e, want=want, order=i))
+        entries.append(dict(e, id=page_id(e), want=want, order=i))
     return entries
 
 
@@ -509,6 +528,93 @@ def token(url, secret, entries, out_png):
         b.close()
 
 
+CLUSTER_CELLS = """
+var out = {};
+document.querySelectorAll('#overview-table tr.row').forEach(function (tr) {
+  var td = tr.querySelector('td.col-cluster');
+  out[tr.dataset.id] = td ? td.textContent : null;
+});
+return out;"""
+
+CLUSTER_FILTER = """var f = document.getElementById('cluster-filter');
+return {hidden: f.hidden, shown: f.offsetParent !== null,
+        options: Array.from(f.options).map(function (o) {
+          return [o.value, o.textContent]; }),
+        column: !!document.querySelector('th[data-col="cluster"]')};"""
+
+
+def choose_cluster(b, value, entries, what):
+    b.click(f'#cluster-filter option[value="{value}"]')
+    want = sorted(e["id"] for e in entries if value == "" or
+                  "=" + e.get("cluster", "") == value)
+    table = sorted(r["id"] for r in b.js(TABLE) if not r["hidden"])
+    sidebar = sorted(b.js(SIDEBAR))
+    check(table == want and sidebar == want and want,
+          f"cluster filter {what}: table and sidebar show its {len(want)} "
+          "entries", f"table {table}, sidebar {sidebar}, want {want}")
+
+
+def clusters(url, data_dir, memhosts, out_png, plain_url):
+    entries = expected_entries(url, data_dir)
+    by_id = {e["id"]: e for e in entries}
+    names = sorted({e["cluster"] for e in entries if e.get("cluster")})
+    b = Browser()
+    try:
+        b.open(url + "/")
+        b.wait(READY.replace("arguments[0]", "'overview'"))
+        table = b.js(TABLE)
+        check(sorted(r["id"] for r in table) == sorted(by_id),
+              f"the table has a row per listed entry ({len(by_id)})",
+              f"{[r['id'] for r in table]}")
+        cells = b.js(CLUSTER_CELLS)
+        check(cells == {i: e.get("cluster", "") for i, e in by_id.items()},
+              "the Cluster column shows each entry's cluster", f"{cells}")
+        rows_196 = {e.get("cluster", ""): e["id"] for e in entries
+                    if e.get("vmid") == 196}
+        shown = {}
+        for row in table:
+            for key, value, _ in row["values"]:
+                if row["id"] in rows_196.values() and key == "memhost":
+                    shown[row["id"]] = float(value)
+        want = {rows_196[c]: float(m) for c, m in memhosts.items()}
+        check(shown == want, f"guest 196 is {len(want)} rows, each with its "
+              "cluster's memhost", f"shown {shown}, want {want}")
+        check_values(table, by_id)
+        f = b.js(CLUSTER_FILTER)
+        options = [["", "All clusters"], ["=", "(no cluster)"]] + \
+            [["=" + n, n] for n in names]
+        check(not f["hidden"] and f["shown"] and f["column"] and
+              f["options"] == options, "the cluster filter offers "
+              f"{[o[1] for o in options]}", f"{f}")
+        for value, what in (("=lab", "lab"), ("=", "(no cluster)"),
+                            ("=solo", "solo")):
+            choose_cluster(b, value, entries, what)
+        choose_cluster(b, "", entries, "all")
+        b.screenshot(out_png)
+        b.click('tr.row[data-id="prod/qemu/196"] td.col-name')
+        hash_ = b.wait(READY.replace("arguments[0]", "'target'"))
+        asked = b.js("""return performance.getEntriesByType('resource')
+          .map(function (e) { return e.name; })
+          .filter(function (n) { return n.indexOf('/rrddata') >= 0; });""")
+        title = b.js("return document.getElementById('target-title')"
+                     ".textContent;")
+        check(hash_ == "#prod/qemu/196" and asked and
+              all("cluster=prod" in a for a in asked) and
+              title.endswith("in cluster prod"),
+              "a click on prod's 196 opens its graphs, rrddata asked for "
+              "cluster=prod", f"hash {hash_!r}, asked {asked}, title {title!r}")
+        b.console()
+        b.open(plain_url + "/")
+        b.wait(READY.replace("arguments[0]", "'overview'"))
+        f = b.js(CLUSTER_FILTER)
+        check(f["hidden"] and not f["shown"] and not f["column"],
+              "one cluster alone: no Cluster column, no cluster filter",
+              f"{f}")
+        b.console()
+    finally:
+        b.close()
+
+
 MEASURE = """
 var m = performance.getEntriesByName('pvecg-overview-drawn')[0];
 if (!m) return null;
@@ -544,6 +650,9 @@ def main(argv):
         page(argv[2].rstrip("/"), argv[3], argv[4])
     elif len(argv) == 6 and argv[1] == "token":
         token(argv[2].rstrip("/"), argv[3], int(argv[4]), argv[5])
+    elif len(argv) == 7 and argv[1] == "clusters":
+        clusters(argv[2].rstrip("/"), argv[3], json.loads(argv[4]), argv[5],
+                 argv[6].rstrip("/"))
     elif len(argv) == 5 and argv[1] == "measure":
         if None in measure(argv[2].rstrip("/"), argv[3], int(argv[4])):
             fail("the overview was not drawn within 60 s")

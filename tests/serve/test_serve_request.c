@@ -2,10 +2,12 @@
 /*
  * Tests of src/serve/serve_request.c and serve_listen.c: every path the server
  * has, the names and parameters each takes, and the exact 4xx answer for
- * what it refuses (hostile paths included); --listen's addresses.
+ * what it refuses (hostile paths included); the cluster parameter of every
+ * API path and /metrics; --listen's addresses.
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -200,6 +202,63 @@ static void test_bad_parameters(void **state) {
                 "", "");
 }
 
+static void test_cluster(void **state) {
+  static const char *const paths[] = {"/api2/json/nodes/pve1/qemu/100/rrddata",
+                                      "/api2/json/nodes/pve1/rrddata",
+                                      "/api2/json/cluster/resources",
+                                      "/api2/json/nodes",
+                                      "/api2/json/pvecg/overview",
+                                      "/metrics"};
+  struct serve_param p[] = {P("timeframe", "day"), P("cluster", "prod")};
+  (void)state;
+  for (size_t i = 0; i < sizeof(paths) / sizeof(*paths); i++) {
+    bool rrddata = i < 2;
+    assert_int_equal(parse(paths[i], rrddata ? p : p + 1, rrddata ? 2 : 1), 0);
+    assert_true(req.has_cluster);
+    assert_string_equal(req.cluster, "prod");
+    assert_int_equal(parse(paths[i], p, rrddata ? 1 : 0), 0);
+    assert_false(req.has_cluster);
+  }
+  /* "" (or no value): the data directory's own files */
+  struct serve_param own[] = {P("cluster", ""), P("cluster", NULL)};
+  for (size_t i = 0; i < 2; i++) {
+    assert_int_equal(parse("/metrics", own + i, 1), 0);
+    assert_true(req.has_cluster);
+    assert_string_equal(req.cluster, "");
+  }
+  /* any name a cluster's directory may have, up to 64 bytes */
+  struct serve_param odd[] = {P("cluster", "dc 1:\"x\""),
+                              P("cluster", "a234567890123456789012345678901234"
+                                           "567890123456789012345678901234")};
+  for (size_t i = 0; i < 2; i++) {
+    assert_int_equal(parse("/api2/json/nodes", odd + i, 1), 0);
+    assert_string_equal(req.cluster, odd[i].value);
+  }
+  /* what cannot be one */
+  static const char *const bad[] = {
+      "pve-vm-9.0",
+      "pve2-storage",
+      ".hidden",
+      "..",
+      "a/b",
+      "a\\b",
+      "a\nb",
+      "a2345678901234567890123456789012345678901234567890123456789012345"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+    struct serve_param b = P("cluster", bad[i]);
+    check_refused("/api2/json/cluster/resources", &b, 1, 400,
+                  "Parameter verification failed.", "cluster",
+                  "invalid format - not a cluster name");
+  }
+  struct serve_param twice[] = {P("cluster", "a"), P("cluster", "b")};
+  check_refused("/metrics", twice, 2, 400, "Parameter verification failed.",
+                "cluster", "given more than once");
+  /* rrddata still wants its timeframe */
+  check_refused("/api2/json/nodes/pve1/rrddata", p + 1, 1, 400,
+                "Parameter verification failed.", "timeframe",
+                "property is missing and it is not optional");
+}
+
 static void test_methods_and_length(void **state) {
   char path[600];
   (void)state;
@@ -261,6 +320,7 @@ int main(void) {
       cmocka_unit_test(test_unknown_paths),
       cmocka_unit_test(test_bad_names),
       cmocka_unit_test(test_bad_parameters),
+      cmocka_unit_test(test_cluster),
       cmocka_unit_test(test_methods_and_length),
       cmocka_unit_test(test_listen),
   };

@@ -17,10 +17,18 @@
  *   document.body.dataset.view    "overview" or "target"
  *   a.target[data-id="qemu/100"]  one sidebar entry per node and guest, the
  *                                 id of cluster/resources ("node/pve1",
- *                                 "qemu/100", "lxc/101", "guest/102"), and
+ *                                 "qemu/100", "lxc/101", "guest/102"),
+ *                                 for an entry of a named cluster its
+ *                                 cluster's name and "/" before it
+ *                                 ("prod/qemu/196"), and
  *                                 a.target[data-id="overview"]; an entry
- *                                 the filter (#filter) leaves out has its
- *                                 li hidden
+ *                                 the filters (#filter, #cluster-filter)
+ *                                 leave out has its li hidden
+ *   #cluster-filter               a select of the clusters (value "" all,
+ *                                 "=NAME" one, "=" the entries without a
+ *                                 cluster), hidden unless an entry has a
+ *                                 cluster, as the table's cluster column
+ *                                 (th[data-col="cluster"], td.col-cluster)
  *   section.graph[data-graph=ID]  one per graph; guest: cpu memory network
  *                                 disk pressure-cpu pressure-io
  *                                 pressure-memory; node: cpu load memory
@@ -35,7 +43,8 @@
  *                                 one holds button[data-sort]; the sorted
  *                                 one has aria-sort), tr.row[data-id] per
  *                                 node (tbody.nodes) and guest
- *                                 (tbody.guests), hidden when the filter
+ *                                 (tbody.guests), data-id as the
+ *                                 sidebar's, hidden when a filter
  *                                 leaves it out; span[data-key=KEY]
  *                                 [data-value=V] per value shown, V the
  *                                 number as received ("" for unknown);
@@ -48,7 +57,8 @@
  * path and legend entry both, when no row has it.
  *
  * Location: #overview (also the start, and where an id that is not a
- * node's or guest's leads) or #TARGET_ID, each ?timeframe=T&cf=C;
+ * node's or guest's leads) or #TARGET_ID (the data-id, each part
+ * URI-encoded), each ?timeframe=T&cf=C;
  * timeframe and cf are written only when they are not the defaults (hour,
  * AVERAGE).  The data is reloaded at once on a change, then every 60 s
  * for the overview, hour and day (one new row a minute) and every 5
@@ -59,6 +69,11 @@
  * the largest unit it reaches, as "1.50 GiB"); percents as
  * v.toFixed(|v| < 10 ? 2 : 1) + "%", cpu multiplied by 100 first;
  * unknown as "–".  The same formatValue() the graphs' readout uses.
+ *
+ * Clusters: a server over a data directory that keeps several clusters
+ * apart lists the same VMID (and node name) once per cluster, each entry
+ * with its "cluster"; the page keeps them apart by the data-id above and
+ * reads a named cluster's rrddata with the parameter cluster.
  */
 'use strict';
 
@@ -155,6 +170,7 @@
     overviewStatus: '',
     overviewDrawn: false,
     sort: { col: 'memhost', dir: 'descending' },
+    clusters: [],         // the named clusters of the entries, by name
     filterNote: '',
     resourcesError: null, // its last error message
     target: null,         // {id, type, node, vmid, name}
@@ -340,7 +356,8 @@
 
   var NODE_NAME = /^[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?$/;
 
-  function parseId(id) {
+  /* A resource's id ("node/pve1", "qemu/100"). */
+  function parseResourceId(id) {
     var m = /^node\/(.+)$/.exec(id);
     if (m && NODE_NAME.test(m[1])) {
       return { id: id, type: 'node', node: m[1] };
@@ -348,6 +365,28 @@
     m = /^(qemu|lxc|guest)\/([1-9][0-9]{0,9})$/.exec(id);
     if (m) return { id: id, type: m[1], vmid: Number(m[2]) };
     return null;
+  }
+
+  /* A target's id: a resource's, or "CLUSTER/" and a resource's for an
+     entry of a named cluster (a cluster's name holds no "/", and a
+     resource's id alone never has two). */
+  function parseId(id) {
+    var t = parseResourceId(id);
+    if (t) return t;
+    var m = /^([^/]+)\/(.+)$/.exec(id);
+    t = m ? parseResourceId(m[2]) : null;
+    if (!t) return null;
+    t.id = id;
+    t.cluster = m[1];
+    return t;
+  }
+
+  /* An entry of cluster/resources or the overview as a target. */
+  function targetOf(r) {
+    if (!r || typeof r.id !== 'string') return null;
+    var named = typeof r.cluster === 'string' && r.cluster !== '' &&
+      r.cluster.indexOf('/') < 0;
+    return parseId(named ? r.cluster + '/' + r.id : r.id);
   }
 
   function findResource(id) {
@@ -360,6 +399,11 @@
   function targetLabel(t) {
     if (t.type === 'node') return t.node;
     return String(t.vmid) + (t.name ? ' (' + t.name + ')' : '');
+  }
+
+  /* The label and its cluster, where one is needed to tell it apart. */
+  function fullLabel(t) {
+    return targetLabel(t) + (t.cluster ? ' · ' + t.cluster : '');
   }
 
   function parseHash() {
@@ -380,7 +424,8 @@
     var q = [];
     if (timeframe !== DEFAULT_TIMEFRAME) q.push('timeframe=' + timeframe);
     if (cf !== DEFAULT_CF) q.push('cf=' + cf);
-    return '#' + id + (q.length ? '?' + q.join('&') : '');
+    return '#' + id.split('/').map(encodeURIComponent).join('/') +
+      (q.length ? '?' + q.join('&') : '');
   }
 
   /* rrddata's path, relative so that the page also works below a prefix. */
@@ -395,7 +440,8 @@
         '/' + (t.type === 'lxc' ? 'lxc' : 'qemu') + '/' + t.vmid + '/rrddata';
     }
     return path + '?timeframe=' + encodeURIComponent(timeframe) +
-      '&cf=' + encodeURIComponent(cf);
+      '&cf=' + encodeURIComponent(cf) +
+      (t.cluster ? '&cluster=' + encodeURIComponent(t.cluster) : '');
   }
 
   /* ---------- fetching ---------- */
@@ -477,7 +523,7 @@
       // a key is missing.
       app.resources = [];
       data.forEach(function (r) {
-        var t = r && typeof r.id === 'string' ? parseId(r.id) : null;
+        var t = targetOf(r);
         if (!t) return;
         ['name', 'node'].forEach(function (k) {
           if (typeof r[k] === 'string' && r[k] !== '') t[k] = r[k];
@@ -490,10 +536,47 @@
       app.resourceById = {};
       app.resources.forEach(function (t) { app.resourceById[t.id] = t; });
       app.resourcesError = null;
+      takeClusters(app.resources);
       renderSidebar();
     }, function (e) {
       app.resourcesError = 'cluster/resources: ' + e.message;
     });
+  }
+
+  /* ---------- clusters ---------- */
+
+  /* The clusters of targets into app.clusters and #cluster-filter, which
+     is shown only when there are named ones.  "" (the entries without a
+     cluster: the data directory's own files) is offered when there are
+     such entries beside named ones.  A choice still there is kept. */
+  function takeClusters(targets) {
+    var seen = {}, plain = false;
+    targets.forEach(function (t) {
+      if (t.cluster) seen[t.cluster] = true; else plain = true;
+    });
+    var names = Object.keys(seen).sort();
+    var key = (plain ? '=' : '') + '|' + names.join('|');
+    if (key === app.clusterKey) return;
+    app.clusterKey = key;
+    app.clusters = names;
+    var select = el.clusterFilter, chosen = select.value;
+    select.textContent = '';
+    var all = h('option', null, 'All clusters');
+    all.value = '';
+    select.appendChild(all);
+    if (plain && names.length) {
+      var none = h('option', null, '(no cluster)');
+      none.value = '=';
+      select.appendChild(none);
+    }
+    names.forEach(function (name) {
+      var o = h('option', null, name);
+      o.value = '=' + name;
+      select.appendChild(o);
+    });
+    select.value = chosen;
+    if (select.value !== chosen) select.value = '';
+    select.hidden = names.length === 0;
   }
 
   /* ---------- sidebar ---------- */
@@ -507,9 +590,13 @@
       a.dataset.id = r.id;
       a.href = hashFor(r.id, app.timeframe, app.cf);
       a.appendChild(h('span', 'label', targetLabel(r)));
+      if (r.cluster) a.appendChild(h('span', 'kind cluster', r.cluster));
       if (isGuest(r)) {
         a.appendChild(h('span', 'kind', r.type));
-        a.title = r.node ? 'on ' + r.node : 'node unknown';
+        a.title = (r.node ? 'on ' + r.node : 'node unknown') +
+          (r.cluster ? ' in ' + r.cluster : '');
+      } else if (r.cluster) {
+        a.title = 'in ' + r.cluster;
       }
       var li = h('li');
       li.appendChild(a);
@@ -811,6 +898,8 @@
    * column's first click (numbers largest first).
    */
   var OVERVIEW_COLUMNS = [
+    { id: 'cluster', label: 'Cluster', first: 'ascending', clusters: true,
+      title: 'The cluster (or standalone host) the files are of' },
     { id: 'id', label: 'ID', first: 'ascending' },
     { id: 'name', label: 'Name', first: 'ascending' },
     { id: 'type', label: 'Type', first: 'ascending' },
@@ -840,9 +929,17 @@
   var SPARK_HEIGHT = 22;
   var STALE_SECONDS = 600;
 
+  /* The columns shown: the cluster's only when some entry has one. */
+  function columns() {
+    return OVERVIEW_COLUMNS.filter(function (col) {
+      return !col.clusters || app.clusters.length > 0;
+    });
+  }
+
   function columnById(id) {
-    for (var i = 0; i < OVERVIEW_COLUMNS.length; i++) {
-      if (OVERVIEW_COLUMNS[i].id === id) return OVERVIEW_COLUMNS[i];
+    var shown = columns();
+    for (var i = 0; i < shown.length; i++) {
+      if (shown[i].id === id) return shown[i];
     }
     return null;
   }
@@ -857,7 +954,7 @@
   function takeOverview(data) {
     var rows = [];
     data.forEach(function (r, i) {
-      var t = r && typeof r.id === 'string' ? parseId(r.id) : null;
+      var t = targetOf(r);
       if (!t) return;
       if (typeof r.name === 'string' && r.name !== '') t.name = r.name;
       if (typeof r.node === 'string' && r.node !== '') t.node = r.node;
@@ -865,12 +962,14 @@
     });
     app.overviewById = {};
     rows.forEach(function (row) { app.overviewById[row.target.id] = row; });
+    takeClusters(rows.map(function (row) { return row.target; }));
     return rows;
   }
 
   /* The value a column sorts by: a number, a string, or null (last). */
   function sortValue(col, row) {
     var t = row.target;
+    if (col.id === 'cluster') return t.cluster || null;
     if (col.id === 'id') return t.type === 'node' ? t.node : t.vmid;
     if (col.id === 'name') return t.type === 'node' ? t.node : t.name || null;
     if (col.id === 'type') return t.type;
@@ -894,10 +993,13 @@
     };
   }
 
-  /* The filter: a VMID or name substring (a node by its name). */
+  /* The filter: a VMID or name substring (a node by its name), and the
+     cluster chosen (#cluster-filter). */
   function filterText() { return el.filter.value.trim().toLowerCase(); }
 
   function matches(t, q) {
+    var c = el.clusterFilter.value;
+    if (c !== '' && c !== '=' + (t.cluster || '')) return false;
     if (!q) return true;
     if (t.type === 'node') return t.node.toLowerCase().indexOf(q) >= 0;
     return String(t.vmid).indexOf(q) >= 0 ||
@@ -906,7 +1008,7 @@
 
   function drawHead() {
     el.overviewHead.textContent = '';
-    OVERVIEW_COLUMNS.forEach(function (col) {
+    columns().forEach(function (col) {
       var th = h('th', 'col-' + col.id);
       th.dataset.col = col.id;
       th.scope = 'col';
@@ -928,6 +1030,7 @@
     var b = ev.target.closest('button[data-sort]');
     if (!b) return;
     var col = columnById(b.dataset.sort);
+    if (!col) return;
     if (app.sort.col === col.id) {
       app.sort.dir = app.sort.dir === 'ascending' ? 'descending' : 'ascending';
     } else {
@@ -990,7 +1093,9 @@
 
   function overviewCell(row, col, newest) {
     var t = row.target, r = row.data, td = h('td', 'col-' + col.id);
-    if (col.id === 'id') {
+    if (col.id === 'cluster') {
+      td.textContent = t.cluster || '';
+    } else if (col.id === 'id') {
       var a = h('a', null, t.type === 'node' ? t.node : String(t.vmid));
       a.href = hashFor(t.id, app.timeframe, app.cf);
       td.appendChild(a);
@@ -1022,7 +1127,7 @@
     tr.dataset.id = row.target.id;
     if (typeof row.data.time !== 'number' ||
         newest - row.data.time > STALE_SECONDS) tr.classList.add('stale');
-    OVERVIEW_COLUMNS.forEach(function (col) {
+    columns().forEach(function (col) {
       tr.appendChild(overviewCell(row, col, newest));
     });
     return tr;
@@ -1032,7 +1137,7 @@
      chosen order; rows the filter leaves out are hidden. */
   function drawOverview() {
     var rows = app.overview || [];
-    var col = columnById(app.sort.col);
+    var col = columnById(app.sort.col) || columnById('memhost');
     var sorted = rows.slice().sort(compareRows(col, app.sort.dir));
     var newest = 0;
     rows.forEach(function (r) {
@@ -1068,7 +1173,8 @@
       tr.hidden = !on;
       if (t && isGuest(t)) { total++; if (on) shown++; }
     });
-    app.filterNote = q ? ' · ' + shown + ' of ' + total + ' guests match' : '';
+    app.filterNote = q || el.clusterFilter.value
+      ? ' · ' + shown + ' of ' + total + ' guests match' : '';
     if (app.view === 'overview' && app.overviewStatus) {
       setStatus(app.overviewStatus + app.filterNote, false);
     }
@@ -1166,7 +1272,7 @@
       ? new AbortController() : null;
     app.controller = controller;
     setState('loading');
-    if (!app.shown) setStatus('Loading ' + targetLabel(t) + '…', false);
+    if (!app.shown) setStatus('Loading ' + fullLabel(t) + '…', false);
 
     getData(rrddataUrl(t, tf, cf), controller && controller.signal)
       .then(function (data) {
@@ -1179,7 +1285,7 @@
         app.shown = { key: key, target: t, rows: rows, at: new Date() };
         drawAll();
         var note = rows.length ? rows.length + ' rows' : 'no rows yet';
-        setStatus(targetLabel(t) + ' · ' + tf + ', ' +
+        setStatus(fullLabel(t) + ' · ' + tf + ', ' +
           (cf === 'MAX' ? 'maximum' : 'average') + ' · ' + note +
           ' · updated ' + clockTime(app.shown.at) +
           (app.resourcesError ? ' · ' + app.resourcesError : ''), false);
@@ -1189,7 +1295,7 @@
         if (seq !== app.seq || (e && e.name === 'AbortError')) return;
         var msg = e instanceof ApiError ? e.message
           : (e && e.message ? e.message : String(e));
-        var text = 'Could not load ' + targetLabel(t) + ': ' + msg;
+        var text = 'Could not load ' + fullLabel(t) + ': ' + msg;
         if (app.shown && app.shown.key === key) {
           text += ' (showing the data of ' + clockTime(app.shown.at) + ')';
         }
@@ -1241,8 +1347,9 @@
     var title = (t.type === 'node' ? 'Node ' : 'Guest ') + targetLabel(t);
     if (isGuest(t) && t.type !== 'guest') title += ' · ' + t.type;
     if (isGuest(t) && t.node) title += ' on ' + t.node;
+    if (t.cluster) title += ' in cluster ' + t.cluster;
     el.title.textContent = title;
-    document.title = targetLabel(t) + ' – pvecg';
+    document.title = fullLabel(t) + ' – pvecg';
     markActive();
     load();
   }
@@ -1271,7 +1378,9 @@
     el.overviewHead = $('overview-head');
     el.overviewNodes = $('overview-nodes');
     el.overviewGuests = $('overview-guests');
+    el.clusterFilter = $('cluster-filter');
     el.filter.addEventListener('input', applyFilter);
+    el.clusterFilter.addEventListener('change', applyFilter);
     el.overviewHead.addEventListener('click', onSortClick);
     $('overview-table').addEventListener('click', onOverviewClick);
     el.timeframe.addEventListener('change', onControlChange);
