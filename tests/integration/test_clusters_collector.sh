@@ -8,13 +8,17 @@
 # cluster's file holds exactly its own host's values: the newest row, and
 # every row rrdcached was given for it (its journal), never another's.  The
 # guest then migrates inside prod (pve1 stops, pve2 reports it): one info
-# line, the same file goes on.  A host in no block is refused without
-# StandaloneHosts (one line, no file), and what cannot be configured keeps
-# collectd from starting, with one line saying why.
+# line, the same file goes on.  pvecg serve's /metrics and
+# cluster/resources give each cluster's guest 196 (no /etc/pve here:
+# guest/196) its own values, and rrddata asks which cluster is meant.  A
+# host in no block is refused without StandaloneHosts (one line, no file),
+# and what cannot be configured keeps collectd from starting, with one
+# line saying why.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/fixture.sh"
 . "$HERE/examples.sh"
+PVECG=${PVECG:?the built pvecg}
 
 # guest_196 ROOT CURRENT CPU_SOME: a fixture tree with QEMU guest 196 only.
 guest_196() {
@@ -122,6 +126,40 @@ check "one info line for the migration" 1 \
 check "prod's guest 196 goes on with pve2's memhost" "$MEM2" "$(rrd_last "$DB/prod/pve-vm-9.0/196" memhost)"
 check "the same file" "$inode" "$(stat -c %i "$DB/prod/pve-vm-9.0/196")"
 check "lab's guest 196 untouched" "$MEM3" "$(rrd_last "$DB/lab/pve-vm-9.0/196" memhost)"
+
+echo "# pvecg serve lists all three, each with its own values"
+port=$(free_port)
+"$PVECG" serve --listen "127.0.0.1:$port" --data-dir "$DB" --pve-config-dir "" \
+  >"$T/serve.log" 2>&1 &
+echo $! >"$T/serve.pid"
+at_exit 'kill "$(cat "$T/serve.pid")" 2>/dev/null || true'
+wait_for 10 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics"
+metrics=$(curl -sf "http://127.0.0.1:$port/metrics")
+memhost() { # memhost CLUSTER: the value of its guest 196's series
+  awk -v want="pve_memory_host_bytes{id=\"guest/196\",cluster=\"$1\"}" \
+    '$1 == want { print $2 }' <<<"$metrics"
+}
+check "/metrics: prod's guest 196 is pve2's" "$MEM2" "$(memhost prod)"
+check "/metrics: lab's guest 196 is lab1's" "$MEM3" "$(memhost lab)"
+check "/metrics: solo's guest 196 is solo's" "$MEM4" "$(memhost solo)"
+check "/metrics: three series of guest 196's memhost, none without a cluster" 3 \
+  "$(grep -c '^pve_memory_host_bytes{id="guest/196"' <<<"$metrics")"
+check "/metrics: each up" 'cluster="lab" 1
+cluster="prod" 1
+cluster="solo" 1' \
+  "$(grep '^pve_up{id="guest/196"' <<<"$metrics" | sed -E 's/.*,(cluster="[a-z]+")} /\1 /' | sort)"
+resources=$(curl -sf "http://127.0.0.1:$port/api2/json/cluster/resources")
+check "cluster/resources: guest 196 once per cluster" "lab prod solo" \
+  "$(/usr/bin/python3 -c '
+import json, sys
+data = json.load(sys.stdin)["data"]
+print(" ".join(sorted(e["cluster"] for e in data if e.get("vmid") == 196)))' <<<"$resources")"
+check "rrddata without a cluster: a 400 naming the three" \
+  '400 {"data":null,"message":"guest 196 has files in several clusters (lab, prod, solo): name one with the parameter cluster"}' \
+  "$(curl -s -w '%{http_code} ' -o "$T/rrddata.json" "http://127.0.0.1:$port/api2/json/nodes/pve2/qemu/196/rrddata?timeframe=hour"; cat "$T/rrddata.json")"
+check "rrddata of lab's guest 196: lab's file" 200 \
+  "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/api2/json/nodes/lab1/qemu/196/rrddata?timeframe=hour&cluster=lab")"
+kill "$(cat "$T/serve.pid")"
 
 for n in node2 node3 node4 collector; do stop_collectd_as $n; done
 stop_rrdcached "$EX_DAEMON"
