@@ -11,7 +11,8 @@
  * dispatch cost, which dominates the plugin's CPU, at one list per guest;
  * the optional PressureDetails lists (avg60, avg300, stall totals: 18 per
  * guest) and ExtraStats lists (memory breakdown, swap, OOM counters: up to
- * 12 per guest) multiply it and are off by default.
+ * 12 per guest) multiply it and are off by default.  KSM adds one wide
+ * row per VM and one for the node (ksm_dispatch.c), also off by default.
  *
  * Problems with a guest's file are logged when they start and when they end
  * (not every interval), at most LOG_LINES_PER_RUN lines per interval.
@@ -24,6 +25,7 @@
 #include "pvecg/error_text.h"
 #include "pvecg/fd_budget.h"
 #include "pvecg/guest_config.h"
+#include "ksm_dispatch.h"
 #include "node_dispatch.h"
 #include "pvecg/guest_row.h"
 #include "row_type.h"
@@ -302,6 +304,10 @@ static int pve_cgroup_init(void) {
     ERROR(PLUGIN_NAME " plugin: the pve-vm-9.0 layout lacks a column.");
     return -1;
   }
+  if (state.config.ksm &&
+      ksm_dispatch_init(state.node_config.sys_root,
+                        state.node_enabled ? state.node_name : NULL) != 0)
+    return -1;
   state.config.accept = accept_guest;
   state.config.accept_ctx = state.select_list;
   set_fd_budget();
@@ -457,18 +463,6 @@ static void dispatch_extra(const struct guest_sample *s,
                  (value_t){.derive = (derive_t)(s->oom_kill & INT64_MAX)});
 }
 
-/* KSM: merged pages (vmpage_number) and the net profit in bytes (gauge:
- * it can be negative). */
-static void dispatch_ksm(const struct guest_sample *s,
-                         const struct read_run *run) {
-  value_list_t vl = VALUE_LIST_INIT;
-  vl_init(&vl, s, run);
-  dispatch_one(&vl, "vmpage_number", "ksm_merging",
-               (value_t){.gauge = (gauge_t)s->ksm.merging_pages});
-  dispatch_one(&vl, "gauge", "ksm_profit",
-               (value_t){.gauge = (gauge_t)s->ksm.profit});
-}
-
 static void visit_guest(const struct guest_sample *s, void *ctx) {
   struct read_run *run = ctx;
   if (s->failed != s->failed_before)
@@ -499,8 +493,8 @@ static void dispatch_batch(const struct read_run *run) {
       dispatch_pressure_details(s, run);
     if (state.config.extra_stats)
       dispatch_extra(s, run);
-    if (s->ksm_valid)
-      dispatch_ksm(s, run);
+    if (state.config.ksm)
+      ksm_dispatch_guest(s, run->time);
   }
   state.batch_len = 0;
 }
@@ -512,6 +506,8 @@ static int pve_cgroup_read(void) {
   if (state.node_enabled)
     node_dispatch_run(run.time);
   int err = sampler_run(state.sampler, visit_guest, &run);
+  if (state.config.ksm)
+    ksm_dispatch_node(run.time); /* the VMs' rows use the node's figures */
   dispatch_batch(&run);
   if (run.dropped)
     ERROR(PLUGIN_NAME " plugin: out of memory: %u guests' rows dropped.",
@@ -546,6 +542,7 @@ static int pve_cgroup_shutdown(void) {
   sampler_free(state.sampler);
   free(state.batch);
   node_dispatch_shutdown();
+  ksm_dispatch_shutdown();
   vmid_select_free(state.select_list);
   state_set_defaults();
   return 0;

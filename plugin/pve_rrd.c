@@ -7,6 +7,9 @@
  *   <DataDir>/pve-vm-9.0/<vmid>     one per guest (plugin_instance)
  *   <DataDir>/pve-node-9.0/<host>   one per node
  *
+ * and pvecg's KSM rows (pve_cgroup's KSM true) beside them, in
+ * pvecg-ksm-vm-1.0/<vmid> and pvecg-ksm-node-1.0/<host>,
+ *
  * either with librrd directly or through rrdcached (DaemonAddress).
  * Everything about files -- creation, layout checks, refusing foreign
  * files, leaving alone files someone else writes, dropping rows that are
@@ -55,8 +58,9 @@ static c_complain_t bad_row_complaint = C_COMPLAIN_INIT_STATIC;
 static c_complain_t flush_complaint = C_COMPLAIN_INIT_STATIC;
 
 /* Layouts this plugin writes; the legacy pve2 ones are read-only. */
-static const struct rrd_layout *const writable[] = {&layout_pve_vm_9_0,
-                                                    &layout_pve_node_9_0};
+static const struct rrd_layout *const writable[] = {
+    &layout_pve_vm_9_0, &layout_pve_node_9_0, &layout_pvecg_ksm_vm_1_0,
+    &layout_pvecg_ksm_node_1_0};
 
 /* ---- configuration ----------------------------------------------------- */
 
@@ -208,7 +212,7 @@ static const struct rrd_layout *writable_layout(const char *type) {
 /* The file name of a row: the VMID for guests, the host for the node. */
 static int row_file_name(const struct rrd_layout *layout, const char *host,
                          const char *plugin_instance, const char **ret) {
-  if (layout == &layout_pve_node_9_0) {
+  if (layout->kind == RRD_LAYOUT_NODE) {
     *ret = host;
     return 0;
   }
@@ -273,7 +277,7 @@ static int pve_rrd_write(const data_set_t *ds, const value_list_t *vl,
   if (cluster == NULL)
     return 0; /* refused: no configured directory for the host */
   time_t t = CDTIME_T_TO_TIME_T(vl->time);
-  if (layout == &layout_pve_node_9_0) /* named by its host already */
+  if (layout->kind == RRD_LAYOUT_NODE) /* named by its host already */
     rrd_sink_write(sink, layout, cluster, name, t, values, layout->ds_count);
   else
     rrd_sink_write_guest(sink, layout, cluster, name, vl->host,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The RRD layouts of Proxmox VE's pvestatd/pmxcfs, as data.
+ * The RRD layouts of Proxmox VE's pvestatd/pmxcfs, and pvecg's own KSM
+ * layouts beside them, as data.
  *
  * Each layout is one table: data sources in file order, the archive list,
  * step and heartbeat.  File creation, validation of existing files, row
@@ -37,8 +38,12 @@ struct rrd_rra_def {
   unsigned long rows;
 };
 
+/* Whom a layout's files are of: named by VMID, or by node name. */
+enum rrd_layout_kind { RRD_LAYOUT_GUEST, RRD_LAYOUT_NODE };
+
 struct rrd_layout {
-  const char *name;      /* "pve-vm-9.0": also the directory of its files */
+  const char *name; /* "pve-vm-9.0": also the directory of its files */
+  enum rrd_layout_kind kind;
   const char *type_name; /* collectd value-list type carrying one row */
   unsigned long step;    /* seconds */
   unsigned long heartbeat;
@@ -53,6 +58,10 @@ extern const struct rrd_layout layout_pve_vm_9_0;
 extern const struct rrd_layout layout_pve_node_9_0;
 extern const struct rrd_layout layout_pve2_vm;   /* legacy, read-only */
 extern const struct rrd_layout layout_pve2_node; /* legacy, read-only */
+/* pvecg's own: what KSM saves per VM and per node.  Files of their own,
+ * so that pve-vm-9.0 and pve-node-9.0 stay exactly Proxmox's. */
+extern const struct rrd_layout layout_pvecg_ksm_vm_1_0;
+extern const struct rrd_layout layout_pvecg_ksm_node_1_0;
 
 /* Every layout above, for lookups by name or type. */
 extern const struct rrd_layout *const rrd_layouts[];

@@ -28,6 +28,8 @@ static void types_db(void) {
          "# Generated from the layout tables; do not edit.\n");
   print_type(&layout_pve_vm_9_0);
   print_type(&layout_pve_node_9_0);
+  print_type(&layout_pvecg_ksm_vm_1_0);
+  print_type(&layout_pvecg_ksm_node_1_0);
 }
 
 static void markdown_layout(const struct rrd_layout *l) {
@@ -57,7 +59,11 @@ static void markdown(void) {
          "`layout_export markdown`; do not edit.\n"
          "`pve_rrd` creates and writes `pve-vm-9.0` and `pve-node-9.0`; the "
          "legacy `pve2-*` layouts are known so that their files are "
-         "recognised, never written.\n");
+         "recognised, never written.  `pvecg-ksm-vm-1.0` and "
+         "`pvecg-ksm-node-1.0` are pvecg's own, written beside Proxmox's "
+         "when `pve_cgroup` reads KSM statistics (`KSM true`): what KSM "
+         "saves per VM and per node, in files of their own so that "
+         "Proxmox's layouts stay exactly Proxmox's.\n");
   for (size_t i = 0; i < rrd_layouts_count; i++)
     markdown_layout(rrd_layouts[i]);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The four RRD layouts of Proxmox VE as static tables (see rrd_layout.h).
+ * The four RRD layouts of Proxmox VE, and pvecg's two KSM layouts, as
+ * static tables (see rrd_layout.h).
  *
  * The facts come from pmxcfs (status.c) and PVE's RRD.pm: every DS is
  * NAME:TYPE:120:0:U, step 60 s, xff 0.5.  The legacy pve2 layouts are
@@ -75,6 +76,26 @@ static const struct rrd_rra_def pve_9_0_rra[] = {
     {RRD_CF_MAX, 360, 1440},     {RRD_CF_MAX, 10080, 570},
 };
 
+/* KSM per VM (the QEMU process's /proc/<pid>/ksm_stat) and per node
+ * (/sys/kernel/mm/ksm/); docs/values.md has the formulas.  Named like
+ * PVE's columns, steps and archives pve_9_0_rra's, so that their graphs
+ * line up with memhost's. */
+static const struct rrd_ds_def pvecg_ksm_vm_1_0_ds[] = {
+    {"ksmmerging", RRD_DS_GAUGE}, /* pages merged */
+    {"ksmzero", RRD_DS_GAUGE},    /* pages merged with the zero page */
+    {"ksmprofit", RRD_DS_GAUGE},  /* bytes, the kernel's: may be negative */
+    {"ksmsaved", RRD_DS_GAUGE},   /* bytes saved, the VM's share */
+};
+
+static const struct rrd_ds_def pvecg_ksm_node_1_0_ds[] = {
+    {"ksmrun", RRD_DS_GAUGE},     /* ksmd: 0 stopped, 1 running, 2 unmerging */
+    {"ksmshared", RRD_DS_GAUGE},  /* KSM pages in use */
+    {"ksmsharing", RRD_DS_GAUGE}, /* further sites sharing them */
+    {"ksmzero", RRD_DS_GAUGE},    /* pages merged with the zero page */
+    {"ksmprofit", RRD_DS_GAUGE},  /* bytes, general_profit */
+    {"ksmsaved", RRD_DS_GAUGE},   /* bytes: (sharing + zero) pages */
+};
+
 static const struct rrd_rra_def pve2_rra[] = {
     {RRD_CF_AVERAGE, 1, 70},     {RRD_CF_AVERAGE, 30, 70},
     {RRD_CF_AVERAGE, 180, 70},   {RRD_CF_AVERAGE, 720, 70},
@@ -90,6 +111,7 @@ _Static_assert(PVE2_NODE_DS_COUNT <= COUNT(pve_node_9_0_ds), "not a prefix");
 
 const struct rrd_layout layout_pve_vm_9_0 = {
     .name = "pve-vm-9.0",
+    .kind = RRD_LAYOUT_GUEST,
     .type_name = "pve_vm_9_0",
     .step = PVE_STEP,
     .heartbeat = PVE_HEARTBEAT,
@@ -102,6 +124,7 @@ const struct rrd_layout layout_pve_vm_9_0 = {
 
 const struct rrd_layout layout_pve_node_9_0 = {
     .name = "pve-node-9.0",
+    .kind = RRD_LAYOUT_NODE,
     .type_name = "pve_node_9_0",
     .step = PVE_STEP,
     .heartbeat = PVE_HEARTBEAT,
@@ -114,6 +137,7 @@ const struct rrd_layout layout_pve_node_9_0 = {
 
 const struct rrd_layout layout_pve2_vm = {
     .name = "pve2-vm",
+    .kind = RRD_LAYOUT_GUEST,
     .type_name = "pve2_vm",
     .step = PVE_STEP,
     .heartbeat = PVE_HEARTBEAT,
@@ -126,6 +150,7 @@ const struct rrd_layout layout_pve2_vm = {
 
 const struct rrd_layout layout_pve2_node = {
     .name = "pve2-node",
+    .kind = RRD_LAYOUT_NODE,
     .type_name = "pve2_node",
     .step = PVE_STEP,
     .heartbeat = PVE_HEARTBEAT,
@@ -136,11 +161,35 @@ const struct rrd_layout layout_pve2_node = {
     .rra_count = COUNT(pve2_rra),
 };
 
+const struct rrd_layout layout_pvecg_ksm_vm_1_0 = {
+    .name = "pvecg-ksm-vm-1.0",
+    .kind = RRD_LAYOUT_GUEST,
+    .type_name = "pvecg_ksm_vm_1_0",
+    .step = PVE_STEP,
+    .heartbeat = PVE_HEARTBEAT,
+    .xff = PVE_XFF,
+    .ds = pvecg_ksm_vm_1_0_ds,
+    .ds_count = COUNT(pvecg_ksm_vm_1_0_ds),
+    .rra = pve_9_0_rra,
+    .rra_count = COUNT(pve_9_0_rra),
+};
+
+const struct rrd_layout layout_pvecg_ksm_node_1_0 = {
+    .name = "pvecg-ksm-node-1.0",
+    .kind = RRD_LAYOUT_NODE,
+    .type_name = "pvecg_ksm_node_1_0",
+    .step = PVE_STEP,
+    .heartbeat = PVE_HEARTBEAT,
+    .xff = PVE_XFF,
+    .ds = pvecg_ksm_node_1_0_ds,
+    .ds_count = COUNT(pvecg_ksm_node_1_0_ds),
+    .rra = pve_9_0_rra,
+    .rra_count = COUNT(pve_9_0_rra),
+};
+
 const struct rrd_layout *const rrd_layouts[] = {
-    &layout_pve_vm_9_0,
-    &layout_pve_node_9_0,
-    &layout_pve2_vm,
-    &layout_pve2_node,
+    &layout_pve_vm_9_0, &layout_pve_node_9_0,     &layout_pve2_vm,
+    &layout_pve2_node,  &layout_pvecg_ksm_vm_1_0, &layout_pvecg_ksm_node_1_0,
 };
 const size_t rrd_layouts_count = COUNT(rrd_layouts);
 

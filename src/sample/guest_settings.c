@@ -103,17 +103,41 @@ static int first_proc(const char *cgroup_dir, char *buf, size_t size) {
   return pid_file_parse(buf, len, &pid) == 0 ? pid : 0;
 }
 
-static int find_qemu_pid(uint32_t vmid,
-                         const struct guest_settings_source *src) {
+int guest_pid_start(const char *proc_root, int pid, uint64_t *ret) {
+  char path[PATH_MAX], buf[1024];
+  snprintf(path, sizeof(path), "%s/%d/stat", proc_root, pid);
+  ssize_t n = read_small(path, buf, sizeof(buf));
+  if (n < 0)
+    return (int)n;
+  return pid_stat_start_parse(buf, (size_t)n, ret);
+}
+
+/* pid, if it is in the guest's scope, with its start time: read before and
+ * after the scope is checked, so that a pid reused in between is not taken
+ * for the process that was checked. */
+static int checked_pid(const struct guest_settings_source *src, int pid,
+                       uint32_t vmid, uint64_t *start) {
+  uint64_t before, after;
+  if (pid <= 0 || guest_pid_start(src->proc_root, pid, &before) < 0 ||
+      !pid_in_scope(src, pid, vmid) ||
+      guest_pid_start(src->proc_root, pid, &after) < 0 || before != after)
+    return 0;
+  *start = before;
+  return pid;
+}
+
+static int find_qemu_pid(uint32_t vmid, const struct guest_settings_source *src,
+                         uint64_t *start) {
   char path[PATH_MAX], buf[64];
   int pid = 0;
   snprintf(path, sizeof(path), "%s/qemu-server/%u.pid", src->run_dir,
            (unsigned)vmid);
   ssize_t n = read_small(path, buf, sizeof(buf));
-  if (n < 0 || pid_file_parse(buf, (size_t)n, &pid) < 0 ||
-      !pid_in_scope(src, pid, vmid))
-    pid = first_proc(src->cgroup_dir, src->buf, src->buf_size);
-  return pid > 0 && pid_in_scope(src, pid, vmid) ? pid : 0;
+  if (n >= 0 && pid_file_parse(buf, (size_t)n, &pid) == 0 &&
+      (pid = checked_pid(src, pid, vmid, start)) > 0)
+    return pid;
+  pid = first_proc(src->cgroup_dir, src->buf, src->buf_size);
+  return checked_pid(src, pid, vmid, start);
 }
 
 void guest_settings_expire(struct guest_settings *gs) { gs->next_check = 0; }
@@ -129,7 +153,7 @@ void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
   if (gs->config_error == -ENOENT)
     read_limits(gs, src->cgroup_dir);
   if (src->want_pid && type == GUEST_QEMU)
-    gs->pid = find_qemu_pid(vmid, src);
+    gs->pid = find_qemu_pid(vmid, src, &gs->pid_start);
 }
 
 void guest_settings_apply(struct guest_settings *gs, unsigned host_cpus,

@@ -14,7 +14,11 @@
  * With KSM statistics on, the same refresh finds a VM's QEMU process: the
  * pid in <run_dir>/qemu-server/<vmid>.pid, else the first pid of the
  * scope's cgroup.procs, accepted only if /proc/<pid>/cgroup puts it in the
- * guest's scope (a stale pid file must not report another process).
+ * guest's scope (a stale pid file must not report another process).  Its
+ * start time is kept with it: a pid is reused by a later process, and a
+ * reader of /proc/<pid>/... checks that the start time is still the same
+ * after reading, so no number of another process is ever taken for the
+ * VM's.
  */
 #ifndef PVECG_GUEST_SETTINGS_H
 #define PVECG_GUEST_SETTINGS_H
@@ -38,6 +42,7 @@ struct guest_settings {
   unsigned cpu_max_cpus; /* from cpu.max; 0: no quota or unknown */
   uint64_t memory_max;   /* from memory.max; 0: no limit or unknown */
   int pid;               /* the QEMU process; 0: not looked for or none */
+  uint64_t pid_start;    /* its start time (/proc/<pid>/stat) */
 };
 
 struct guest_settings_source {
@@ -59,6 +64,10 @@ void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
                             uint32_t vmid,
                             const struct guest_settings_source *src,
                             double now);
+
+/* The start time of proc_root/<pid>/stat (clock ticks after boot).
+ * Returns 0 or a negative errno (the process is gone: -ENOENT). */
+int guest_pid_start(const char *proc_root, int pid, uint64_t *ret);
 
 /* Makes the next refresh happen at once (the QEMU pid went away). */
 void guest_settings_expire(struct guest_settings *gs);

@@ -174,7 +174,10 @@ static void sample_settings(struct sampler_reader *r, struct guest *g,
 }
 
 /* KSM: /proc/<pid>/ksm_stat of the VM's QEMU process, opened each time
- * (the pid can change while the scope stays). */
+ * (the pid can change while the scope stays), and taken only if the pid's
+ * start time afterwards is still the one checked with the scope: a VM
+ * that restarted, or a pid reused by another process, gives nothing now
+ * and is looked for again at the next interval. */
 static void sample_ksm(struct sampler_reader *r, struct guest *g,
                        struct guest_sample *out) {
   char path[PATH_MAX];
@@ -190,6 +193,10 @@ static void sample_ksm(struct sampler_reader *r, struct guest *g,
   int err = fd < 0 ? -errno : read_kept(fd, r->buf, sizeof(r->buf), &len);
   if (fd >= 0)
     close(fd);
+  uint64_t start;
+  if (err == 0 && (guest_pid_start(r->config->proc_root, pid, &start) < 0 ||
+                   start != g->settings.pid_start))
+    err = -ESRCH;
   if (err == 0)
     out->ksm_valid = ksm_stat_parse(r->buf, len, &out->ksm) == 0;
   else

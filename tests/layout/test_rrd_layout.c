@@ -141,6 +141,39 @@ static void test_pve2_node(void **state) {
                 COUNT(pve2_node_ds), rra_pve2, COUNT(rra_pve2));
 }
 
+/* pvecg's KSM layouts: their own columns, Proxmox's steps and archives,
+ * and whom their files are of. */
+static void test_ksm_layouts(void **state) {
+  (void)state;
+  const char *vm[] = {"ksmmerging", "ksmzero", "ksmprofit", "ksmsaved"};
+  const char *node[] = {"ksmrun",  "ksmshared", "ksmsharing",
+                        "ksmzero", "ksmprofit", "ksmsaved"};
+  const struct rrd_layout *v = &layout_pvecg_ksm_vm_1_0;
+  const struct rrd_layout *n = &layout_pvecg_ksm_node_1_0;
+  assert_string_equal(v->name, "pvecg-ksm-vm-1.0");
+  assert_string_equal(n->name, "pvecg-ksm-node-1.0");
+  assert_int_equal(v->ds_count, COUNT(vm));
+  assert_int_equal(n->ds_count, COUNT(node));
+  for (size_t i = 0; i < COUNT(vm); i++) {
+    assert_string_equal(v->ds[i].name, vm[i]);
+    assert_int_equal(v->ds[i].type, RRD_DS_GAUGE);
+  }
+  for (size_t i = 0; i < COUNT(node); i++) {
+    assert_string_equal(n->ds[i].name, node[i]);
+    assert_int_equal(n->ds[i].type, RRD_DS_GAUGE);
+  }
+  assert_ptr_equal(v->rra, layout_pve_vm_9_0.rra);
+  assert_ptr_equal(n->rra, layout_pve_vm_9_0.rra);
+  assert_int_equal(v->step, 60);
+  assert_int_equal(v->heartbeat, 120);
+  assert_int_equal(v->kind, RRD_LAYOUT_GUEST);
+  assert_int_equal(n->kind, RRD_LAYOUT_NODE);
+  assert_int_equal(layout_pve_vm_9_0.kind, RRD_LAYOUT_GUEST);
+  assert_int_equal(layout_pve2_vm.kind, RRD_LAYOUT_GUEST);
+  assert_int_equal(layout_pve_node_9_0.kind, RRD_LAYOUT_NODE);
+  assert_int_equal(layout_pve2_node.kind, RRD_LAYOUT_NODE);
+}
+
 /* The legacy layouts are prefixes of the 9.0 column tables, not copies. */
 static void test_legacy_share_columns(void **state) {
   (void)state;
@@ -152,9 +185,10 @@ static void test_legacy_share_columns(void **state) {
 
 static void test_layout_list(void **state) {
   (void)state;
-  const struct rrd_layout *want[] = {&layout_pve_vm_9_0, &layout_pve_node_9_0,
-                                     &layout_pve2_vm, &layout_pve2_node};
-  assert_int_equal(rrd_layouts_count, 4);
+  const struct rrd_layout *want[] = {
+      &layout_pve_vm_9_0, &layout_pve_node_9_0,     &layout_pve2_vm,
+      &layout_pve2_node,  &layout_pvecg_ksm_vm_1_0, &layout_pvecg_ksm_node_1_0};
+  assert_int_equal(rrd_layouts_count, 6);
   for (size_t i = 0; i < COUNT(want); i++) {
     int seen = 0;
     for (size_t j = 0; j < rrd_layouts_count; j++)
@@ -169,6 +203,10 @@ static void test_by_type(void **state) {
   assert_ptr_equal(rrd_layout_by_type("pve_node_9_0"), &layout_pve_node_9_0);
   assert_ptr_equal(rrd_layout_by_type("pve2_vm"), &layout_pve2_vm);
   assert_ptr_equal(rrd_layout_by_type("pve2_node"), &layout_pve2_node);
+  assert_ptr_equal(rrd_layout_by_type("pvecg_ksm_vm_1_0"),
+                   &layout_pvecg_ksm_vm_1_0);
+  assert_ptr_equal(rrd_layout_by_type("pvecg_ksm_node_1_0"),
+                   &layout_pvecg_ksm_node_1_0);
   assert_null(rrd_layout_by_type("pve-vm-9.0")); /* the name, not the type */
   assert_null(rrd_layout_by_type(""));
   assert_null(rrd_layout_by_type(NULL));
@@ -226,6 +264,7 @@ int main(void) {
       cmocka_unit_test(test_pve2_node),
       cmocka_unit_test(test_legacy_share_columns),
       cmocka_unit_test(test_layout_list),
+      cmocka_unit_test(test_ksm_layouts),
       cmocka_unit_test(test_by_type),
       cmocka_unit_test(test_ds_index),
       cmocka_unit_test(test_names),

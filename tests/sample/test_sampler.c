@@ -484,6 +484,16 @@ static void test_extra_stats(void **state) {
   sampler_free(s);
 }
 
+/* A /proc/<pid>/stat of a process that started at start. */
+static void pid_stat(const char *rel, int pid, unsigned long start) {
+  char text[256];
+  snprintf(text, sizeof(text),
+           "%d (kvm) S 1 %d %d 0 -1 4194560 100 0 0 0 5 6 0 0 20 0 9 0 %lu "
+           "1000 50\n",
+           pid, pid, pid, start);
+  fixture_write(root, rel, text);
+}
+
 static void test_ksm(void **state) {
   (void)state;
   make_guest("cg/qemu.slice/100.scope", "3000\n", "1000");
@@ -505,6 +515,9 @@ static void test_ksm(void **state) {
                 "ksm_merging_pages 1\nksm_process_profit 1\n");
   fixture_mkdir(root, "proc/4343");
   fixture_write(root, "proc/4343/cgroup", "0::/qemu.slice/101.scope\n");
+  pid_stat("proc/4242/stat", 4242, 5000);
+  pid_stat("proc/999/stat", 999, 6000);
+  pid_stat("proc/4343/stat", 4343, 7000);
   fixture_write(root, "proc/4343/ksm_stat",
                 "ksm_merging_pages 0\nksm_process_profit -4096\n");
   struct sampler_config c = {.types = {true, true}, .ksm = true};
@@ -520,6 +533,25 @@ static void test_ksm(void **state) {
   assert_int_equal(v.s[0].ksm.profit, 8384512);
   assert_true(v.s[1].ksm_valid); /* found through cgroup.procs */
   assert_int_equal(v.s[1].ksm.profit, -4096);
+  /* 4343 ends and its pid is taken by a process elsewhere: its numbers
+   * are not 101's, even before the pid is looked for again. */
+  fixture_write(root, "proc/4343/cgroup", "0::/user.slice\n");
+  fixture_write(root, "proc/4343/ksm_stat",
+                "ksm_merging_pages 5\nksm_process_profit 5\n");
+  pid_stat("proc/4343/stat", 4343, 9000);
+  v = run(s);
+  assert_false(v.s[1].ksm_valid);
+  assert_true(v.s[0].ksm_valid);
+  /* 101 restarted as 4344: found again at the next interval */
+  fixture_mkdir(root, "proc/4344");
+  fixture_write(root, "proc/4344/cgroup", "0::/qemu.slice/101.scope\n");
+  fixture_write(root, "proc/4344/ksm_stat",
+                "ksm_merging_pages 64\nksm_process_profit 200000\n");
+  pid_stat("proc/4344/stat", 4344, 9100);
+  fixture_write(root, "cg/qemu.slice/101.scope/cgroup.procs", "4344\n");
+  v = run(s);
+  assert_true(v.s[1].ksm_valid);
+  assert_int_equal(v.s[1].ksm.merging_pages, 64);
   /* The process exits: unknown, and the pid is looked for again. */
   shell("rm -r proc/4242");
   v = run(s);
