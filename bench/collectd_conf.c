@@ -40,13 +40,18 @@ static void write_plugin_blocks(FILE *f, const struct collectd_conf *c) {
           "<Plugin pve_cgroup>\n"
           "  CgroupRoot \"%s\"\n"
           "  MemoryCgroupRoot \"%s\"\n"
+          "%s%s%s"
           "</Plugin>\n"
           "<Plugin bench_dispatch>\n"
           "  Rows %zu\n"
           "  FirstVMID 100\n"
           "  SpacingUs %u\n"
           "</Plugin>\n",
-          c->cgroup_root, c->memory_root, c->dispatch_rows, c->spacing_us);
+          c->cgroup_root, c->memory_root,
+          /* KSM: the QEMU pid from cgroup.procs (no pid files here) */
+          c->options->ksm ? "  KSM true\n  RunDir \"" : "",
+          c->options->ksm ? c->dir : "", c->options->ksm ? "/run\"\n" : "",
+          c->dispatch_rows, c->spacing_us);
   if (c->options->writer == WRITER_NONE)
     return;
   fprintf(f, "<Plugin pve_rrd>\n  DataDir \"%s\"\n", c->data_dir);

@@ -24,6 +24,7 @@
 #include "collectd_proc.h"
 #include "csv.h"
 #include "daemon_proc.h"
+#include "guest_procs.h"
 #include "guest_tree.h"
 #include "interrupt.h"
 #include "readers.h"
@@ -69,6 +70,7 @@ struct collectd_bench {
   unsigned intervals, rounds, warmup, reader_intervals;
   unsigned spacing_us; /* the sampler's µs per guest, rounded */
   struct guest_tree tree;
+  struct guest_procs procs; /* --ksm: one idle process per guest */
   struct readers *readers;
   char dir[PATH_MAX], empty_root[PATH_MAX + 8];
   /* Per round: CPU µs per interval by schedstat and by ticks, and thread
@@ -418,6 +420,9 @@ static int setup(struct collectd_bench *b) {
   if ((err = guest_tree_create_best(&b->tree, b->guests, b->options->fixture)) <
       0)
     return err;
+  if (b->options->ksm &&
+      (err = guest_procs_start(&b->procs, &b->tree, b->guests)) < 0)
+    return err;
   if ((err = readers_new(&b->tree, &b->readers)) < 0)
     return err;
   /* The spaced calibration spends what the sampler spends per guest. */
@@ -430,6 +435,7 @@ static int setup(struct collectd_bench *b) {
 static void teardown(struct collectd_bench *b) {
   daemon_proc_stop(&b->daemon);
   readers_free(b->readers);
+  guest_procs_stop(&b->procs);
   guest_tree_remove(&b->tree);
   if (b->dir[0])
     temp_dir_remove(b->dir);
@@ -464,12 +470,13 @@ static void print_setup(const struct collectd_bench *b) {
     snprintf(threads, sizeof(threads), "%u", b->options->write_threads);
   small_file_read("/proc/loadavg", load, sizeof(load));
   printf("# collectd: N=%zu guests as %s below %s, writer %s, WriteThreads "
-         "%s, %u intervals after %u s warm-up, %u rounds, spacing %u us\n"
+         "%s, %u intervals after %u s warm-up, %u rounds, spacing %u us%s\n"
          "# load average: %s",
          b->guests,
          b->tree.kind == GUEST_TREE_CGROUP ? "real cgroups" : "a fixture tree",
          b->tree.root, writer_name(b->options->writer), threads, b->intervals,
-         b->warmup, b->rounds, b->spacing_us, load);
+         b->warmup, b->rounds, b->spacing_us,
+         b->options->ksm ? ", KSM true (an idle process per guest)" : "", load);
   fflush(stdout);
 }
 

@@ -7,7 +7,7 @@
  *   pvecg-bench ksm      --gib G [--csv FILE]
  *   pvecg-bench collectd --guests N [--fixture] [--intervals K] [--rounds R]
  *                        [--warmup S] [--writer none|rrd|rrdcached]
- *                        [--write-threads T]
+ *                        [--write-threads T] [--ksm]
  *                        [--csv FILE] [--collectd PATH] [--plugin-dir DIR]
  *
  * This file parses the command line, raises the descriptor limit for N
@@ -42,7 +42,7 @@ static void usage(FILE *f) {
         "[--rounds R]\n"
         "                            [--warmup S] "
         "[--writer none|rrd|rrdcached] "
-        "[--write-threads T]\n"
+        "[--write-threads T] [--ksm]\n"
         "                            [--csv FILE] [--collectd PATH] "
         "[--plugin-dir DIR]\n",
         f);
@@ -70,6 +70,7 @@ static const struct option long_options[] = {
     {"warmup", required_argument, NULL, 'w'},
     {"writer", required_argument, NULL, 'W'},
     {"write-threads", required_argument, NULL, 'T'},
+    {"ksm", no_argument, NULL, 'K'},
     {"csv", required_argument, NULL, 'c'},
     {"collectd", required_argument, NULL, 'C'},
     {"plugin-dir", required_argument, NULL, 'P'},
@@ -82,6 +83,9 @@ static int parse_option(int c, struct bench_options *o) {
   switch (c) {
   case 'f':
     o->fixture = true;
+    return 0;
+  case 'K':
+    o->ksm = true;
     return 0;
   case 'W':
     if (strcmp(optarg, "none") && strcmp(optarg, "rrd") &&

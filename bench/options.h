@@ -27,6 +27,9 @@ struct bench_options {
   unsigned warmup;          /* --warmup SECONDS (collectd mode) */
   enum bench_writer writer; /* --writer none|rrd (collectd mode) */
   unsigned write_threads;   /* --write-threads (collectd); 0: its default */
+  /* --ksm (collectd mode): pve_cgroup with KSM true, one idle process in
+   * each guest for it to find and read */
+  bool ksm;
   const char *csv;          /* --csv FILE; NULL: no CSV */
   const char *collectd;     /* --collectd PATH */
   const char *plugin_dir;   /* where pve_cgroup.so and pve_rrd.so are */
