@@ -4,7 +4,8 @@
  * command line (--vmid, --node) or, for --all, every name that has a file
  * in the data directory's pve-vm-9.0 and pve-node-9.0 directories or in
  * their legacy pve2-vm and pve2-node ones (a legacy "<name>.old" counts as
- * <name>).  Names must be valid: a VMID for guests, an acceptable file
+ * <name>), and, as files of their own, pvecg's KSM files
+ * (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0).  Names must be valid: a VMID for guests, an acceptable file
  * name for nodes; dot files and anything but regular files are left out.
  */
 #ifndef PVECG_EXPORT_FILES_H
@@ -18,7 +19,9 @@
 #include <stddef.h>
 
 struct export_file {
-  const struct rrd_layout *layout; /* pve-vm-9.0 or pve-node-9.0 */
+  /* pve-vm-9.0 or pve-node-9.0 (and their legacy files), or pvecg's KSM
+   * layouts */
+  const struct rrd_layout *layout;
   enum export_kind kind;
   char name[RRD_FILE_NAME_MAX + 1];
   char cluster[RRD_FILE_NAME_MAX + 1]; /* "": the data directory's own */
@@ -68,6 +71,14 @@ int export_files_scan_all(struct export_files *files, const char *data_dir,
 int export_files_pick_cluster(struct export_file *file, const char *data_dir,
                               const struct data_clusters *clusters, char *err,
                               size_t err_size);
+
+/*
+ * For every guest's or node's pve file in files (as --vmid/--node give
+ * them, with their clusters), its pvecg KSM file too when it has one
+ * (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0), right after it.  Returns 0 or
+ * -ENOMEM.
+ */
+int export_files_add_ksm(struct export_files *files, const char *data_dir);
 
 void export_files_free(struct export_files *files);
 

@@ -23,7 +23,11 @@
  *
  * What Proxmox does not send and pvecg does: memhost for a guest, and a
  * node's pressure (pvestatd writes node pressure only into the RRD): they
- * go to the same measurement (`system`) under the RRD's names.  A node's
+ * go to the same measurement (`system`) under the RRD's names.  So do the
+ * columns of pvecg's KSM files: a guest's into `system`, a node's into
+ * `memory`, where Proxmox's memory values are (ksmmerging, ksmzero,
+ * ksmprofit, ksmsaved; ksmrun, ksmshared, ksmsharing), and in Prometheus
+ * form pve_ksm_* and pve_memory_ksm_saved_bytes.  A node's
  * network traffic is in the RRD only as the sum over its physical NICs,
  * where Proxmox sends one `nics` point per interface: it is written as the
  * interface "physical".

@@ -158,9 +158,12 @@ static int choose_files(struct export_args *a) {
   }
   a->run.clusters_named = a->cluster != NULL || data_clusters_named(&c);
   if ((r = check_cluster(a, &c)) == 0) {
-    if (!a->all)
+    if (!a->all) {
       r = place_files(a, &c);
-    else if (a->cluster != NULL)
+      /* a guest's or node's KSM file goes with it */
+      if (r == 0 && a->run.data_dir != NULL)
+        r = export_files_add_ksm(&a->files, a->run.data_dir);
+    } else if (a->cluster != NULL)
       r = export_files_scan_cluster(&a->files, a->run.data_dir, a->cluster);
     else
       r = export_files_scan_all(&a->files, a->run.data_dir, &c);

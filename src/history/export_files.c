@@ -23,6 +23,16 @@ static const struct rrd_layout *kind_layout(enum export_kind kind) {
   return kind == EXPORT_VM ? &layout_pve_vm_9_0 : &layout_pve_node_9_0;
 }
 
+/* pvecg's KSM layout of a guest's or node's file. */
+static const struct rrd_layout *ksm_layout(enum export_kind kind) {
+  return kind == EXPORT_VM ? &layout_pvecg_ksm_vm_1_0
+                           : &layout_pvecg_ksm_node_1_0;
+}
+
+static int add_file(struct export_files *files, const char *cluster,
+                    const struct rrd_layout *layout, enum export_kind kind,
+                    const char *name);
+
 int export_files_add(struct export_files *files, enum export_kind kind,
                      const char *name) {
   return export_files_add_in(files, NULL, kind, name);
@@ -30,7 +40,13 @@ int export_files_add(struct export_files *files, enum export_kind kind,
 
 int export_files_add_in(struct export_files *files, const char *cluster,
                         enum export_kind kind, const char *name) {
-  struct export_file f = {.layout = kind_layout(kind), .kind = kind};
+  return add_file(files, cluster, kind_layout(kind), kind, name);
+}
+
+static int add_file(struct export_files *files, const char *cluster,
+                    const struct rrd_layout *layout, enum export_kind kind,
+                    const char *name) {
+  struct export_file f = {.layout = layout, .kind = kind};
   if (cluster != NULL && cluster[0] != '\0') {
     if (rrd_cluster_name_problem(cluster) != NULL)
       return -EINVAL;
@@ -59,7 +75,7 @@ int export_files_add_in(struct export_files *files, const char *cluster,
 }
 
 /* Guests by VMID (names are canonical, so shorter is smaller), nodes by
- * name. */
+ * name; a guest's or node's KSM file right after its pve file. */
 static int compare_files(const void *a, const void *b) {
   const struct export_file *x = a, *y = b;
   if (x->kind != y->kind)
@@ -67,7 +83,12 @@ static int compare_files(const void *a, const void *b) {
   size_t lx = strlen(x->name), ly = strlen(y->name);
   if (x->kind == EXPORT_VM && lx != ly)
     return lx < ly ? -1 : 1;
-  return strcmp(x->name, y->name);
+  int r = strcmp(x->name, y->name);
+  if (r != 0)
+    return r;
+  bool kx = x->layout == ksm_layout(x->kind),
+       ky = y->layout == ksm_layout(y->kind);
+  return kx == ky ? 0 : kx ? 1 : -1;
 }
 
 static bool is_regular(int dir_fd, const char *name) {
@@ -111,8 +132,10 @@ static int scan_layout(struct export_files *files, const char *data_dir,
   while (r == 0 && (e = readdir(dir)) != NULL) {
     char buf[RRD_FILE_NAME_MAX + 1];
     const char *name = entry_name(e->d_name, legacy, kind, buf);
+    /* a legacy file is the history of its 9.0 file: one entry for both */
     if (name != NULL && is_regular(dirfd(dir), e->d_name))
-      r = export_files_add_in(files, cluster, kind, name);
+      r = add_file(files, cluster, legacy ? kind_layout(kind) : layout, kind,
+                   name);
   }
   closedir(dir);
   return r;
@@ -144,8 +167,10 @@ int export_files_scan_cluster(struct export_files *files, const char *data_dir,
     enum export_kind kind;
   } dirs[] = {{&layout_pve_vm_9_0, false, EXPORT_VM},
               {&layout_pve2_vm, true, EXPORT_VM},
+              {&layout_pvecg_ksm_vm_1_0, false, EXPORT_VM},
               {&layout_pve_node_9_0, false, EXPORT_NODE},
-              {&layout_pve2_node, true, EXPORT_NODE}};
+              {&layout_pve2_node, true, EXPORT_NODE},
+              {&layout_pvecg_ksm_node_1_0, false, EXPORT_NODE}};
   size_t first = files->count;
   int r = 0;
   for (size_t i = 0; r == 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++)
@@ -233,6 +258,39 @@ int export_files_pick_cluster(struct export_file *file, const char *data_dir,
            "%s %s is in the clusters %s: say which with --cluster",
            file->kind == EXPORT_VM ? "guest" : "node", file->name, names);
   return -EEXIST;
+}
+
+int export_files_add_ksm(struct export_files *files, const char *data_dir) {
+  size_t count = files->count;
+  for (size_t i = 0; i < count; i++) {
+    struct export_file f = files->file[i];
+    char path[PATH_MAX];
+    struct stat st;
+    if (f.layout != kind_layout(f.kind) ||
+        rrd_cluster_file_path(data_dir, f.cluster, ksm_layout(f.kind), f.name,
+                              path, sizeof(path)) != 0 ||
+        stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+      continue;
+    int r = add_file(files, f.cluster, ksm_layout(f.kind), f.kind, f.name);
+    if (r < 0)
+      return r;
+  }
+  /* each KSM file right after its pve file, the given order otherwise */
+  struct export_file *sorted = malloc(files->count * sizeof(*sorted));
+  if (sorted == NULL)
+    return -ENOMEM;
+  size_t n = 0;
+  for (size_t i = 0; i < count; i++) {
+    sorted[n++] = files->file[i];
+    for (size_t j = count; j < files->count; j++)
+      if (files->file[j].kind == files->file[i].kind &&
+          strcmp(files->file[j].name, files->file[i].name) == 0 &&
+          strcmp(files->file[j].cluster, files->file[i].cluster) == 0)
+        sorted[n++] = files->file[j];
+  }
+  memcpy(files->file, sorted, n * sizeof(*sorted));
+  free(sorted);
+  return 0;
 }
 
 void export_files_free(struct export_files *files) {

@@ -37,6 +37,25 @@ int export_names_parse(const char *name, enum export_names *ret) {
 #define SOME "some tasks"
 #define FULL "all tasks"
 
+/* pvecg's KSM files (a guest's and a node's columns of the same meaning
+ * share a name): beside Proxmox's values, in the guest's `system` and the
+ * node's `memory`, under the RRD's names. */
+#define KSM_ZERO(m)                                                            \
+  {                                                                            \
+    "ksmzero", m, NULL, "ksmzero", "pve_ksm_zero_pages",                       \
+        "Pages KSM merged with the zero page", false, false                    \
+  }
+#define KSM_PROFIT(m, help)                                                    \
+  {                                                                            \
+    "ksmprofit", m, NULL, "ksmprofit", "pve_ksm_profit_bytes", help, false,    \
+        false                                                                  \
+  }
+#define KSM_SAVED(m, help)                                                     \
+  {                                                                            \
+    "ksmsaved", m, NULL, "ksmsaved", "pve_memory_ksm_saved_bytes", help,       \
+        false, false                                                           \
+  }
+
 static const struct export_metric guest_metrics[] = {
     {"maxcpu", "system", NULL, "cpus", "pve_cpu_usage_limit",
      "Number of available CPUs", false, false},
@@ -68,6 +87,13 @@ static const struct export_metric guest_metrics[] = {
     PRESSURE("io", "full", "IO", FULL),
     PRESSURE("memory", "some", "memory", SOME),
     PRESSURE("memory", "full", "memory", FULL),
+    {"ksmmerging", "system", NULL, "ksmmerging", "pve_ksm_merging_pages",
+     "Pages of the guest's QEMU process merged by KSM", false, false},
+    KSM_ZERO("system"),
+    KSM_PROFIT("system", "KSM's profit for the guest's QEMU process: merged "
+                         "bytes minus KSM's bookkeeping (ksm_process_profit)"),
+    KSM_SAVED("system", "Memory KSM saves the guest: its share of the node's "
+                        "saving (docs/values.md)"),
 };
 
 static const struct export_metric node_metrics[] = {
@@ -105,6 +131,17 @@ static const struct export_metric node_metrics[] = {
     PRESSURE("io", "full", "IO", FULL),
     PRESSURE("memory", "some", "memory", SOME),
     PRESSURE("memory", "full", "memory", FULL),
+    {"ksmrun", "memory", NULL, "ksmrun", "pve_ksm_run_state",
+     "ksmd's state: 0 stopped, 1 running, 2 unmerging", false, false},
+    {"ksmshared", "memory", NULL, "ksmshared", "pve_ksm_shared_pages",
+     "KSM pages in use (pages_shared)", false, false},
+    {"ksmsharing", "memory", NULL, "ksmsharing", "pve_ksm_sharing_pages",
+     "Further page sites sharing KSM pages (pages_sharing)", false, false},
+    KSM_ZERO("memory"),
+    KSM_PROFIT("memory", "KSM's profit on the node: merged bytes minus its "
+                         "bookkeeping (general_profit)"),
+    KSM_SAVED("memory", "Memory KSM saves on the node: (pages_sharing + "
+                        "ksm_zero_pages) pages"),
 };
 
 const struct export_metric *export_metric_of(const struct rrd_layout *layout,

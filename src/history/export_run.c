@@ -262,8 +262,10 @@ static bool is_regular_file(const char *path) {
  * files on this host (not through a daemon over TCP). */
 static bool find_legacy(const struct export_run *run,
                         const struct export_file *file, struct part *ret) {
-  if (run->daemon != NULL && !rrdcached_address_is_unix(run->daemon))
-    return false;
+  if ((run->daemon != NULL && !rrdcached_address_is_unix(run->daemon)) ||
+      (file->layout != &layout_pve_vm_9_0 &&
+       file->layout != &layout_pve_node_9_0))
+    return false; /* pvecg's KSM files have no legacy history */
   const struct rrd_layout *layout =
       file->kind == EXPORT_VM ? &layout_pve2_vm : &layout_pve2_node;
   static const char *const suffixes[] = {"", ".old"};

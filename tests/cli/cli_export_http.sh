@@ -131,7 +131,7 @@ standin 204
 script -qfec "$(printf '%q ' "$PVECG" export --format influx --all --unknown-guests lxc \
   --data-dir "$D" --pve-config-dir "$C" --to "http://127.0.0.1:$PORT/write")" \
   /dev/null >"$T/tty" || fail "on a terminal: $(cat "$T/tty")"
-grep -Eq 'pvecg export: [0-9]+/4 files, [0-9]+ points, [0-9]+ points/s, [0-9]+ s left' "$T/tty" ||
+grep -Eq 'pvecg export: [0-9]+/6 files, [0-9]+ points, [0-9]+ points/s, [0-9]+ s left' "$T/tty" ||
   fail "no progress line: $(cat -v "$T/tty")"
 script -qfec "$(printf '%q ' "$PVECG" export --format influx --all --unknown-guests lxc \
   --data-dir "$D" --pve-config-dir "$C" --to "http://127.0.0.1:$PORT/write" --quiet)" \

@@ -35,6 +35,8 @@ expected_points influx >"$T/expected"
 "$EXPORT_POINTS" influx "$INFLUX_URL" pve >"$T/got"
 [ "$(wc -l <"$T/expected")" -gt 25000 ] || fail "only $(wc -l <"$T/expected") points expected"
 diff "$T/expected" "$T/got" >"$T/diff" || { head "$T/diff"; fail "points differ"; }
+grep -q "^system,.*ksmsaved" "$T/expected" && grep -q "^memory,.*ksmsharing" "$T/expected" ||
+  fail "no KSM points expected"
 grep -q "pvecg export: sent [0-9]* lines ([0-9]* values) to $INFLUX_URL/write?db=pve" "$T/err" ||
   fail "no summary: $(cat "$T/err")"
 

@@ -8,7 +8,10 @@
 #   pve-vm-9.0/101  a container "ct1" on pve2 whose history begins in a
 #                   legacy pve2-vm file, then goes on in the 9.0 file;
 #   pve-node-9.0/pve1  a node with every column, pressure in percent;
-#   pve-vm-9.0/102  a guest no configuration names.
+#   pve-vm-9.0/102  a guest no configuration names;
+#   pvecg-ksm-vm-1.0/100, pvecg-ksm-node-1.0/pve1  pvecg's KSM files of
+#                   the VM and the node: 2 h of rows, a negative profit,
+#                   U where an older kernel says nothing.
 # GUESTS lists "vmid object nodename title" for export_points.py.
 #
 # needs: T, LAYOUT_DEFS; sets D (data), C (configuration), GUESTS, NOW
@@ -20,6 +23,7 @@ T0=$(((NOW - 3 * 86400) / 1800 * 1800))
 D=$T/data
 C=$T/pve
 mkdir -p "$D/pve-vm-9.0" "$D/pve-node-9.0" "$D/pve2-vm" \
+  "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" \
   "$C/nodes/pve1/qemu-server" "$C/nodes/pve2/lxc" "$C/nodes/pve1/lxc"
 
 fixture_file() { # LAYOUT PATH START
@@ -62,6 +66,16 @@ awk -v t0="$T0" 'BEGIN { for (i = 1; i <= 300; i++)
 
 fixture_file pve-vm-9.0 "$D/pve-vm-9.0/102" "$T0"
 rrdtool update "$D/pve-vm-9.0/102" "$((T0 + 60)):1:0.5:U:U:U:U:U:U:U:U:U:U:U:U:U:U:U"
+
+TK=$((T0 + 2 * 86400))
+fixture_file pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/100" "$TK"
+awk -v t0="$TK" 'BEGIN { for (i = 1; i <= 120; i++)
+  printf "%d:%d:%s:%d:%d\n", t0 + 60 * i, 1000 * i, (i % 10 == 0 ? "U" : i),
+    4096 * i - 300000, 3072 * i }' | xargs rrdtool update "$D/pvecg-ksm-vm-1.0/100"
+fixture_file pvecg-ksm-node-1.0 "$D/pvecg-ksm-node-1.0/pve1" "$TK"
+awk -v t0="$TK" 'BEGIN { for (i = 1; i <= 120; i++)
+  printf "%d:1:%d:%d:U:U:%d\n", t0 + 60 * i, 250 * i, 750 * i, 3072000 * i }' |
+  xargs rrdtool update "$D/pvecg-ksm-node-1.0/pve1"
 
 printf 'name: web server\nmemory: 8192\ncores: 4\n' >"$C/nodes/pve1/qemu-server/100.conf"
 printf 'hostname: ct1\nmemory: 2048\n' >"$C/nodes/pve2/lxc/101.conf"

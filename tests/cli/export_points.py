@@ -61,6 +61,13 @@ for res in ("cpu", "io", "memory"):
         GUEST[name] = ("system", None, name)
         if name != "pressurecpufull":
             NODE[name] = ("system", None, name)
+# pvecg's KSM files: beside Proxmox's values, a guest's in `system`, a
+# node's in `memory`, under the RRD's names.
+for name in ("ksmmerging", "ksmzero", "ksmprofit", "ksmsaved"):
+    GUEST[name] = ("system", None, name)
+for name in ("ksmrun", "ksmshared", "ksmsharing", "ksmzero", "ksmprofit",
+             "ksmsaved"):
+    NODE[name] = ("memory", None, name)
 COUNTERS = {"netin", "netout", "diskread", "diskwrite"}
 
 # RRD column -> Prometheus name (counters with _total), guests and nodes.
@@ -91,6 +98,18 @@ for res in ("cpu", "io", "memory"):
         PROM_GUEST[name] = "pve_pressure_%s_%s_ratio" % (res, kind)
         if name != "pressurecpufull":
             PROM_NODE[name] = PROM_GUEST[name]
+
+KSM_PROM = {
+    "ksmmerging": "pve_ksm_merging_pages", "ksmzero": "pve_ksm_zero_pages",
+    "ksmprofit": "pve_ksm_profit_bytes",
+    "ksmsaved": "pve_memory_ksm_saved_bytes", "ksmrun": "pve_ksm_run_state",
+    "ksmshared": "pve_ksm_shared_pages",
+    "ksmsharing": "pve_ksm_sharing_pages",
+}
+for name, prom in KSM_PROM.items():
+    if name in GUEST:
+        PROM_GUEST[name] = prom
+    PROM_NODE[name] = prom
 
 META = {"file", "vmid", "node", "time", "step"}
 SIGNIFICANT = None  # --significant N

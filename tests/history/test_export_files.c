@@ -48,6 +48,8 @@ static int setup(void **state) {
   put("data/lab/pve-node-9.0/pve1", "");
   put("data/lab/pve2-vm/300.old", "");
   put("data/solo/pve-vm-9.0/196", "");
+  put("data/prod/pvecg-ksm-vm-1.0/196", "");
+  put("data/prod/pvecg-ksm-node-1.0/pve1", "");
   put("pve/nodes/host0/qemu-server/196.conf", "name: own\n");
   put("pve/prod/nodes/pve1/lxc/196.conf", "hostname: ct\n");
   snprintf(data, sizeof(data), "%s/data", root);
@@ -73,10 +75,16 @@ static void test_scan_all(void **state) {
   struct export_files f = {0};
   scan_all(&f);
   static const char *const want[][3] = {
-      {"", "pve-vm-9.0", "196"},        {"", "pve-node-9.0", "host0"},
-      {"lab", "pve-vm-9.0", "300"},     {"lab", "pve-node-9.0", "pve1"},
-      {"prod", "pve-vm-9.0", "100"},    {"prod", "pve-vm-9.0", "196"},
-      {"prod", "pve-node-9.0", "pve1"}, {"solo", "pve-vm-9.0", "196"},
+      {"", "pve-vm-9.0", "196"},
+      {"", "pve-node-9.0", "host0"},
+      {"lab", "pve-vm-9.0", "300"},
+      {"lab", "pve-node-9.0", "pve1"},
+      {"prod", "pve-vm-9.0", "100"},
+      {"prod", "pve-vm-9.0", "196"},
+      {"prod", "pvecg-ksm-vm-1.0", "196"},
+      {"prod", "pve-node-9.0", "pve1"},
+      {"prod", "pvecg-ksm-node-1.0", "pve1"},
+      {"solo", "pve-vm-9.0", "196"},
   };
   assert_int_equal(f.count, sizeof(want) / sizeof(want[0]));
   for (size_t i = 0; i < f.count; i++) {
@@ -87,7 +95,7 @@ static void test_scan_all(void **state) {
   export_files_free(&f);
   /* One cluster alone; the data directory's own as before clusters. */
   assert_int_equal(export_files_scan_cluster(&f, data, "prod"), 0);
-  assert_int_equal(f.count, 3);
+  assert_int_equal(f.count, 5);
   assert_string_equal(f.file[0].cluster, "prod");
   export_files_free(&f);
   assert_int_equal(export_files_scan(&f, data), 0);
@@ -127,6 +135,28 @@ static void test_pick(void **state) {
        "node pve1 is in the clusters lab, prod: say which with --cluster");
 }
 
+/* --vmid/--node: a KSM file goes with its pve file, right after it. */
+static void test_add_ksm(void **state) {
+  (void)state;
+  struct export_files f = {0};
+  assert_int_equal(export_files_add_in(&f, "prod", EXPORT_NODE, "pve1"), 0);
+  assert_int_equal(export_files_add_in(&f, "prod", EXPORT_VM, "196"), 0);
+  assert_int_equal(export_files_add_in(&f, "solo", EXPORT_VM, "196"), 0);
+  assert_int_equal(export_files_add_ksm(&f, data), 0);
+  static const char *const want[][3] = {
+      {"prod", "pve-node-9.0", "pve1"}, {"prod", "pvecg-ksm-node-1.0", "pve1"},
+      {"prod", "pve-vm-9.0", "196"},    {"prod", "pvecg-ksm-vm-1.0", "196"},
+      {"solo", "pve-vm-9.0", "196"},
+  };
+  assert_int_equal(f.count, sizeof(want) / sizeof(want[0]));
+  for (size_t i = 0; i < f.count; i++) {
+    assert_string_equal(f.file[i].cluster, want[i][0]);
+    assert_string_equal(f.file[i].layout->name, want[i][1]);
+    assert_string_equal(f.file[i].name, want[i][2]);
+  }
+  export_files_free(&f);
+}
+
 static void test_guests(void **state) {
   (void)state;
   struct guest_directories *d = guest_directories_new(config);
@@ -163,6 +193,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scan_all),
       cmocka_unit_test(test_pick),
+      cmocka_unit_test(test_add_ksm),
       cmocka_unit_test(test_guests),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

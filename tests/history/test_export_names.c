@@ -126,6 +126,34 @@ static void test_node(void **state) {
   assert_null(export_metric_of(l, false, 0)); /* loadavg */
 }
 
+/* pvecg's KSM files: beside Proxmox's values, a guest's in `system`, a
+ * node's in `memory`; a name shared where the meaning is. */
+static void test_ksm(void **state) {
+  (void)state;
+  const struct rrd_layout *v = &layout_pvecg_ksm_vm_1_0;
+  const struct rrd_layout *n = &layout_pvecg_ksm_node_1_0;
+  check_metric(export_metric_of(v, false, 0), "ksmmerging", "system", NULL,
+               "ksmmerging", "pve_ksm_merging_pages", false, false);
+  check_metric(export_metric_of(v, false, 1), "ksmzero", "system", NULL,
+               "ksmzero", "pve_ksm_zero_pages", false, false);
+  check_metric(export_metric_of(v, false, 2), "ksmprofit", "system", NULL,
+               "ksmprofit", "pve_ksm_profit_bytes", false, false);
+  check_metric(export_metric_of(v, false, 3), "ksmsaved", "system", NULL,
+               "ksmsaved", "pve_memory_ksm_saved_bytes", false, false);
+  check_metric(export_metric_of(n, true, 0), "ksmrun", "memory", NULL, "ksmrun",
+               "pve_ksm_run_state", false, false);
+  check_metric(export_metric_of(n, true, 1), "ksmshared", "memory", NULL,
+               "ksmshared", "pve_ksm_shared_pages", false, false);
+  check_metric(export_metric_of(n, true, 2), "ksmsharing", "memory", NULL,
+               "ksmsharing", "pve_ksm_sharing_pages", false, false);
+  check_metric(export_metric_of(n, true, 5), "ksmsaved", "memory", NULL,
+               "ksmsaved", "pve_memory_ksm_saved_bytes", false, false);
+  for (size_t i = 0; i < v->ds_count; i++)
+    assert_string_equal(export_metric_of(v, false, i)->ds, v->ds[i].name);
+  for (size_t i = 0; i < n->ds_count; i++)
+    assert_string_equal(export_metric_of(n, true, i)->ds, n->ds[i].name);
+}
+
 /* The legacy layouts are prefixes of the current ones: the same names for
  * the same columns, none past their last. */
 static void test_legacy(void **state) {
@@ -174,7 +202,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse),   cmocka_unit_test(test_guest),
       cmocka_unit_test(test_node),    cmocka_unit_test(test_legacy),
-      cmocka_unit_test(test_by_name),
+      cmocka_unit_test(test_by_name), cmocka_unit_test(test_ksm),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
