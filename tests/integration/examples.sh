@@ -20,8 +20,10 @@ EXAMPLE_SNIPPETS=(single-host:pvecg-single-host.conf
   write-prometheus:pvecg-write-prometheus.conf
   network-receiver:pvecg-network-receiver.conf)
 # The other files of packaging/examples/: fail2ban's filter and jail for
-# pvecg serve (tests/serve/serve_guard.sh tests them).
-SERVE_EXAMPLES=(pvecg-serve-fail2ban-filter.conf pvecg-serve-fail2ban-jail.conf)
+# pvecg serve (tests/serve/serve_guard.sh tests them) and the Grafana
+# dashboard for its /metrics (tests/serve/serve_dashboards.sh).
+SERVE_EXAMPLES=(pvecg-serve-fail2ban-filter.conf pvecg-serve-fail2ban-jail.conf
+  pvecg-grafana-dashboard.json)
 
 # example_block NAME: the block as written in the documentation.
 example_block() {
