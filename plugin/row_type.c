@@ -24,7 +24,7 @@ int row_type_register(const struct rrd_layout *layout) {
   for (size_t i = 0; i < layout->ds_count; i++) {
     sstrncpy(sources[i].name, layout->ds[i].name, sizeof(sources[i].name));
     sources[i].type = DS_TYPE_GAUGE;
-    sources[i].min = 0;
+    sources[i].min = layout->ds[i].negative ? NAN : 0;
     sources[i].max = NAN;
   }
   /* plugin_register_data_set copies the definition. */

@@ -27,9 +27,9 @@ int rrd_words_definitions(const struct rrd_layout *layout,
     return -EINVAL;
   int argc = 0;
   for (size_t i = 0; i < layout->ds_count; i++, argc++) {
-    int n = snprintf(defs->text[argc], RRD_WORDS_DEF_SIZE, "DS:%s:%s:%lu:0:U",
+    int n = snprintf(defs->text[argc], RRD_WORDS_DEF_SIZE, "DS:%s:%s:%lu:%s:U",
                      layout->ds[i].name, rrd_ds_type_name(layout->ds[i].type),
-                     layout->heartbeat);
+                     layout->heartbeat, layout->ds[i].negative ? "U" : "0");
     if (n < 0 || n >= RRD_WORDS_DEF_SIZE)
       return -EINVAL;
     defs->argv[argc] = defs->text[argc];
@@ -143,7 +143,8 @@ static const char *limit_text(const rrd_info_t *v, char *buf, size_t size) {
   return buf;
 }
 
-/* Heartbeat, min 0 and max unknown of the DS at position i. */
+/* Heartbeat, min 0 (U for a column that may be negative) and max unknown
+ * of the DS at position i. */
 static int check_ds_limits(const rrd_info_t *info,
                            const struct rrd_layout *layout, size_t i, char *why,
                            size_t why_size) {
@@ -163,9 +164,11 @@ static int check_ds_limits(const rrd_info_t *info,
                  i, name, hb->value.u_cnt, layout->heartbeat);
     return -EPROTO;
   }
-  if (min == NULL || min->value.u_val != 0) {
-    rrd_text_set(why, why_size, "ds[%zu] '%s' has min %s, expected 0", i, name,
-                 limit_text(min, text, sizeof(text)));
+  bool negative = layout->ds[i].negative;
+  if (min == NULL ||
+      (negative ? !isnan(min->value.u_val) : min->value.u_val != 0)) {
+    rrd_text_set(why, why_size, "ds[%zu] '%s' has min %s, expected %s", i, name,
+                 limit_text(min, text, sizeof(text)), negative ? "U" : "0");
     return -EPROTO;
   }
   if (max == NULL || !isnan(max->value.u_val)) {

@@ -12,6 +12,7 @@
 #ifndef PVECG_RRD_LAYOUT_H
 #define PVECG_RRD_LAYOUT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* The widest layout (pve-node-9.0 has 19 columns). */
@@ -30,6 +31,10 @@ enum rrd_cf {
 struct rrd_ds_def {
   const char *name;
   enum rrd_ds_type type;
+  /* min U instead of 0: the value may be negative (only pvecg's KSM
+   * profit; every Proxmox column has min 0, and a value below it is
+   * stored as unknown). */
+  bool negative;
 };
 
 struct rrd_rra_def {

@@ -55,6 +55,9 @@ struct view_args {
   /* The cluster of --vmid/--node in a data directory that keeps several
    * apart (data_clusters.h); NULL: the data directory's own files. */
   const char *cluster;
+  /* --vmid/--node name the guest's or node's pvecg KSM file
+   * (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0) instead of its pve file. */
+  bool ksm;
   bool has_timeframe;
   enum rrddata_timeframe timeframe;
   enum rrd_cf cf;

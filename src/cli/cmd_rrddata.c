@@ -19,12 +19,15 @@ static const char usage_text[] =
     "usage: pvecg rrddata --timeframe hour|day|week|month|year|decade\n"
     "                     [--cf AVERAGE|MAX]\n"
     "                     (--vmid VMID | --node NAME | --file PATH)\n"
-    "                     [--cluster NAME] [--data-dir DIR]\n"
+    "                     [--ksm] [--cluster NAME] [--data-dir DIR]\n"
     "                     [--daemon ADDRESS] [--now EPOCH]\n"
     "\n"
     "Prints the rows of a pve-vm-9.0/pve-node-9.0 file as Proxmox's rrddata\n"
     "API does: {\"data\":[{\"time\":...,\"<ds>\":...},...]}, joined with the\n"
     "older rows of its pve2 file when there is one.\n"
+    "  --ksm            the guest's or node's KSM file instead "
+    "(pvecg-ksm-vm-1.0,\n"
+    "                   pvecg-ksm-node-1.0), in the same JSON\n"
     "  --cluster NAME   the cluster of --vmid/--node (<data dir>/NAME);\n"
     "                   without it: the data directory's own file, else the\n"
     "                   one cluster that has it\n"
@@ -33,6 +36,8 @@ static const char usage_text[] =
     "  --daemon ADDRESS read through rrdcached (unix:/path or host[:port])\n"
     "  --now EPOCH      take this time as now\n"
     "See pvecg-rrddata(1).\n";
+
+enum { OPT_KSM = 0x200 };
 
 static int run(struct view_args *args) {
   struct view_source src;
@@ -54,8 +59,10 @@ static int run(struct view_args *args) {
 }
 
 int cmd_rrddata(int argc, char **argv) {
-  static const struct option options[] = {
-      VIEW_OPTIONS, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+  static const struct option options[] = {VIEW_OPTIONS,
+                                          {"ksm", no_argument, NULL, OPT_KSM},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
   struct view_args args;
   view_args_init(&args);
   int opt;
@@ -63,6 +70,10 @@ int cmd_rrddata(int argc, char **argv) {
     if (opt == 'h') {
       fputs(usage_text, stdout);
       return PVECG_EXIT_OK;
+    }
+    if (opt == OPT_KSM) {
+      args.ksm = true;
+      continue;
     }
     if (opt == '?' || view_args_set(&args, opt, optarg, CMD) != 0) {
       fputs(usage_text, stderr);

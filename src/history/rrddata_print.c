@@ -31,7 +31,8 @@ static int fetch(const struct view_source *src, const char *path,
 
 /* What to fetch: a legacy file itself is read with its own table and no
  * join; a 9.0 file is joined with its legacy file when that has history
- * the window wants. */
+ * the window wants; pvecg's KSM files, which have none, with the 9.0
+ * table alone. */
 static int plan_rows(const struct view_args *args,
                      const struct view_source *src, char *legacy_path,
                      size_t size, struct rrddata_plan *plan, char *err,
@@ -43,7 +44,7 @@ static int plan_rows(const struct view_args *args,
     snprintf(err, err_size, "%s: %s", legacy_path, why);
     return r;
   }
-  if (src->layout != NULL && rrddata_legacy_layout(src->layout) == NULL) {
+  if (src->layout == &layout_pve2_vm || src->layout == &layout_pve2_node) {
     *plan = (struct rrddata_plan){0};
     rrddata_window(args->timeframe, true, args->now, &plan->current);
   } else {

@@ -97,7 +97,9 @@ static int named_path(const struct view_args *args, bool remote,
                       const char *cmd, struct view_source *ret) {
   uint32_t vmid;
   const struct rrd_layout *layout =
-      args->vmid != NULL ? &layout_pve_vm_9_0 : &layout_pve_node_9_0;
+      args->vmid != NULL
+          ? (args->ksm ? &layout_pvecg_ksm_vm_1_0 : &layout_pve_vm_9_0)
+          : (args->ksm ? &layout_pvecg_ksm_node_1_0 : &layout_pve_node_9_0);
   const char *name = args->vmid != NULL ? args->vmid : args->node;
   if (args->vmid != NULL && vmid_parse_string(args->vmid, &vmid) != 0) {
     fprintf(stderr, "%s: --vmid '%s' is not a VMID (100..999999999)\n", cmd,

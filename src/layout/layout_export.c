@@ -19,7 +19,8 @@
 static void print_type(const struct rrd_layout *layout) {
   printf("%s", layout->type_name);
   for (size_t i = 0; i < layout->ds_count; i++)
-    printf("%s%s:GAUGE:0:U", i ? ", " : " ", layout->ds[i].name);
+    printf("%s%s:GAUGE:%s:U", i ? ", " : " ", layout->ds[i].name,
+           layout->ds[i].negative ? "U" : "0");
   printf("\n");
 }
 
@@ -34,13 +35,13 @@ static void types_db(void) {
 
 static void markdown_layout(const struct rrd_layout *l) {
   printf("\n## %s\n\n", l->name);
-  printf("Step %lu s; every data source `NAME:TYPE:%lu:0:U`; collectd type "
+  printf("Step %lu s; every data source `NAME:TYPE:%lu:MIN:U`; collectd type "
          "`%s`.\n\n",
          l->step, l->heartbeat, l->type_name);
-  printf("| # | data source | type |\n|---|---|---|\n");
+  printf("| # | data source | type | min |\n|---|---|---|---|\n");
   for (size_t i = 0; i < l->ds_count; i++)
-    printf("| %zu | `%s` | %s |\n", i, l->ds[i].name,
-           rrd_ds_type_name(l->ds[i].type));
+    printf("| %zu | `%s` | %s | %s |\n", i, l->ds[i].name,
+           rrd_ds_type_name(l->ds[i].type), l->ds[i].negative ? "U" : "0");
   printf("\nArchives (xff %.1f), in file order:\n\n", l->xff);
   printf("| # | CF | steps per row | rows | resolution | covers |\n"
          "|---|---|---|---|---|---|\n");

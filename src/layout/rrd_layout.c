@@ -24,47 +24,47 @@
 #define COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
 static const struct rrd_ds_def pve_vm_9_0_ds[] = {
-    {"maxcpu", RRD_DS_GAUGE},
-    {"cpu", RRD_DS_GAUGE},
-    {"maxmem", RRD_DS_GAUGE},
-    {"mem", RRD_DS_GAUGE},
-    {"maxdisk", RRD_DS_GAUGE},
-    {"disk", RRD_DS_GAUGE},
-    {"netin", RRD_DS_DERIVE},
-    {"netout", RRD_DS_DERIVE},
-    {"diskread", RRD_DS_DERIVE},
-    {"diskwrite", RRD_DS_DERIVE},
+    {"maxcpu", RRD_DS_GAUGE, false},
+    {"cpu", RRD_DS_GAUGE, false},
+    {"maxmem", RRD_DS_GAUGE, false},
+    {"mem", RRD_DS_GAUGE, false},
+    {"maxdisk", RRD_DS_GAUGE, false},
+    {"disk", RRD_DS_GAUGE, false},
+    {"netin", RRD_DS_DERIVE, false},
+    {"netout", RRD_DS_DERIVE, false},
+    {"diskread", RRD_DS_DERIVE, false},
+    {"diskwrite", RRD_DS_DERIVE, false},
     /* 9.0 additions */
-    {"memhost", RRD_DS_GAUGE},
-    {"pressurecpusome", RRD_DS_GAUGE},
-    {"pressurecpufull", RRD_DS_GAUGE},
-    {"pressureiosome", RRD_DS_GAUGE},
-    {"pressureiofull", RRD_DS_GAUGE},
-    {"pressurememorysome", RRD_DS_GAUGE},
-    {"pressurememoryfull", RRD_DS_GAUGE},
+    {"memhost", RRD_DS_GAUGE, false},
+    {"pressurecpusome", RRD_DS_GAUGE, false},
+    {"pressurecpufull", RRD_DS_GAUGE, false},
+    {"pressureiosome", RRD_DS_GAUGE, false},
+    {"pressureiofull", RRD_DS_GAUGE, false},
+    {"pressurememorysome", RRD_DS_GAUGE, false},
+    {"pressurememoryfull", RRD_DS_GAUGE, false},
 };
 
 static const struct rrd_ds_def pve_node_9_0_ds[] = {
-    {"loadavg", RRD_DS_GAUGE},
-    {"maxcpu", RRD_DS_GAUGE},
-    {"cpu", RRD_DS_GAUGE},
-    {"iowait", RRD_DS_GAUGE},
-    {"memtotal", RRD_DS_GAUGE},
-    {"memused", RRD_DS_GAUGE},
-    {"swaptotal", RRD_DS_GAUGE},
-    {"swapused", RRD_DS_GAUGE},
-    {"roottotal", RRD_DS_GAUGE},
-    {"rootused", RRD_DS_GAUGE},
-    {"netin", RRD_DS_DERIVE},
-    {"netout", RRD_DS_DERIVE},
+    {"loadavg", RRD_DS_GAUGE, false},
+    {"maxcpu", RRD_DS_GAUGE, false},
+    {"cpu", RRD_DS_GAUGE, false},
+    {"iowait", RRD_DS_GAUGE, false},
+    {"memtotal", RRD_DS_GAUGE, false},
+    {"memused", RRD_DS_GAUGE, false},
+    {"swaptotal", RRD_DS_GAUGE, false},
+    {"swapused", RRD_DS_GAUGE, false},
+    {"roottotal", RRD_DS_GAUGE, false},
+    {"rootused", RRD_DS_GAUGE, false},
+    {"netin", RRD_DS_DERIVE, false},
+    {"netout", RRD_DS_DERIVE, false},
     /* 9.0 additions; the node has no pressurecpufull */
-    {"memavailable", RRD_DS_GAUGE},
-    {"arcsize", RRD_DS_GAUGE},
-    {"pressurecpusome", RRD_DS_GAUGE},
-    {"pressureiosome", RRD_DS_GAUGE},
-    {"pressureiofull", RRD_DS_GAUGE},
-    {"pressurememorysome", RRD_DS_GAUGE},
-    {"pressurememoryfull", RRD_DS_GAUGE},
+    {"memavailable", RRD_DS_GAUGE, false},
+    {"arcsize", RRD_DS_GAUGE, false},
+    {"pressurecpusome", RRD_DS_GAUGE, false},
+    {"pressureiosome", RRD_DS_GAUGE, false},
+    {"pressureiofull", RRD_DS_GAUGE, false},
+    {"pressurememorysome", RRD_DS_GAUGE, false},
+    {"pressurememoryfull", RRD_DS_GAUGE, false},
 };
 
 /* One minute for a day, 30 minutes for a month, 6 hours for a year, one
@@ -81,19 +81,20 @@ static const struct rrd_rra_def pve_9_0_rra[] = {
  * PVE's columns, steps and archives pve_9_0_rra's, so that their graphs
  * line up with memhost's. */
 static const struct rrd_ds_def pvecg_ksm_vm_1_0_ds[] = {
-    {"ksmmerging", RRD_DS_GAUGE}, /* pages merged */
-    {"ksmzero", RRD_DS_GAUGE},    /* pages merged with the zero page */
-    {"ksmprofit", RRD_DS_GAUGE},  /* bytes, the kernel's: may be negative */
-    {"ksmsaved", RRD_DS_GAUGE},   /* bytes saved, the VM's share */
+    {"ksmmerging", RRD_DS_GAUGE, false}, /* pages merged */
+    {"ksmzero", RRD_DS_GAUGE, false},    /* pages merged with the zero page */
+    {"ksmprofit", RRD_DS_GAUGE, true},   /* bytes, the kernel's: may be < 0 */
+    {"ksmsaved", RRD_DS_GAUGE, false},   /* bytes saved, the VM's share */
 };
 
 static const struct rrd_ds_def pvecg_ksm_node_1_0_ds[] = {
-    {"ksmrun", RRD_DS_GAUGE},     /* ksmd: 0 stopped, 1 running, 2 unmerging */
-    {"ksmshared", RRD_DS_GAUGE},  /* KSM pages in use */
-    {"ksmsharing", RRD_DS_GAUGE}, /* further sites sharing them */
-    {"ksmzero", RRD_DS_GAUGE},    /* pages merged with the zero page */
-    {"ksmprofit", RRD_DS_GAUGE},  /* bytes, general_profit */
-    {"ksmsaved", RRD_DS_GAUGE},   /* bytes: (sharing + zero) pages */
+    {"ksmrun", RRD_DS_GAUGE,
+     false}, /* ksmd: 0 stopped, 1 running, 2 unmerging */
+    {"ksmshared", RRD_DS_GAUGE, false},  /* KSM pages in use */
+    {"ksmsharing", RRD_DS_GAUGE, false}, /* further sites sharing them */
+    {"ksmzero", RRD_DS_GAUGE, false},    /* pages merged with the zero page */
+    {"ksmprofit", RRD_DS_GAUGE, true},   /* bytes, general_profit: may be < 0 */
+    {"ksmsaved", RRD_DS_GAUGE, false},   /* bytes: (sharing + zero) pages */
 };
 
 static const struct rrd_rra_def pve2_rra[] = {

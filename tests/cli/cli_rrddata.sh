@@ -113,12 +113,13 @@ window() {
   echo "$((ctime - $1 * $2)) $((ctime - 1))"
 }
 
-# check_timeframe VMID NOW TIMEFRAME RESO ROWS CF
+# check_timeframe VMID NOW TIMEFRAME RESO ROWS CF [--ksm]
 check_timeframe() {
-  local vmid=$1 now=$2 tf=$3 reso=$4 rows=$5 cf=$6 start end
-  local file=$T/data/pve-vm-9.0/$vmid
+  local vmid=$1 now=$2 tf=$3 reso=$4 rows=$5 cf=$6 start end layout=pve-vm-9.0
+  [ -z "${7:-}" ] || layout=pvecg-ksm-vm-1.0
+  local file=$T/data/$layout/$vmid
   read -r start end <<<"$(window "$reso" "$rows" "$now")"
-  "$PVECG" rrddata --timeframe "$tf" --cf "$cf" --vmid "$vmid" \
+  "$PVECG" rrddata --timeframe "$tf" --cf "$cf" --vmid "$vmid" ${7:-} \
     --data-dir "$T/data" --now "$now" >"$T/out.json"
   jq '.data' "$T/out.json" >"$T/got.json"
   ref_json "$file" "$cf" "$reso" "$start" "$end" >"$T/ref_all.json"
@@ -145,6 +146,19 @@ for cf in AVERAGE MAX; do
   check_timeframe 100 "$NOW" month 1800 1440 $cf
   check_timeframe 100 "$NOW" year 21600 1440 $cf
 done
+
+# The VM's KSM file (--ksm): the same rules, its own columns.
+mkdir -p "$T/data/pvecg-ksm-vm-1.0"
+make_file pvecg-ksm-vm-1.0 "$T/data/pvecg-ksm-vm-1.0/100" "$T0"
+awk -v t0="$T0" -v n="$N" 'BEGIN { for (i = 1; i < n; i++)
+  printf "%d:%d:%s:%d:%d\n", t0 + 60 * i, 1000 * (i % 97), (i % 9 == 0 ? "U" : i % 5),
+    4096 * (i % 89) - 65536, 3072 * (i % 97) }' | update_all "$T/data/pvecg-ksm-vm-1.0/100"
+for cf in AVERAGE MAX; do
+  check_timeframe 100 "$NOW" hour 60 60 $cf --ksm
+  check_timeframe 100 "$NOW" week 1800 336 $cf --ksm
+done
+[ "$(jq -c '.data[-1] | keys' "$T/out.json")" = '["ksmmerging","ksmprofit","ksmsaved","ksmzero","time"]' ] ||
+  fail "--ksm: not the KSM file's columns: $(jq -c '.data[-1]' "$T/out.json")"
 
 # VM 300: two weeks of minutes, so that a year row (6 hours) and a decade
 # row (one week, from a Thursday 00:00 UTC) are whole; T0 + 90000 begins

@@ -26,9 +26,9 @@
 
 /* A gauge between two counters. */
 static const struct rrd_ds_def three_ds[] = {
-    {"netin", RRD_DS_DERIVE},
-    {"cpu", RRD_DS_GAUGE},
-    {"netout", RRD_DS_DERIVE},
+    {"netin", RRD_DS_DERIVE, false},
+    {"cpu", RRD_DS_GAUGE, false},
+    {"netout", RRD_DS_DERIVE, false},
 };
 static const struct rrd_layout three = {
     .name = "three", .ds = three_ds, .ds_count = 3};

@@ -28,17 +28,18 @@
 
 /* A layout of the tests' own: only its column names are used. */
 static const struct rrd_ds_def six_ds[] = {
-    {"a", RRD_DS_GAUGE}, {"b", RRD_DS_GAUGE}, {"c", RRD_DS_GAUGE},
-    {"d", RRD_DS_GAUGE}, {"e", RRD_DS_GAUGE}, {"f", RRD_DS_DERIVE},
+    {"a", RRD_DS_GAUGE, false}, {"b", RRD_DS_GAUGE, false},
+    {"c", RRD_DS_GAUGE, false}, {"d", RRD_DS_GAUGE, false},
+    {"e", RRD_DS_GAUGE, false}, {"f", RRD_DS_DERIVE, false},
 };
 static const struct rrd_layout six = {
     .name = "six", .ds = six_ds, .ds_count = 6};
 
 /* Column names line protocol and CSV must escape or quote. */
-static const struct rrd_ds_def odd_ds[] = {{"x y", RRD_DS_GAUGE},
-                                           {"k=v", RRD_DS_GAUGE},
-                                           {"c,d", RRD_DS_GAUGE},
-                                           {"q\"", RRD_DS_GAUGE}};
+static const struct rrd_ds_def odd_ds[] = {{"x y", RRD_DS_GAUGE, false},
+                                           {"k=v", RRD_DS_GAUGE, false},
+                                           {"c,d", RRD_DS_GAUGE, false},
+                                           {"q\"", RRD_DS_GAUGE, false}};
 static const struct rrd_layout odd = {
     .name = "odd", .ds = odd_ds, .ds_count = 4};
 

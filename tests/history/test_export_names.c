@@ -177,10 +177,10 @@ static void test_legacy(void **state) {
 static void test_by_name(void **state) {
   (void)state;
   static const struct rrd_ds_def ds[] = {
-      {"netout", RRD_DS_DERIVE},
-      {"nosuch", RRD_DS_GAUGE},
-      {"maxcpu", RRD_DS_GAUGE},
-      {"iowait", RRD_DS_GAUGE},
+      {"netout", RRD_DS_DERIVE, false},
+      {"nosuch", RRD_DS_GAUGE, false},
+      {"maxcpu", RRD_DS_GAUGE, false},
+      {"iowait", RRD_DS_GAUGE, false},
   };
   static const struct rrd_layout mixed = {
       .name = "mixed", .ds = ds, .ds_count = 4};

@@ -140,7 +140,7 @@ static void test_unordered_table(void **state) {
   (void)state;
   static const struct rrd_rra_def rra[] = {
       {RRD_CF_AVERAGE, 10, 6}, {RRD_CF_MAX, 1, 100}, {RRD_CF_AVERAGE, 1, 10}};
-  static const struct rrd_ds_def ds[] = {{"x", RRD_DS_GAUGE}};
+  static const struct rrd_ds_def ds[] = {{"x", RRD_DS_GAUGE, false}};
   const struct rrd_layout l = {.name = "t",
                                .step = 10,
                                .ds = ds,

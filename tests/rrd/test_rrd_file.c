@@ -109,7 +109,8 @@ static void assert_file_matches(const char *path,
     snprintf(key, sizeof(key), "ds[%s].minimal_heartbeat", name);
     assert_int_equal(cnt(info, key), 120);
     snprintf(key, sizeof(key), "ds[%s].min", name);
-    assert_true(val(info, key) == 0);
+    assert_true(layout->ds[i].negative ? isnan(val(info, key))
+                                       : val(info, key) == 0);
     snprintf(key, sizeof(key), "ds[%s].max", name);
     assert_true(isnan(val(info, key)));
   }
@@ -261,7 +262,8 @@ static void test_create_without_directory(void **state) {
 /* librrd refusing the definitions leaves nothing behind in the directory. */
 static void test_create_refused_leaves_nothing(void **state) {
   struct fixture *f = *state;
-  static const struct rrd_ds_def bad_ds[] = {{"cpu", (enum rrd_ds_type)99}};
+  static const struct rrd_ds_def bad_ds[] = {
+      {"cpu", (enum rrd_ds_type)99, false}};
   struct rrd_layout bad = layout_pve2_vm;
   bad.ds = bad_ds;
   bad.ds_count = 1;
@@ -283,8 +285,9 @@ struct defs {
 static void defs_of(const struct rrd_layout *layout, struct defs *d) {
   d->n = 0;
   for (size_t i = 0; i < layout->ds_count; i++)
-    snprintf(d->arg[d->n++], 128, "DS:%s:%s:120:0:U", layout->ds[i].name,
-             rrd_ds_type_name(layout->ds[i].type));
+    snprintf(d->arg[d->n++], 128, "DS:%s:%s:120:%s:U", layout->ds[i].name,
+             rrd_ds_type_name(layout->ds[i].type),
+             layout->ds[i].negative ? "U" : "0");
   for (size_t i = 0; i < layout->rra_count; i++)
     snprintf(d->arg[d->n++], 128, "RRA:%s:0.5:%lu:%lu",
              rrd_cf_name(layout->rra[i].cf), layout->rra[i].steps,
@@ -313,15 +316,21 @@ static void make_rrd(const char *path, unsigned long step,
 }
 
 /* The vm layout with one edit; the check must fail with why containing want. */
-static void assert_variant(const char *path, const struct defs *d,
-                           unsigned long step, const char *want) {
+/* The file of definitions d differs from layout as want says. */
+static void assert_variant_of(const struct rrd_layout *layout, const char *path,
+                              const struct defs *d, unsigned long step,
+                              const char *want) {
   unlink(path);
   make_rrd(path, step, d);
   char why[256] = "";
-  assert_int_equal(rrd_file_check(&layout_pve_vm_9_0, path, why, sizeof(why)),
-                   -EPROTO);
+  assert_int_equal(rrd_file_check(layout, path, why, sizeof(why)), -EPROTO);
   if (strstr(why, want) == NULL)
     fail_msg("why is \"%s\", expected it to contain \"%s\"", why, want);
+}
+
+static void assert_variant(const char *path, const struct defs *d,
+                           unsigned long step, const char *want) {
+  assert_variant_of(&layout_pve_vm_9_0, path, d, step, want);
 }
 
 #define VM_DS 17 /* the first RRA argument */
@@ -387,6 +396,37 @@ static void test_check_ds_limits(void **state) {
   defs_of(&layout_pve_vm_9_0, &d);
   snprintf(d.arg[1], 128, "DS:cpu:GAUGE:120:0:100");
   assert_variant(f->path, &d, 60, "ds[1] 'cpu' has max 100, expected U");
+
+  /* the KSM profit may be negative: its min is U, and 0 is another layout
+   * (where a negative profit would be stored as unknown) */
+  defs_of(&layout_pvecg_ksm_vm_1_0, &d);
+  assert_string_equal(d.arg[2], "DS:ksmprofit:GAUGE:120:U:U");
+  snprintf(d.arg[2], 128, "DS:ksmprofit:GAUGE:120:0:U");
+  assert_variant_of(&layout_pvecg_ksm_vm_1_0, f->path, &d, 60,
+                    "ds[2] 'ksmprofit' has min 0, expected U");
+}
+
+/* A negative KSM profit is kept as it is. */
+static void test_negative_profit(void **state) {
+  struct fixture *f = *state;
+  create_ok(&layout_pvecg_ksm_vm_1_0, f->path, START);
+  assert_int_equal(rrd_file_check(&layout_pvecg_ksm_vm_1_0, f->path, NULL, 0),
+                   0);
+  char row[64];
+  snprintf(row, sizeof(row), "%lld:10:U:-98304:40960", (long long)START + 60);
+  const char *argv[] = {row};
+  rrd_clear_error();
+  assert_int_equal(rrd_update_r(f->path, NULL, 1, argv), 0);
+  rrd_info_t *info = rrd_info_r(f->path);
+  assert_non_null(info);
+  bool found = false;
+  for (rrd_info_t *i = info; i != NULL; i = i->next)
+    if (strcmp(i->key, "ds[ksmprofit].last_ds") == 0) {
+      assert_string_equal(i->value.u_str, "-98304");
+      found = true;
+    }
+  rrd_info_free(info);
+  assert_true(found);
 }
 
 static void test_check_step_and_rra_differences(void **state) {
@@ -583,6 +623,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_check_ds_differences, setup,
                                       teardown),
       cmocka_unit_test_setup_teardown(test_check_ds_limits, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_negative_profit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_check_step_and_rra_differences,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(test_check_other_layouts, setup,

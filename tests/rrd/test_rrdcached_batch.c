@@ -66,7 +66,7 @@
   "is " #last ".000000 (minimum one second step)"
 
 /* A file of one data source, for rows written by hand. */
-static const struct rrd_ds_def tiny_ds[] = {{"v", RRD_DS_GAUGE}};
+static const struct rrd_ds_def tiny_ds[] = {{"v", RRD_DS_GAUGE, false}};
 static const struct rrd_rra_def tiny_rra[] = {{RRD_CF_AVERAGE, 1, 10}};
 static const struct rrd_layout tiny = {.name = "tiny",
                                        .type_name = "tiny",
