@@ -88,9 +88,10 @@ static void test_cluster_names(void **state) {
   assert_null(rrd_cluster_name_problem("pve-1"));
   assert_null(rrd_cluster_name_problem("pve-vm-9.1"));
   assert_string_equal(rrd_cluster_name_problem(".ship"), "it begins with '.'");
-  static const char *const layout_dirs[] = {"pve-vm-9.0",   "pve-node-9.0",
-                                            "pve2-vm",      "pve2-node",
-                                            "pve2-storage", "pve-storage-9.0"};
+  static const char *const layout_dirs[] = {
+      "pve-vm-9.0",       "pve-node-9.0",      "pve2-vm",
+      "pve2-node",        "pve2-storage",      "pve-storage-9.0",
+      "pvecg-ksm-vm-1.0", "pvecg-ksm-node-1.0"};
   for (size_t i = 0; i < sizeof(layout_dirs) / sizeof(*layout_dirs); i++)
     assert_string_equal(rrd_cluster_name_problem(layout_dirs[i]),
                         "it is the name of a layout's directory");
