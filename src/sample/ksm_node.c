@@ -62,16 +62,16 @@ static int read_value(struct ksm_node_reader *r, enum ksm_node_value v,
     kept_file_close(f); /* opened afresh next time */
   if (err < 0)
     return err;
-  if (v == KSM_NODE_GENERAL_PROFIT) {
-    int64_t profit;
+  int64_t profit = 0;
+  uint64_t count = 0;
+  if (v == KSM_NODE_GENERAL_PROFIT)
     err = signed_file_parse(buf, len, &profit);
-    *ret = (double)profit;
-  } else {
-    uint64_t count;
+  else
     err = decimal_parse_u64_file(buf, len, &count);
-    *ret = (double)count;
-  }
-  return err < 0 ? -EBADMSG : 0;
+  if (err < 0)
+    return -EBADMSG;
+  *ret = v == KSM_NODE_GENERAL_PROFIT ? (double)profit : (double)count;
+  return 0;
 }
 
 void ksm_node_read(struct ksm_node_reader *reader,
