@@ -16,6 +16,7 @@
 #include "serve_metrics.h"
 #include "serve_overview.h"
 #include "serve_read.h"
+#include "serve_scope.h"
 #include "pvecg/view_source.h"
 
 #include <errno.h>
@@ -110,21 +111,24 @@ struct list_arg {
   const struct serve_config *config;
   const struct data_clusters *clusters;
   bool guests;
+  const struct serve_scope *scope;
 };
 
 static void fill_list(struct json_writer *w, const void *arg) {
   const struct list_arg *a = arg;
-  serve_list_write(w, a->config, a->clusters, a->guests);
+  serve_list_write(w, a->config, a->clusters, a->guests, a->scope);
 }
 
 static void list_reply(const struct serve_config *config,
-                       const struct serve_request *req, struct serve_reply *r) {
+                       const struct serve_request *req,
+                       const struct serve_scope *scope, struct serve_reply *r) {
   struct data_clusters clusters;
   if (serve_clusters_of(config, req, &clusters) != 0) {
     serve_fail_reply(r, 500, "out of memory");
     return;
   }
-  struct list_arg a = {config, &clusters, req->route == SERVE_ROUTE_RESOURCES};
+  struct list_arg a = {config, &clusters, req->route == SERVE_ROUTE_RESOURCES,
+                       scope};
   serve_json_reply(r, 200, fill_list, &a);
   data_clusters_free(&clusters);
 }
@@ -166,10 +170,13 @@ static void fill_message(struct json_writer *w, const void *arg) {
  * The cluster whose file the request means (see serve_cluster.h) into
  * buf; false with the answer in r when it cannot be told.  A file no
  * cluster has is looked for in "" (the daemon over TCP may still have it,
- * else the answer is the 404 it was before clusters).
+ * else the answer is the 404 it was before clusters).  Under a scope only
+ * the clusters where the scope sees the file count, so that neither the
+ * pick nor the 400 tells of a file outside it.
  */
 static bool cluster_of(const struct serve_config *c,
-                       const struct serve_request *req, char *buf, size_t size,
+                       const struct serve_request *req,
+                       const struct serve_scope *scope, char *buf, size_t size,
                        struct serve_reply *r) {
   bool guest = req->route == SERVE_ROUTE_GUEST_RRDDATA;
   char names[CLUSTERS_TEXT_MAX], text[CLUSTERS_TEXT_MAX + 160];
@@ -177,9 +184,9 @@ static bool cluster_of(const struct serve_config *c,
     snprintf(buf, size, "%s", req->cluster);
     return true;
   }
-  int p =
-      serve_cluster_pick(c, guest ? &layout_pve_vm_9_0 : &layout_pve_node_9_0,
-                         guest ? req->vmid : req->node, names, sizeof(names));
+  int p = serve_cluster_pick(
+      c, guest ? &layout_pve_vm_9_0 : &layout_pve_node_9_0,
+      guest ? req->vmid : req->node, scope, names, sizeof(names));
   if (p == 0 || p == -ENOENT) {
     /* one name, at most RRD_FILE_NAME_MAX bytes */
     snprintf(buf, size, "%.*s", (int)size - 1, p == 0 ? names : "");
@@ -224,14 +231,23 @@ static int read_body(const struct view_args *args,
   return 0;
 }
 
+/*
+ * A file outside the scope is answered as a missing one, after the same
+ * work: the clusters' files looked at by the pick, the file itself by
+ * stat() -- whether it is there or not, in the scope or not -- so neither
+ * the answer nor its time tells one from the other.  Through a daemon over
+ * TCP (no stat()) a file outside the scope is never asked for, whether it
+ * is there or not.
+ */
 static void rrddata_reply(const struct serve_config *c,
                           const struct serve_request *req,
+                          const struct serve_scope *scope,
                           struct serve_reply *r) {
   struct view_args args;
   struct view_source src;
   struct stat st;
   char err[sizeof(r->message)], cluster[RRD_FILE_NAME_MAX + 1];
-  if (!cluster_of(c, req, cluster, sizeof(cluster), r))
+  if (!cluster_of(c, req, scope, cluster, sizeof(cluster), r))
     return;
   view_args_of(c, req, cluster, &args);
   /* the names were checked by the request rules: this cannot fail */
@@ -239,7 +255,11 @@ static void rrddata_reply(const struct serve_config *c,
     serve_fail_reply(r, 400, "bad name");
     return;
   }
-  if (!src.remote && stat(src.path, &st) != 0) {
+  bool seen = serve_scope_sees(scope, cluster,
+                               args.vmid != NULL ? &layout_pve_vm_9_0
+                                                 : &layout_pve_node_9_0,
+                               args.vmid != NULL ? args.vmid : args.node);
+  if ((!src.remote && stat(src.path, &st) != 0) || !seen) {
     serve_fail_reply(r, 404,
                      args.vmid != NULL ? "no RRD file for this guest"
                                        : "no RRD file for this node");
@@ -272,17 +292,17 @@ void serve_answer(const struct serve_config *config, const char *method,
     return;
   case SERVE_ROUTE_NODES:
   case SERVE_ROUTE_RESOURCES:
-    list_reply(config, &req, ret);
+    list_reply(config, &req, headers->scope, ret);
     return;
   case SERVE_ROUTE_NODE_RRDDATA:
   case SERVE_ROUTE_GUEST_RRDDATA:
-    rrddata_reply(config, &req, ret);
+    rrddata_reply(config, &req, headers->scope, ret);
     return;
   case SERVE_ROUTE_METRICS:
-    serve_metrics_reply(config, &req, headers->accept, ret);
+    serve_metrics_reply(config, &req, headers, ret);
     return;
   case SERVE_ROUTE_OVERVIEW:
-    serve_overview_reply(config, &req, ret);
+    serve_overview_reply(config, &req, headers->scope, ret);
     return;
   }
 }

@@ -35,9 +35,15 @@ struct serve_reply {
   "connect-src 'self'; img-src 'self' data:; base-uri 'none'; "                \
   "form-action 'none'; frame-ancestors 'none'"
 
-/* The request headers an answer depends on (NULL when not sent). */
+struct serve_scope;
+
+/* The request headers an answer depends on (NULL when not sent), and the
+ * scope of the token the request came with (serve_scope.h; NULL: every
+ * file).  Under a scope every answer shows only the guests in it, and a
+ * file outside it is answered as one that is not there. */
 struct serve_headers {
   const char *accept;
+  const struct serve_scope *scope;
 };
 
 /* Answers a request (never fails: a problem is a 4xx or 5xx answer). */

@@ -51,16 +51,25 @@ static bool has_scheme(const char *s, const char *scheme) {
 }
 
 /* The results of every token are ORed, never returned early, so which
- * token matched (or how close one came) does not show in the time. */
+ * token matched (or how close one came) does not show in the time.  The
+ * index of the token that matched is kept the same way: ORed in under a
+ * mask that is all ones for the match and zero otherwise, no branch on
+ * which (no two lines hold one secret, so at most one matches). */
+static void note_match(unsigned ok, size_t i, unsigned *any, size_t *which) {
+  *any |= ok;
+  *which |= ((size_t)0 - (size_t)ok) & i;
+}
+
 static enum serve_auth check_bearer(const struct serve_tokens *ts,
-                                    const char *value) {
+                                    const char *value, size_t *which) {
   while (*value == ' ')
     value++;
   size_t n = strlen(value);
   unsigned ok = 0;
   for (size_t i = 0; i < ts->count; i++)
-    ok |=
-        serve_auth_equal(ts->item[i].secret, ts->item[i].secret_len, value, n);
+    note_match(
+        serve_auth_equal(ts->item[i].secret, ts->item[i].secret_len, value, n),
+        i, &ok, which);
   return ok ? SERVE_AUTH_OK : SERVE_AUTH_WRONG;
 }
 
@@ -68,7 +77,7 @@ static enum serve_auth check_bearer(const struct serve_tokens *ts,
  * &&), so a right id with a wrong secret takes the same time as the
  * reverse. */
 static enum serve_auth check_api_token(const struct serve_tokens *ts,
-                                       const char *value) {
+                                       const char *value, size_t *which) {
   size_t n = strlen(value);
   const char *eq = last_of(value, n, '=');
   if (eq == NULL)
@@ -81,20 +90,24 @@ static enum serve_auth check_api_token(const struct serve_tokens *ts,
         serve_auth_equal(t->secret, t->secret_len, eq + 1, n - id_len - 1);
     unsigned id_ok =
         t->id_len == 0 || serve_auth_equal(t->id, t->id_len, value, id_len);
-    ok |= secret_ok & id_ok;
+    note_match(secret_ok & id_ok, i, &ok, which);
   }
   return ok ? SERVE_AUTH_OK : SERVE_AUTH_WRONG;
 }
 
 enum serve_auth serve_auth_check(const struct serve_tokens *tokens,
-                                 const char *authorization) {
+                                 const char *authorization, size_t *which) {
+  size_t index = 0;
+  enum serve_auth a = SERVE_AUTH_SCHEME;
   if (authorization == NULL || authorization[0] == '\0')
-    return SERVE_AUTH_MISSING;
-  if (has_scheme(authorization, "Bearer "))
-    return check_bearer(tokens, authorization + strlen("Bearer "));
-  if (has_scheme(authorization, "PVEAPIToken="))
-    return check_api_token(tokens, authorization + strlen("PVEAPIToken="));
-  return SERVE_AUTH_SCHEME;
+    a = SERVE_AUTH_MISSING;
+  else if (has_scheme(authorization, "Bearer "))
+    a = check_bearer(tokens, authorization + strlen("Bearer "), &index);
+  else if (has_scheme(authorization, "PVEAPIToken="))
+    a = check_api_token(tokens, authorization + strlen("PVEAPIToken="), &index);
+  if (which != NULL)
+    *which = index;
+  return a;
 }
 
 void serve_auth_user(const struct serve_tokens *tokens,

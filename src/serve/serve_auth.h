@@ -18,6 +18,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct serve_scope;
+
 /* The longest secret or token id (bytes); longer lines are refused. */
 #define SERVE_TOKEN_MAX 256
 
@@ -27,6 +29,9 @@ struct serve_token {
   size_t secret_len;
   unsigned char id[SERVE_TOKEN_MAX]; /* USER@REALM!TOKENID */
   size_t id_len;                     /* 0: any token id */
+  /* what it may see (serve_scope.h), NULL: everything */
+  struct serve_scope *scope;
+  unsigned line; /* of the token file, for messages */
 };
 
 /* The tokens of a token file, every one of them accepted. */
@@ -43,10 +48,13 @@ enum serve_auth {
 };
 
 /* Whether authorization (the header's value, NULL when not sent) carries
- * one of the tokens.  Every token is compared, whole, whichever matches:
- * the time depends on how many there are, not on which one is right. */
+ * one of the tokens, and which: its index into tokens->item in *which
+ * (when not NULL) with SERVE_AUTH_OK.  Every token is compared, whole,
+ * whichever matches: the time depends on how many there are, not on
+ * which one is right.  No two tokens have one secret (the token file
+ * refuses it), so at most one matches. */
 enum serve_auth serve_auth_check(const struct serve_tokens *tokens,
-                                 const char *authorization);
+                                 const char *authorization, size_t *which);
 
 /*
  * For the log: the token id USER@REALM!TOKENID a PVEAPIToken header names,

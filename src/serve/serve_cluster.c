@@ -46,18 +46,23 @@ int serve_cluster_dirs(const struct serve_config *config, const char *cluster,
                           sizeof(ret->config));
 }
 
+/* The stat() runs whether the scope sees the file or not: the work is
+ * the same for a file outside the scope as for a missing one. */
 static bool has_file(const struct serve_config *config, const char *cluster,
-                     const struct rrd_layout *layout, const char *name) {
+                     const struct rrd_layout *layout, const char *name,
+                     const struct serve_scope *scope) {
   char path[PATH_MAX];
   struct stat st;
-  return rrd_cluster_file_path(config->list_dir, cluster, layout, name, path,
-                               sizeof(path)) == 0 &&
-         stat(path, &st) == 0;
+  bool there = rrd_cluster_file_path(config->list_dir, cluster, layout, name,
+                                     path, sizeof(path)) == 0 &&
+               stat(path, &st) == 0;
+  return there & serve_scope_sees(scope, cluster, layout, name);
 }
 
 int serve_cluster_pick(const struct serve_config *config,
                        const struct rrd_layout *layout, const char *name,
-                       char *ret, size_t size) {
+                       const struct serve_scope *scope, char *ret,
+                       size_t size) {
   struct data_clusters all;
   struct serve_request every = {.has_cluster = false};
   if (serve_clusters_of(config, &every, &all) != 0)
@@ -66,7 +71,7 @@ int serve_cluster_pick(const struct serve_config *config,
   ret[0] = '\0';
   for (size_t i = 0; i < all.count; i++) {
     const char *c = all.cluster[i].name;
-    if (!has_file(config, c, layout, name))
+    if (!has_file(config, c, layout, name, scope))
       continue;
     if (c[0] == '\0') { /* the data directory's own file comes first */
       found = 1;

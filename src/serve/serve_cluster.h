@@ -21,6 +21,7 @@
 #include "pvecg/serve.h"
 
 #include "serve_request.h"
+#include "serve_scope.h"
 
 #include <limits.h>
 #include <stddef.h>
@@ -51,10 +52,11 @@ int serve_cluster_dirs(const struct serve_config *config, const char *cluster,
  * parameter means: "" when the data directory itself has it, else the one
  * named cluster that has it.  Returns 0 with the name in ret, -ENOENT when
  * no cluster has it, or -EEXIST when several named clusters do (and "" has
- * none); their names, ", "-separated, are then in ret.
+ * none); their names, ", "-separated, are then in ret.  Under scope
+ * (NULL: none) a cluster whose file it does not see has none.
  */
 int serve_cluster_pick(const struct serve_config *config,
                        const struct rrd_layout *layout, const char *name,
-                       char *ret, size_t size);
+                       const struct serve_scope *scope, char *ret, size_t size);
 
 #endif

@@ -320,13 +320,14 @@ static const struct sockaddr *client_of(struct MHD_Connection *connection) {
 /*
  * With a token, everything but the page's own files asks for it: those
  * hold no data, and a browser cannot send a header with a page load.  The
+ * token's scope (NULL: everything) then goes with the request.  The
  * refusal is the same for every path, existing or not, so that it tells
  * nothing of what is there; only the log says why (never the header).  A
  * client that guessed too often is answered 429 before its token is read.
  */
 static bool refused(const struct server *s, struct MHD_Connection *connection,
-                    const char *method, const char *url,
-                    struct serve_reply *r) {
+                    const char *method, const char *url, struct serve_reply *r,
+                    const struct serve_scope **scope) {
   static const char *const why[] = {
       [SERVE_AUTH_MISSING] = "no token",
       [SERVE_AUTH_SCHEME] = "not a Bearer or PVEAPIToken credential",
@@ -340,9 +341,13 @@ static bool refused(const struct server *s, struct MHD_Connection *connection,
     return true;
   const char *authorization = MHD_lookup_connection_value(
       connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
-  enum serve_auth a = serve_auth_check(&s->secure->tokens, authorization);
-  if (a == SERVE_AUTH_OK)
+  size_t which;
+  enum serve_auth a =
+      serve_auth_check(&s->secure->tokens, authorization, &which);
+  if (a == SERVE_AUTH_OK) {
+    *scope = s->secure->tokens.item[which].scope;
     return false;
+  }
   *r = (struct serve_reply){0};
   serve_fail_reply(r, 401, "authentication required");
   if (r->status == 401)
@@ -376,12 +381,14 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
     *upload_data_size = 0;
     return MHD_YES;
   }
-  if (!refused(s, connection, method, url, &reply)) {
+  const struct serve_scope *scope = NULL;
+  if (!refused(s, connection, method, url, &reply, &scope)) {
     MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect,
                               &params);
     struct serve_headers headers = {
         .accept = MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
                                               MHD_HTTP_HEADER_ACCEPT),
+        .scope = scope,
     };
     serve_answer(s->config, method, url, params.item, params.count, &headers,
                  &reply);
@@ -528,7 +535,7 @@ int serve_http_run(const struct serve_config *config,
     snprintf(err, err_size, "this libmicrohttpd was built without TLS");
     return -EIO;
   }
-  int r = serve_secure_load(options, &l, &secure, err, err_size);
+  int r = serve_secure_load(config, options, &l, &secure, err, err_size);
   if (r != 0)
     return r;
   struct server s = {.config = config, .secure = &secure};

@@ -34,13 +34,30 @@ static int by_vmid(const void *a, const void *b) {
   return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
 }
 
-void serve_list_names(const char *data_dir, const struct rrd_layout *layout,
+/* Leaves in names only those scope sees, in their order. */
+static void keep_seen(const struct serve_scope *scope, const char *cluster,
+                      const struct rrd_layout *layout,
+                      struct dir_names *names) {
+  size_t kept = 0;
+  for (size_t i = 0; i < names->count; i++) {
+    if (serve_scope_sees(scope, cluster, layout, names->name[i]))
+      names->name[kept++] = names->name[i];
+    else
+      free(names->name[i]);
+  }
+  names->count = kept;
+}
+
+void serve_list_names(const char *list_dir, const struct rrd_layout *layout,
+                      const struct serve_scope *scope, const char *cluster,
                       struct dir_names *ret) {
   char dir[PATH_MAX];
   bool guests = layout == &layout_pve_vm_9_0;
-  snprintf(dir, sizeof(dir), "%s/%s", data_dir, layout->name);
+  snprintf(dir, sizeof(dir), "%s/%s", list_dir, layout->name);
   dir_names_read(dir, DIR_ENTRY_FILE, guests ? vmid_name : node_name,
                  SERVE_LIST_MAX, ret);
+  if (scope != NULL)
+    keep_seen(scope, cluster, layout, ret);
   if (ret->count > 1)
     qsort(ret->name, ret->count, sizeof(*ret->name),
           guests ? by_vmid : by_name);
@@ -101,9 +118,9 @@ void serve_list_cluster_member(struct json_writer *w, const char *cluster) {
 }
 
 static void write_nodes(struct json_writer *w, const char *list_dir,
-                        const char *cluster) {
+                        const struct serve_scope *scope, const char *cluster) {
   struct dir_names nodes;
-  serve_list_names(list_dir, &layout_pve_node_9_0, &nodes);
+  serve_list_names(list_dir, &layout_pve_node_9_0, scope, cluster, &nodes);
   for (size_t i = 0; i < nodes.count; i++) {
     json_begin_object(w);
     serve_list_node_members(w, nodes.name[i]);
@@ -115,9 +132,9 @@ static void write_nodes(struct json_writer *w, const char *list_dir,
 
 static void write_guests(struct json_writer *w,
                          const struct serve_cluster_dirs *dirs,
-                         const char *cluster) {
+                         const struct serve_scope *scope, const char *cluster) {
   struct dir_names vmids;
-  serve_list_names(dirs->list, &layout_pve_vm_9_0, &vmids);
+  serve_list_names(dirs->list, &layout_pve_vm_9_0, scope, cluster, &vmids);
   struct guest_directory *configs = guest_directory_load(dirs->config);
   for (size_t i = 0; i < vmids.count; i++) {
     json_begin_object(w);
@@ -130,17 +147,18 @@ static void write_guests(struct json_writer *w,
 }
 
 void serve_list_write(struct json_writer *w, const struct serve_config *config,
-                      const struct data_clusters *clusters, bool guests) {
+                      const struct data_clusters *clusters, bool guests,
+                      const struct serve_scope *scope) {
   struct serve_cluster_dirs dirs;
   json_begin_object(w);
   json_key(w, "data");
   json_begin_array(w);
   for (size_t i = 0; i < clusters->count; i++)
     if (serve_cluster_dirs(config, clusters->cluster[i].name, &dirs) == 0)
-      write_nodes(w, dirs.list, clusters->cluster[i].name);
+      write_nodes(w, dirs.list, scope, clusters->cluster[i].name);
   for (size_t i = 0; guests && i < clusters->count; i++)
     if (serve_cluster_dirs(config, clusters->cluster[i].name, &dirs) == 0)
-      write_guests(w, &dirs, clusters->cluster[i].name);
+      write_guests(w, &dirs, scope, clusters->cluster[i].name);
   json_end_array(w);
   json_end_object(w);
 }

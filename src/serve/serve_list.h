@@ -18,6 +18,7 @@
 #include "pvecg/serve.h"
 
 #include "serve_cluster.h"
+#include "serve_scope.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -34,15 +35,20 @@
  * named cluster ends with "cluster":"NAME", with its name and node from
  * that cluster's configuration (serve_cluster.h).  A directory that is
  * not there lists nothing.  config_dir "" or NULL reads no configuration.
+ * Only what scope sees is listed (serve_scope.h; NULL: everything).
  */
 void serve_list_write(struct json_writer *w, const struct serve_config *config,
-                      const struct data_clusters *clusters, bool guests);
+                      const struct data_clusters *clusters, bool guests,
+                      const struct serve_scope *scope);
 
 /* The pieces of the listing, for answers that add to its entries (the
- * overview): the file names of a 9.0 layout's directory under data_dir in
- * the listing's order (node names by name, VMIDs by number), and one
- * entry's members, written into an object the caller opened. */
-void serve_list_names(const char *data_dir, const struct rrd_layout *layout,
+ * overview, /metrics): the file names of a 9.0 layout's directory under
+ * list_dir (cluster's) that scope sees, in the listing's order (node names
+ * by name, VMIDs by number), and one entry's members, written into an
+ * object the caller opened.  Every answer lists through this, so none
+ * shows or reads a file outside the scope. */
+void serve_list_names(const char *list_dir, const struct rrd_layout *layout,
+                      const struct serve_scope *scope, const char *cluster,
                       struct dir_names *ret);
 void serve_list_node_members(struct json_writer *w, const char *node);
 /* A guest's type as the listings name it: "qemu" or "lxc" from its

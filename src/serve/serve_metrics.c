@@ -14,6 +14,12 @@
  * cluster's file carries its `cluster` label (metrics_text.h).  The
  * listings of all clusters come first, so that the arrays are sized once
  * and what is pointed into them never moves.
+ *
+ * Files are read BATCH at a time under the read lock, as the overview
+ * reads them: a scrape of thousands of files never holds the lock for
+ * all of them, and other requests get their turn between batches.  Under
+ * a token's scope only the files it sees are listed (serve_list_names),
+ * so no other file is read, and pvecg ship's totals are left out.
  */
 #include "serve_metrics.h"
 
@@ -34,6 +40,7 @@
 #include <string.h>
 
 #define STALE_STEPS 5
+#define BATCH 64
 #define ID_SIZE (RRD_FILE_NAME_MAX + 8)
 
 static const char prometheus_type[] = "text/plain; version=0.0.4; "
@@ -53,6 +60,7 @@ struct cluster_files {
 /* Everything one scrape holds: the files' rows and who the guests are. */
 struct scrape {
   const struct serve_config *config;
+  const struct serve_scope *scope; /* NULL: every file */
   time_t now;
   struct data_clusters clusters;
   struct cluster_files *listed; /* one per cluster */
@@ -149,15 +157,19 @@ static int read_dir(struct scrape *s, const char *cluster,
                     const struct dir_names *names) {
   if (reserve(s, names->count) != 0)
     return -ENOMEM;
-  for (size_t i = 0; i < names->count; i++) {
-    size_t slot = s->count;
-    int r = read_file(s, cluster, layout, names->name[i], kind);
-    if (r != 0)
-      return r;
-    if (s->count > slot)
-      s->names[slot] = names->name[i];
+  int r = 0;
+  for (size_t at = 0; at < names->count && r == 0; at += BATCH) {
+    size_t end = names->count - at < BATCH ? names->count : at + BATCH;
+    serve_read_begin();
+    for (size_t i = at; i < end && r == 0; i++) {
+      size_t slot = s->count;
+      r = read_file(s, cluster, layout, names->name[i], kind);
+      if (r == 0 && s->count > slot)
+        s->names[slot] = names->name[i];
+    }
+    serve_read_end();
   }
-  return 0;
+  return r;
 }
 
 /* ---- who the guests are -------------------------------------------------- */
@@ -200,8 +212,10 @@ static int list_clusters(struct scrape *s) {
     l->name = s->clusters.cluster[c].name;
     if (serve_cluster_dirs(s->config, l->name, &l->dirs) != 0)
       continue; /* cannot be: the scan checked the name */
-    serve_list_names(l->dirs.list, &layout_pve_node_9_0, &l->nodes);
-    serve_list_names(l->dirs.list, &layout_pve_vm_9_0, &l->vmids);
+    serve_list_names(l->dirs.list, &layout_pve_node_9_0, s->scope, l->name,
+                     &l->nodes);
+    serve_list_names(l->dirs.list, &layout_pve_vm_9_0, s->scope, l->name,
+                     &l->vmids);
     total += l->nodes.count + l->vmids.count;
   }
   return reserve(s, total);
@@ -210,11 +224,9 @@ static int list_clusters(struct scrape *s) {
 /* One cluster's files, read and named. */
 static int gather_cluster(struct scrape *s, const struct cluster_files *l) {
   size_t first = s->count;
-  serve_read_begin();
   int r = read_dir(s, l->name, &layout_pve_node_9_0, EXPORT_NODE, &l->nodes);
   if (r == 0)
     r = read_dir(s, l->name, &layout_pve_vm_9_0, EXPORT_VM, &l->vmids);
-  serve_read_end();
   struct guest_directory *configs =
       r == 0 ? guest_directory_load(l->dirs.config) : NULL;
   if (r == 0 && configs == NULL)
@@ -249,7 +261,7 @@ static void write_scrape(const struct scrape *s, enum export_format format,
   metrics_text_gauge(out, "pvecg_metrics_files",
                      "RRD files read for this scrape, by what was found",
                      "state", states, counts, FILE_STATES);
-  if (s->config->ship_state_dir != NULL)
+  if (s->config->ship_state_dir != NULL && s->scope == NULL)
     ship_status_metrics(s->config->ship_state_dir, format == EXPORT_OPENMETRICS,
                         out);
   metrics_text_end(out, format);
@@ -298,13 +310,15 @@ static void text_reply(const struct scrape *s, enum export_format format,
 }
 
 void serve_metrics_reply(const struct serve_config *config,
-                         const struct serve_request *req, const char *accept,
+                         const struct serve_request *req,
+                         const struct serve_headers *headers,
                          struct serve_reply *ret) {
   struct scrape s = {.config = config,
+                     .scope = headers->scope,
                      .now = config->now != 0 ? config->now : time(NULL)};
   int r = gather(&s, req);
   if (r == 0)
-    text_reply(&s, format_of(accept), ret);
+    text_reply(&s, format_of(headers->accept), ret);
   else if (r == -ENOTCONN) {
     serve_fail_reply(ret, 503, "the daemon cannot be reached");
     snprintf(ret->message, sizeof(ret->message), "%s", s.err);

@@ -3,7 +3,9 @@
  * GET /metrics: the newest values of every guest and node file for
  * Prometheus, in its text format, or OpenMetrics when the scraper's
  * Accept header asks for it.  The parameter cluster keeps the other
- * clusters' files out (a scrape job per cluster).
+ * clusters' files out (a scrape job per cluster).  Under a token's scope
+ * (headers->scope, serve_scope.h) only the files it sees are read and
+ * shown, and pvecg ship's totals (of every guest) are left out.
  */
 #ifndef PVECG_SERVE_METRICS_H
 #define PVECG_SERVE_METRICS_H
@@ -11,7 +13,8 @@
 #include "serve_answer.h"
 
 void serve_metrics_reply(const struct serve_config *config,
-                         const struct serve_request *req, const char *accept,
+                         const struct serve_request *req,
+                         const struct serve_headers *headers,
                          struct serve_reply *ret);
 
 #endif

@@ -71,6 +71,7 @@ struct file_read {
 
 struct overview {
   const struct serve_config *config;
+  const struct serve_scope *scope; /* what may be shown, NULL: all */
   struct rrddata_window hour;
   const char *cluster;             /* of the files being read and written */
   struct guest_directory *configs; /* the cluster's, for its guests */
@@ -241,7 +242,7 @@ static void write_cluster(struct json_writer *w, struct overview *o,
     o->failure = -ENOMEM;
     return;
   }
-  serve_list_names(dirs.list, layout, &names);
+  serve_list_names(dirs.list, layout, o->scope, cluster, &names);
   write_files(w, o, layout, guests ? &guest_columns : &node_columns, &names);
   dir_names_free(&names);
   guest_directory_free(o->configs);
@@ -270,6 +271,7 @@ static void fill_overview(struct json_writer *w, const void *arg) {
 
 void serve_overview_reply(const struct serve_config *config,
                           const struct serve_request *req,
+                          const struct serve_scope *scope,
                           struct serve_reply *ret) {
   struct data_clusters clusters;
   struct overview *o = calloc(1, sizeof(*o));
@@ -279,6 +281,7 @@ void serve_overview_reply(const struct serve_config *config,
     return;
   }
   o->config = config;
+  o->scope = scope;
   time_t now = config->now != 0 ? config->now : time(NULL);
   rrddata_window(RRDDATA_HOUR, false, now, &o->hour);
   serve_json_reply(ret, 200, fill_overview, &(struct fill_arg){o, &clusters});

@@ -25,7 +25,8 @@
  * the others out.
  * A file that cannot be read, or lacks one of those columns (a foreign
  * file), is listed with null values.  503 when rrdcached cannot be
- * reached.
+ * reached.  Under a token's scope (serve_scope.h; NULL: none) only the
+ * files it sees are read and listed: its guests, no node.
  */
 #ifndef PVECG_SERVE_OVERVIEW_H
 #define PVECG_SERVE_OVERVIEW_H
@@ -34,6 +35,7 @@
 
 void serve_overview_reply(const struct serve_config *config,
                           const struct serve_request *req,
+                          const struct serve_scope *scope,
                           struct serve_reply *ret);
 
 #endif

@@ -6,11 +6,16 @@
  */
 #include "serve_secure.h"
 
+#include "serve_pools.h"
+#include "serve_scope.h"
 #include "serve_tls.h"
 #include "serve_token_file.h"
 
+#include "pvecg/data_clusters.h"
+
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,11 +107,75 @@ static void wipe(char *text, size_t size) {
   }
 }
 
-static int load_tokens(const char *path, struct serve_tokens *ret, char *err,
-                       size_t err_size) {
+/* One pool of a token's scope into its guests: the members user.cfg of
+ * the pool's cluster gives it.  A pool that cannot be read refuses the
+ * start, never widens the scope. */
+static int resolve_pool(const struct serve_config *config, const char *path,
+                        const struct serve_token *t,
+                        const struct serve_scope_pool *pool, char *err,
+                        size_t err_size) {
+  char dir[PATH_MAX], cfg[PATH_MAX + 16], option[PATH_MAX + 200], *text;
+  size_t size, count;
+  uint32_t *vmids;
+  int n = snprintf(option, sizeof(option),
+                   "--token-file %s: line %u: pool %s%s%s,"
+                   " reading",
+                   path, t->line, pool->name,
+                   pool->cluster[0] != '\0' ? "@" : "", pool->cluster);
+  if (n < 0 || (size_t)n >= sizeof(option) ||
+      data_cluster_dir(config->config_dir, pool->cluster, dir, sizeof(dir)) !=
+          0)
+    return -ENAMETOOLONG;
+  snprintf(cfg, sizeof(cfg), "%s/user.cfg", dir);
+  if (read_whole(option, cfg, 0, &text, &size, err, err_size) != 0)
+    return -EIO;
+  int r = serve_pool_members(text, size, pool->name, &vmids, &count);
+  free(text);
+  if (r == -ENOENT)
+    snprintf(err, err_size, "--token-file %s: line %u: pool %s is not in %s",
+             path, t->line, pool->name, cfg);
+  for (size_t i = 0; r == 0 && i < count; i++)
+    r = serve_scope_add(t->scope, pool->cluster, vmids[i]);
+  free(vmids);
+  if (r == -ENOMEM)
+    snprintf(err, err_size, "--token-file %s: %s", path, strerror(ENOMEM));
+  return r;
+}
+
+/* The scopes' pools, each from the PVE configuration of its cluster. */
+static int resolve_scopes(const struct serve_config *config, const char *path,
+                          struct serve_tokens *tokens, char *err,
+                          size_t err_size) {
+  for (size_t i = 0; i < tokens->count; i++) {
+    const struct serve_token *t = &tokens->item[i];
+    if (t->scope == NULL)
+      continue;
+    if (t->scope->pool_count > 0 &&
+        (config->config_dir == NULL || config->config_dir[0] == '\0')) {
+      snprintf(err, err_size,
+               "--token-file %s: line %u: pools need the PVE configuration "
+               "(--pve-config-dir is \"\")",
+               path, t->line);
+      return -EINVAL;
+    }
+    for (size_t p = 0; p < t->scope->pool_count; p++) {
+      int r = resolve_pool(config, path, t, &t->scope->pool[p], err, err_size);
+      if (r == -ENAMETOOLONG)
+        snprintf(err, err_size, "--token-file %s: line %u: %s", path, t->line,
+                 strerror(ENAMETOOLONG));
+      if (r != 0)
+        return r;
+    }
+    serve_scope_sort(t->scope);
+  }
+  return 0;
+}
+
+static int load_tokens(const struct serve_config *config, const char *path,
+                       struct serve_tokens *ret, char *err, size_t err_size) {
   char *text;
   size_t size;
-  char why[160];
+  char why[256];
   /* the token is the whole key to the data: no one else may read it */
   if (read_whole("--token-file", path, 077, &text, &size, err, err_size) != 0)
     return -EIO;
@@ -115,6 +184,8 @@ static int load_tokens(const char *path, struct serve_tokens *ret, char *err,
     snprintf(err, err_size, "--token-file %s: %s", path,
              r == -ENOMEM ? strerror(ENOMEM) : why);
   wipe(text, size);
+  if (r == 0)
+    r = resolve_scopes(config, path, ret, err, err_size);
   return r != 0 ? -EIO : 0;
 }
 
@@ -175,7 +246,8 @@ static int check_options(const struct serve_http_options *o,
   return 0;
 }
 
-int serve_secure_load(const struct serve_http_options *options,
+int serve_secure_load(const struct serve_config *config,
+                      const struct serve_http_options *options,
                       const struct serve_listen *l, struct serve_secure *ret,
                       char *err, size_t err_size) {
   int r = check_options(options, l, err, err_size);
@@ -195,7 +267,8 @@ int serve_secure_load(const struct serve_http_options *options,
                 err, err_size) != 0))
     goto fail;
   if (options->token_file != NULL &&
-      load_tokens(options->token_file, &ret->tokens, err, err_size) != 0)
+      load_tokens(config, options->token_file, &ret->tokens, err, err_size) !=
+          0)
     goto fail;
   if (!is_loopback(l) && missing(options)[0] != '\0')
     fprintf(stderr,

@@ -3,8 +3,9 @@
  * What makes `pvecg serve` safe to reach from other hosts, read once at
  * start: the TLS certificate and key (--tls-cert, --tls-key) and the
  * versions and ciphers offered (--tls-priorities, serve_tls.h), the tokens
- * (--token-file, serve_token_file.h), and the rule that a listener beyond
- * loopback has both, or the operator said --insecure.
+ * (--token-file, serve_token_file.h) with their scopes' pools (from
+ * user.cfg of the PVE configuration, serve_pools.h), and the rule that a
+ * listener beyond loopback has both, or the operator said --insecure.
  */
 #ifndef PVECG_SERVE_SECURE_H
 #define PVECG_SERVE_SECURE_H
@@ -25,13 +26,15 @@ struct serve_secure {
 };
 
 /*
- * Reads the files options names and checks the rule for the address l.
+ * Reads the files options names (and the user.cfg files a scope's pools
+ * are in, under config->config_dir) and checks the rule for the address l.
  * Returns 0 (with at most one warning line on stderr, for --insecure),
  * -EINVAL when the options do not go together (err says what is missing)
  * or -EIO when a file cannot be read or is refused (err says which and
  * why).  serve_secure_free() then wipes the secrets.
  */
-int serve_secure_load(const struct serve_http_options *options,
+int serve_secure_load(const struct serve_config *config,
+                      const struct serve_http_options *options,
                       const struct serve_listen *l, struct serve_secure *ret,
                       char *err, size_t err_size);
 

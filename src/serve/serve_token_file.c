@@ -2,6 +2,8 @@
 /* The token file's lines (see serve_token_file.h). */
 #include "serve_token_file.h"
 
+#include "serve_scope.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -82,9 +84,10 @@ static size_t token_id_len(struct line l) {
   return (size_t)(eq - l.p);
 }
 
-/* Fills t from a line that is not ignored; NULL, or why it is refused. */
+/* Fills t from a line's token (its first word); NULL, or why it is
+ * refused. */
 static const char *take(struct line l, struct serve_token *t) {
-  if (!visible(l.p, l.n))
+  if (l.n == 0 || !visible(l.p, l.n))
     return "it holds a space, a control character or a byte that is not "
            "ASCII";
   size_t id_len = token_id_len(l);
@@ -113,22 +116,68 @@ static size_t count_tokens(const char *text, size_t size) {
   return count;
 }
 
+/* The line's token: up to its first space or tab; the rest is its scope
+ * (serve_scope.h). */
+static struct line token_of(struct line l, struct line *scope) {
+  size_t n = 0;
+  while (n < l.n && l.p[n] != ' ' && l.p[n] != '\t')
+    n++;
+  *scope = (struct line){l.p + n, l.n - n};
+  return (struct line){l.p, n};
+}
+
+/* One line that is not ignored into t; 0, -ENOMEM, or -EINVAL with why
+ * filled (without the line number). */
+static int take_line(struct line l, struct serve_token *t, char *why,
+                     size_t why_size) {
+  struct line scope;
+  const char *wrong = take(token_of(l, &scope), t);
+  if (wrong != NULL) {
+    snprintf(why, why_size, "%s", wrong);
+    return -EINVAL;
+  }
+  return serve_scope_parse(scope.p, scope.n, &t->scope, why, why_size);
+}
+
+/* Two lines of one secret: a Bearer request would match both, and which
+ * scope it has could not be told.  Not in constant time: the file is
+ * read once, by its owner's choice. */
+static unsigned same_secret(const struct serve_tokens *tokens) {
+  const struct serve_token *last = &tokens->item[tokens->count - 1];
+  for (size_t i = 0; i + 1 < tokens->count; i++)
+    if (tokens->item[i].secret_len == last->secret_len &&
+        memcmp(tokens->item[i].secret, last->secret, last->secret_len) == 0)
+      return tokens->item[i].line;
+  return 0;
+}
+
 /* Fills tokens->item (room for all) line by line. */
 static int take_all(const char *text, size_t size, struct serve_tokens *tokens,
                     char *why, size_t why_size) {
   const char *pos = text;
   struct line l;
   unsigned number = 0;
+  char wrong[160];
   while (next_line(&pos, text + size, &l)) {
     number++;
     if (ignored(l))
       continue;
-    const char *wrong = take(l, &tokens->item[tokens->count]);
-    if (wrong != NULL) {
+    struct serve_token *t = &tokens->item[tokens->count];
+    int r = take_line(l, t, wrong, sizeof(wrong));
+    if (r == -ENOMEM)
+      return r;
+    if (r == 0) {
+      t->line = number;
+      tokens->count++;
+    }
+    unsigned earlier = r == 0 ? same_secret(tokens) : 0;
+    if (earlier != 0)
+      snprintf(wrong, sizeof(wrong),
+               "the same secret as line %u: make each line's own", earlier);
+    if (r != 0 || earlier != 0) {
       snprintf(why, why_size, "line %u: %s", number, wrong);
       return -EINVAL;
     }
-    tokens->count++;
   }
   return 0;
 }
@@ -159,6 +208,8 @@ int serve_token_file_parse(const char *text, size_t size,
 }
 
 void serve_tokens_free(struct serve_tokens *tokens) {
+  for (size_t i = 0; i < tokens->count; i++)
+    serve_scope_free(tokens->item[i].scope);
   if (tokens->item != NULL) {
     explicit_bzero(tokens->item, tokens->count * sizeof(*tokens->item));
     free(tokens->item);

@@ -11,13 +11,17 @@
  *   USER@REALM!TOKENID=SECRET          Proxmox's API token: a PVEAPIToken
  *                                      header must name this token id too
  *   SECRET                             any token id is accepted with it
+ * either one followed, after spaces or tabs, by scope words
+ * (serve_scope.h: vmids=... pools=...) that limit what the token sees.
  * The Proxmox form is taken only when the text before the first '=' after
  * the '!' is exactly USER@REALM!TOKENID with Proxmox's characters (USER:
  * no '@', ':' or whitespace; REALM and TOKENID: a letter, then at least one
  * letter, digit, '.', '-' or '_'); any other line is all secret, so a
  * generated secret that happens to hold '@', '!' and '=' is never cut
  * short.  A secret is 16 to SERVE_TOKEN_MAX bytes of visible ASCII (no
- * space: it goes into a header unquoted).  A line may end in CRLF.
+ * space: it goes into a header unquoted; the first space or tab ends it).
+ * No two lines may hold one secret.  A line may end in CRLF.  A scope's
+ * pools are only named here: serve_secure.c reads their members.
  */
 #ifndef PVECG_SERVE_TOKEN_FILE_H
 #define PVECG_SERVE_TOKEN_FILE_H

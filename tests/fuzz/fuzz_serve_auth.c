@@ -13,7 +13,13 @@
  *     judges it;
  *   - each token's "Bearer SECRET" is always accepted, and so is
  *     "PVEAPIToken=ID=SECRET" with its token id (any, when it has none)
- *     for a secret without '='.
+ *     for a secret without '=', and the token said to match is that one
+ *     (no two lines hold one secret);
+ *   - a token's scope (serve_scope.c, the words after its secret) holds
+ *     VMIDs of 100..999999999 sorted by cluster then VMID, pool names of
+ *     Proxmox's characters, clusters that can be; it sees no node, and
+ *     sees each of its guests and nothing else of those VMIDs' clusters
+ *     it does not hold.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -21,7 +27,13 @@
 
 #include "fuzz_check.h"
 #include "serve_auth.h"
+#include "serve_scope.h"
 #include "serve_token_file.h"
+
+#include "pvecg/rrd_layout.h"
+#include "pvecg/vmid.h"
+
+#include <stdio.h>
 
 #define INPUT_MAX 1024
 
@@ -67,8 +79,36 @@ static enum serve_auth oracle(const struct serve_tokens *ts, const char *h) {
   return a;
 }
 
+static void check_scope(const struct serve_scope *sc) {
+  char name[16];
+  for (size_t i = 0; i < sc->guest_count; i++) {
+    const struct serve_scope_guest *g = &sc->guest[i];
+    FUZZ_CHECK(g->vmid >= VMID_MIN && g->vmid <= VMID_MAX);
+    FUZZ_CHECK(g->cluster[0] == '\0' ||
+               rrd_cluster_name_problem(g->cluster) == NULL);
+    if (i > 0) {
+      int c = strcmp(sc->guest[i - 1].cluster, g->cluster);
+      FUZZ_CHECK(c < 0 || (c == 0 && sc->guest[i - 1].vmid <= g->vmid));
+    }
+    snprintf(name, sizeof(name), "%u", g->vmid);
+    FUZZ_CHECK(serve_scope_sees(sc, g->cluster, &layout_pve_vm_9_0, name));
+    FUZZ_CHECK(!serve_scope_sees(sc, g->cluster, &layout_pve_node_9_0, name));
+    /* a cluster no item can name ('/' is never in one) */
+    FUZZ_CHECK(!serve_scope_sees(sc, "a/b", &layout_pve_vm_9_0, name));
+  }
+  for (size_t i = 0; i < sc->pool_count; i++) {
+    const char *p = sc->pool[i].name;
+    FUZZ_CHECK(p[0] != '\0' && p[0] != '/' &&
+               strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+                         "0123456789.-_/") == strlen(p));
+    FUZZ_CHECK(sc->pool[i].cluster[0] == '\0' ||
+               rrd_cluster_name_problem(sc->pool[i].cluster) == NULL);
+  }
+}
+
 static void check_token(const struct serve_tokens *ts,
                         const struct serve_token *t) {
+  size_t which = SIZE_MAX;
   char h[2 * SERVE_TOKEN_MAX + 32];
   FUZZ_CHECK(t->secret_len >= SERVE_SECRET_MIN &&
              t->secret_len <= SERVE_TOKEN_MAX);
@@ -80,12 +120,16 @@ static void check_token(const struct serve_tokens *ts,
     FUZZ_CHECK(i < t->id_len || t->id[i] == 0);
   }
   snprintf(h, sizeof(h), "Bearer %.*s", (int)t->secret_len, t->secret);
-  FUZZ_CHECK(serve_auth_check(ts, h) == SERVE_AUTH_OK);
+  FUZZ_CHECK(serve_auth_check(ts, h, &which) == SERVE_AUTH_OK);
+  FUZZ_CHECK(which == (size_t)(t - ts->item));
+  if (t->scope != NULL)
+    check_scope(t->scope);
   if (memchr(t->secret, '=', t->secret_len) == NULL) {
     snprintf(
         h, sizeof(h), "PVEAPIToken=%.*s=%.*s", t->id_len ? (int)t->id_len : 5,
         t->id_len ? (char *)t->id : "a@b!c", (int)t->secret_len, t->secret);
-    FUZZ_CHECK(serve_auth_check(ts, h) == SERVE_AUTH_OK);
+    FUZZ_CHECK(serve_auth_check(ts, h, &which) == SERVE_AUTH_OK);
+    FUZZ_CHECK(which == (size_t)(t - ts->item));
   }
 }
 
@@ -125,8 +169,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     return 0;
   }
   check_accepted(&ts, input, file_size);
-  FUZZ_CHECK(serve_auth_check(&ts, header) == oracle(&ts, header));
-  FUZZ_CHECK(serve_auth_check(&ts, NULL) == SERVE_AUTH_MISSING);
+  FUZZ_CHECK(serve_auth_check(&ts, header, NULL) == oracle(&ts, header));
+  FUZZ_CHECK(serve_auth_check(&ts, NULL, NULL) == SERVE_AUTH_MISSING);
   serve_tokens_free(&ts);
   return 0;
 }

@@ -30,6 +30,13 @@ overview_check.py token URL TOKEN ENTRIES OUT_PNG
     ENTRIES rows; a screenshot of the form in OUT_PNG; the console holds
     nothing SEVERE but the refused requests before the token was given.
 
+overview_check.py scoped URL TOKEN IDS OUT_PNG
+    URL is a server started with --token-file, TOKEN one of its tokens
+    with a scope and IDS its guests' ids, ","-separated ("qemu/100,...").
+    Once TOKEN is typed the overview's rows and the sidebar are exactly
+    IDS (no node); a click on the first row draws that guest's graphs; a
+    screenshot in OUT_PNG; nothing SEVERE but the 401s before the token.
+
 overview_check.py clusters URL DATA_DIR MEMHOSTS OUT_PNG PLAIN_URL
     URL serves a data directory that keeps clusters apart (clusters_
     fixture.sh), MEMHOSTS its guest 196's memhost per cluster as JSON
@@ -528,6 +535,36 @@ def token(url, secret, entries, out_png):
         b.close()
 
 
+def scoped(url, secret, ids, out_png):
+    """The page with a token limited to some guests: after the token, the
+    overview's rows and the sidebar are exactly those guests, no node, and a
+    click on the first opens its graphs (its rrddata answered)."""
+    b = Browser()
+    try:
+        b.open(url + "/")
+        b.wait(TOKEN_FORM)
+        b.console(allowed="401")
+        give_token(b, secret)
+        hash_ = b.wait(READY.replace("arguments[0]", "'overview'"))
+        table = sorted(r["id"] for r in b.js(TABLE) if not r["hidden"])
+        sidebar = sorted(b.js(SIDEBAR))
+        check(hash_ == "#overview" and table == sorted(ids),
+              f"the overview shows the scope's guests alone: {ids}",
+              f"hash {hash_!r}, table {table}")
+        check(sidebar == sorted(ids), "the sidebar lists them alone, no node",
+              f"sidebar {sidebar}")
+        b.screenshot(out_png)
+        b.click(f'tr.row[data-id="{ids[0]}"] td.col-name')
+        hash_ = b.wait(READY.replace("arguments[0]", "'target'"))
+        drawn = b.js("return document.querySelectorAll('path.series').length;")
+        check(hash_ == "#" + ids[0] and drawn > 0,
+              f"a click on {ids[0]} draws its graphs",
+              f"hash {hash_!r}, {drawn} series")
+        b.console()
+    finally:
+        b.close()
+
+
 CLUSTER_CELLS = """
 var out = {};
 document.querySelectorAll('#overview-table tr.row').forEach(function (tr) {
@@ -650,6 +687,8 @@ def main(argv):
         page(argv[2].rstrip("/"), argv[3], argv[4])
     elif len(argv) == 6 and argv[1] == "token":
         token(argv[2].rstrip("/"), argv[3], int(argv[4]), argv[5])
+    elif len(argv) == 6 and argv[1] == "scoped":
+        scoped(argv[2].rstrip("/"), argv[3], argv[4].split(","), argv[5])
     elif len(argv) == 7 and argv[1] == "clusters":
         clusters(argv[2].rstrip("/"), argv[3], json.loads(argv[4]), argv[5],
                  argv[6].rstrip("/"))

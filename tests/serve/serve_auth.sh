@@ -22,7 +22,8 @@
 #     secret in the message) and options that do not go together, with their
 #     messages and exit codes; a non-loopback --listen without TLS and a
 #     token is a usage error naming what is missing, and with --insecure
-#     one warning line.
+#     one warning line;
+#   - --threads 1 serves without a word from libmicrohttpd.
 set -euo pipefail
 
 for tool in rrdtool curl openssl python3; do
@@ -191,7 +192,7 @@ chmod 640 "$T/server.key"
 : >"$T/empty"
 printf '# only a comment\n\n' >"$T/comment"
 printf 'root@pam!monitoring=0123456789abcde\n' >"$T/short"
-printf '%s\n# the next one is bad\n%s\t%s\n' "$SECRET" "$OTHER" "$WRONG" >"$T/control"
+printf '%s\n# the next one is bad\n%s\001%s\n' "$SECRET" "$OTHER" "$WRONG" >"$T/control"
 chmod 600 "$T/empty" "$T/comment" "$T/short" "$T/control"
 refused 1 "pvecg serve: --token-file $T/empty: it holds no token (one a line: SECRET or USER@REALM!TOKENID=SECRET)" \
   --listen "127.0.0.1:$PORT" --token-file "$T/empty"
@@ -222,6 +223,14 @@ check "--insecure: nothing else before the start" 2 "$(grep -c '' <(sed '/listen
 start_serve "$T/serve.log" --listen "0.0.0.0:$PORT" --data-dir "$D" --pve-config-dir "" "${TLS[@]}" --token-file "$T/token"
 stop_serve
 check "TLS and a token: no warning, no --insecure" 0 "$(grep -ci warning "$T/serve.log" || true)"
+
+# ---- one thread ----------------------------------------------------------------
+start_serve "$T/serve.log" --listen "127.0.0.1:$PORT" --data-dir "$D" --pve-config-dir "" --threads 1
+check "--threads 1 answers" 200 "$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/api2/json/nodes")"
+stop_serve
+check "--threads 1: libmicrohttpd says nothing" \
+  "pvecg serve: listening on 127.0.0.1:$PORT, files in $D|pvecg serve: stopping (Terminated)" \
+  "$(paste -sd'|' "$T/serve.log")"
 
 [ "$FAILURES" -eq 0 ] || { echo "$FAILURES failures"; exit 1; }
 echo PASS

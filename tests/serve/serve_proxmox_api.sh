@@ -6,7 +6,9 @@
 # (PVEAPIToken=USER@REALM!TOKENID=SECRET, the token file holding the
 # same): cluster/resources is the fixture's listing and a guest's rrddata
 # is what `pvecg rrddata` prints, value for value; with another secret
-# the client gets the 401.  Over a data directory that keeps clusters
+# the client gets the 401; a tenant's token limited to guest 100
+# (vmids=100) gets that guest alone, no node, and another VMID's 404.
+# Over a data directory that keeps clusters
 # apart (clusters_fixture.sh) the client passes the parameter cluster:
 # prod's listing and prod's guest 196, and without it the data
 # directory's own 196.  Skipped only when node or npm are missing or
@@ -47,17 +49,21 @@ printf 'name: web-1\nmemory: 4096\n' >"$T/pve/nodes/pve1/qemu-server/100.conf"
 make_tls "$T"
 SECRET=$(new_secret)
 TOKEN_ID='monitor@pve!pvecg'
-printf '%s=%s\n' "$TOKEN_ID" "$SECRET" >"$T/token"
+# a tenant's token, limited to guest 100 (serve_scope.h)
+TENANT=$(new_secret)
+TENANT_ID='tenant@pve!graphs'
+printf '%s=%s\n%s=%s vmids=100\n' "$TOKEN_ID" "$SECRET" "$TENANT_ID" "$TENANT" >"$T/token"
 chmod 600 "$T/token"
 
 PORT=$(loopback_port)
 start_serve "$T/serve.log" --listen "127.0.0.1:$PORT" --data-dir "$D" --pve-config-dir "$T/pve" \
   --now "$NOW" --tls-cert "$T/server.pem" --tls-key "$T/server.key" --token-file "$T/token"
 
-# client SECRET [VMID [CLUSTER]]: the client's two lines, or its error
+# client SECRET [VMID [CLUSTER]]: the client's two lines, or its error;
+# the token id is CLIENT_ID's, else TOKEN_ID's
 client() {
   NODE_PATH=$T/npm/node_modules NODE_EXTRA_CA_CERTS=$T/ca.pem \
-    timeout 60 node "$HERE/proxmox_api_client.js" "$PORT" "$TOKEN_ID" "$1" pve1 "${2:-100}" ${3+"$3"} 2>&1
+    timeout 60 node "$HERE/proxmox_api_client.js" "$PORT" "${CLIENT_ID:-$TOKEN_ID}" "$1" pve1 "${2:-100}" ${3+"$3"} 2>&1
 }
 # as_node: pvecg rrddata's data through node's JSON parser and writer
 as_node() {
@@ -77,6 +83,20 @@ rc=0
 out=$(client "$(new_secret)") || rc=$?
 check "another secret: refused" "1 yes" "$rc $(grep -q 'Error 401' <<<"$out" && echo yes)"
 check "the log holds no secret" 0 "$(grep -cF -- "${SECRET:0:8}" "$T/serve.log" || true)"
+
+# ---- a scoped token: guest 100 alone, no node ---------------------------------
+out=$(CLIENT_ID=$TENANT_ID client "$TENANT") || { echo "FAIL - the client with the scoped token: $out"; exit 1; }
+check "scoped: cluster/resources is guest 100 alone" \
+  '[{"id":"qemu/100","type":"qemu","vmid":100,"name":"web-1","node":"pve1"}]' "$(sed -n 1p <<<"$out")"
+check "scoped: rrddata is pvecg rrddata's" "$want" "$(sed -n 2p <<<"$out")"
+rc=0
+out=$(CLIENT_ID=$TENANT_ID client "$TENANT" 999) || rc=$?
+check "scoped: another VMID is the missing guest's 404" \
+  '1 404 Not Found return: {"data":null,"message":"no RRD file for this guest"}' \
+  "$rc $(grep -o '404 Not Found return: .*' <<<"$out")"
+rc=0
+out=$(CLIENT_ID=$TOKEN_ID client "$TENANT") || rc=$?
+check "scoped: the secret under another token id is refused" "1 yes" "$rc $(grep -q 'Error 401' <<<"$out" && echo yes)"
 
 # ---- clusters: the parameter cluster, passed as any parameter ----------------
 stop_serve

@@ -32,7 +32,38 @@ static int parse(const char *text) {
 }
 
 static enum serve_auth check(const char *header) {
-  return serve_auth_check(&tokens, header);
+  return serve_auth_check(&tokens, header, NULL);
+}
+
+/* Which token a header matched: the one whose scope goes with it. */
+static size_t matched(const char *header) {
+  size_t which = 99;
+  assert_int_equal(serve_auth_check(&tokens, header, &which), SERVE_AUTH_OK);
+  return which;
+}
+
+static void test_which_token(void **state) {
+  (void)state;
+  assert_int_equal(parse("# three tokens\n" SECRET "\n"
+                         "root@pam!ab=abcdefgh-abcd-abcd-abcd-abcdefabcdef "
+                         "vmids=100\n"
+                         "0123456789abcdef pools=x\n"),
+                   0);
+  assert_int_equal(matched("Bearer " SECRET), 0);
+  assert_int_equal(matched("Bearer abcdefgh-abcd-abcd-abcd-abcdefabcdef"), 1);
+  assert_int_equal(
+      matched("PVEAPIToken=root@pam!ab=abcdefgh-abcd-abcd-abcd-abcdefabcdef"),
+      1);
+  assert_int_equal(matched("PVEAPIToken=x@y!zz=0123456789abcdef"), 2);
+  assert_int_equal(matched("Bearer 0123456789abcdef"), 2);
+  assert_non_null(tokens.item[1].scope);
+  assert_null(tokens.item[0].scope);
+  /* the scope words are no part of the secret */
+  assert_int_equal(check("Bearer 0123456789abcdef pools=x"), SERVE_AUTH_WRONG);
+  size_t which = 42;
+  assert_int_equal(serve_auth_check(&tokens, "Bearer nope", &which),
+                   SERVE_AUTH_WRONG);
+  assert_int_equal(serve_auth_check(&tokens, NULL, &which), SERVE_AUTH_MISSING);
 }
 
 static void test_bearer(void **state) {
@@ -182,6 +213,7 @@ int main(void) {
       cmocka_unit_test(test_symbol_rich_secret),
       cmocka_unit_test(test_user_for_the_log),
       cmocka_unit_test(test_equal),
+      cmocka_unit_test(test_which_token),
   };
   int failed = cmocka_run_group_tests(tests, NULL, NULL);
   serve_tokens_free(&tokens);

@@ -17,6 +17,7 @@
 #include "fixture_tree.h"
 #include "serve_answer.h"
 #include "serve_cluster.h"
+#include "serve_scope.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -125,25 +126,58 @@ static void test_pick(void **state) {
   (void)state;
   /* the data directory's own file comes first */
   assert_int_equal(
-      serve_cluster_pick(&config, &layout_pve_vm_9_0, "196", name, 256), 0);
+      serve_cluster_pick(&config, &layout_pve_vm_9_0, "196", NULL, name, 256),
+      0);
   assert_string_equal(name, "");
   /* else the one cluster that has it */
   assert_int_equal(
-      serve_cluster_pick(&config, &layout_pve_vm_9_0, "300", name, 256), 0);
+      serve_cluster_pick(&config, &layout_pve_vm_9_0, "300", NULL, name, 256),
+      0);
   assert_string_equal(name, "lab");
   /* else every cluster that has it */
-  assert_int_equal(
-      serve_cluster_pick(&config, &layout_pve_node_9_0, "pve1", name, 256),
-      -EEXIST);
+  assert_int_equal(serve_cluster_pick(&config, &layout_pve_node_9_0, "pve1",
+                                      NULL, name, 256),
+                   -EEXIST);
   assert_string_equal(name, "lab, prod");
   assert_int_equal(
-      serve_cluster_pick(&config, &layout_pve_vm_9_0, "999", name, 256),
+      serve_cluster_pick(&config, &layout_pve_vm_9_0, "999", NULL, name, 256),
       -ENOENT);
   /* a short buffer holds what fits */
   assert_int_equal(
-      serve_cluster_pick(&config, &layout_pve_node_9_0, "pve1", name, 6),
+      serve_cluster_pick(&config, &layout_pve_node_9_0, "pve1", NULL, name, 6),
       -EEXIST);
   assert_string_equal(name, "lab, ");
+}
+
+/* Under a scope only the clusters whose file it sees count. */
+static void test_pick_scoped(void **state) {
+  char name[256], why[160];
+  struct serve_scope *scope;
+  (void)state;
+  assert_int_equal(serve_scope_parse("vmids=196@lab,196@prod,300@prod", 31,
+                                     &scope, why, sizeof(why)),
+                   0);
+  /* the data directory's own 196 is not seen: lab's and prod's are */
+  assert_int_equal(
+      serve_cluster_pick(&config, &layout_pve_vm_9_0, "196", scope, name, 256),
+      -EEXIST);
+  assert_string_equal(name, "lab, prod");
+  /* lab has 300, the scope names prod's: as if no cluster had it */
+  assert_int_equal(
+      serve_cluster_pick(&config, &layout_pve_vm_9_0, "300", scope, name, 256),
+      -ENOENT);
+  /* no node is seen */
+  assert_int_equal(serve_cluster_pick(&config, &layout_pve_node_9_0, "pve1",
+                                      scope, name, 256),
+                   -ENOENT);
+  serve_scope_free(scope);
+  assert_int_equal(
+      serve_scope_parse("vmids=196@prod", 14, &scope, why, sizeof(why)), 0);
+  assert_int_equal(
+      serve_cluster_pick(&config, &layout_pve_vm_9_0, "196", scope, name, 256),
+      0);
+  assert_string_equal(name, "prod");
+  serve_scope_free(scope);
 }
 
 static void answer(const char *path, const struct serve_param *params,
@@ -229,6 +263,7 @@ int main(void) {
       cmocka_unit_test(test_clusters_of),
       cmocka_unit_test(test_dirs),
       cmocka_unit_test(test_pick),
+      cmocka_unit_test(test_pick_scoped),
       cmocka_unit_test(test_listings),
       cmocka_unit_test(test_rrddata_cluster),
   };
