@@ -5,8 +5,9 @@
  * in the data directory's pve-vm-9.0 and pve-node-9.0 directories or in
  * their legacy pve2-vm and pve2-node ones (a legacy "<name>.old" counts as
  * <name>), and, as files of their own, pvecg's KSM files
- * (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0).  Names must be valid: a VMID for guests, an acceptable file
- * name for nodes; dot files and anything but regular files are left out.
+ * (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0).  Names must be valid: a VMID for
+ * guests, an acceptable file name for nodes; dot files and anything but regular
+ * files are left out.
  */
 #ifndef PVECG_EXPORT_FILES_H
 #define PVECG_EXPORT_FILES_H

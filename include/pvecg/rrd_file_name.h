@@ -3,11 +3,11 @@
  * Where a layout's files live: <data dir>/<layout name>/<file name>, with
  * the file name a VMID or a node name, or <data dir>/<cluster>/<layout
  * name>/<file name> when one writer keeps several clusters apart (a
- * cluster's directory is laid out like a whole data directory).  Those names come from outside (a
- * directory name, a host name over the network plugin, a command line), so
- * every path is built here, after the name has been checked, by the writer
- * (rrd_store.c), the read plugin for its node name (pve_cgroup.c) and the
- * pvecg command alike: one rule for every name.
+ * cluster's directory is laid out like a whole data directory).  Those names
+ * come from outside (a directory name, a host name over the network plugin, a
+ * command line), so every path is built here, after the name has been checked,
+ * by the writer (rrd_store.c), the read plugin for its node name (pve_cgroup.c)
+ * and the pvecg command alike: one rule for every name.
  */
 #ifndef PVECG_RRD_FILE_NAME_H
 #define PVECG_RRD_FILE_NAME_H
