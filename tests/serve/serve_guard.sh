@@ -80,7 +80,9 @@ check "127.0.0.1: one line per checked wrong token" 5 \
 check "127.0.0.1: one line for the block" 1 \
   "$(grep -cxF 'pvecg serve: 127.0.0.1: 5 wrong tokens within 60 s, answered 429 for 60 s' "$T/serve.log" || true)"
 check "127.0.0.3: its line" 1 "$(grep -cxF "$(printf "$LINE" 127.0.0.3)" "$T/serve.log" || true)"
-check "no line per 429" 0 "$(grep -c '429' "$T/serve.log" | awk '{print $1 - 1}')"
+# (the first line names the port and the directory, which may hold "429")
+check "no line per 429" 0 \
+  "$(grep -v '^pvecg serve: listening on ' "$T/serve.log" | grep -c '429' | awk '{print $1 - 1}')"
 check "every line accounted for (and the stop)" 10 "$(wc -l <"$T/serve.log")"
 check "the log never holds a secret" 0 "$(grep -cF -e "${SECRET:0:8}" -e "${WRONG:0:8}" "$T/serve.log" || true)"
 
