@@ -45,6 +45,9 @@ struct metrics_file {
   time_t time;          /* of the row */
   const double *values; /* layout->ds_count of them, NAN unknown */
   bool stale;           /* no fresh row: only pve_up 0, no values */
+  bool beside;          /* a file beside the guest's or node's own (its KSM
+                           file): its values only, never its pve_up or
+                           pve_node_info, which the own file gives */
 };
 
 /* What a guest's configuration says (pve_guest_info). */
@@ -68,7 +71,8 @@ void metrics_text_guests(FILE *out, const struct metrics_guest *guests,
 void metrics_text_cluster_guests(FILE *out, const struct metrics_guest *guests,
                                  const char *const *clusters, size_t count);
 
-/* pve_up{id} for each file: 1 when it has a fresh row, 0 when stale. */
+/* pve_up{id} for each file: 1 when it has a fresh row, 0 when stale;
+ * none for a file beside another (metrics_file.beside). */
 void metrics_text_up(FILE *out, const struct metrics_file *files, size_t count);
 void metrics_text_cluster_up(FILE *out, const struct metrics_file *files,
                              const char *const *clusters, size_t count);

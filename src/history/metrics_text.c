@@ -82,16 +82,23 @@ static size_t add_families(struct family *f, size_t n,
 }
 
 /* The families of the files' layouts: one per name, in the order of the
- * first layout's columns. */
+ * first layout's columns.  A few layouts per kind (a guest's pve file and
+ * its KSM file): each is added once. */
+#define LAYOUTS_SEEN 8
 static size_t families_of(const struct metrics_file *files, size_t count,
                           struct family *f) {
-  const struct rrd_layout *seen[2] = {NULL, NULL};
+  const struct rrd_layout *seen[2][LAYOUTS_SEEN] = {{NULL}};
   size_t n = 0;
   for (size_t i = 0; i < count; i++) {
     enum export_kind k = files[i].kind;
-    if (seen[k] == files[i].layout)
+    size_t at = 0;
+    while (at < LAYOUTS_SEEN && seen[k][at] != NULL &&
+           seen[k][at] != files[i].layout)
+      at++;
+    if (at < LAYOUTS_SEEN && seen[k][at] == files[i].layout)
       continue;
-    seen[k] = files[i].layout;
+    if (at < LAYOUTS_SEEN)
+      seen[k][at] = files[i].layout;
     n = add_families(f, n, files[i].layout, k);
   }
   return n;
@@ -99,18 +106,36 @@ static size_t families_of(const struct metrics_file *files, size_t count,
 
 /* ---- samples ------------------------------------------------------------- */
 
+/* The column of file's layout that feeds f: the family's own column of
+ * that kind when the file's layout has it there, else the one named so
+ * (a guest's pve file and its KSM file are of one kind, other layouts). */
+static int column_of(const struct family *f, const struct metrics_file *file) {
+  int c = f->column[file->kind];
+  bool node = file->kind == EXPORT_NODE;
+  const struct export_metric *m =
+      c >= 0 ? export_metric_of(file->layout, node, (size_t)c) : NULL;
+  if (m != NULL && strcmp(m->prom, f->metric->prom) == 0)
+    return c;
+  for (size_t i = 0; i < file->layout->ds_count; i++) {
+    m = export_metric_of(file->layout, node, i);
+    if (m != NULL && strcmp(m->prom, f->metric->prom) == 0)
+      return (int)i;
+  }
+  return -1;
+}
+
 static bool sample_of(const struct family *f, const struct metrics_file *file,
                       double *ret) {
-  int c = f->column[file->kind];
   if (file->stale)
     return false; /* its values end: only pve_up says it is there */
-  if (c < 0 || (size_t)c >= file->layout->ds_count)
-    return false;
   /* the column's own naming: a guest's and a node's share the family */
+  int c = column_of(f, file);
+  if (c < 0)
+    return false;
   const struct export_metric *m =
       export_metric_of(file->layout, file->kind == EXPORT_NODE, (size_t)c);
   double v = file->values[c];
-  if (m == NULL || strcmp(m->prom, f->metric->prom) != 0 || !isfinite(v))
+  if (!isfinite(v))
     return false;
   *ret = m->percent ? v / 100 : v;
   return true;
@@ -239,6 +264,8 @@ void metrics_text_cluster_up(FILE *out, const struct metrics_file *files,
              "has stopped (0)",
              "gauge");
   for (size_t i = 0; i < count; i++) {
+    if (files[i].beside)
+      continue;
     fputs("pve_up{", out);
     write_id(out, files[i].id, cluster_of(clusters, i));
     fprintf(out, "} %d\n", files[i].stale ? 0 : 1);
@@ -256,7 +283,8 @@ void metrics_text_cluster_nodes(FILE *out, const struct metrics_file *files,
   bool meta = false;
   for (size_t i = 0; i < count; i++) {
     const char *id = files[i].id;
-    if (files[i].kind != EXPORT_NODE || strncmp(id, "node/", 5) != 0)
+    if (files[i].kind != EXPORT_NODE || files[i].beside ||
+        strncmp(id, "node/", 5) != 0)
       continue;
     if (!meta)
       write_meta(out, "pve_node_info", "Node info", "gauge");

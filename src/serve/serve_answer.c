@@ -147,6 +147,7 @@ static void view_args_of(const struct serve_config *c,
   args->data_dir = c->data_dir;
   args->daemon = c->daemon;
   args->cluster = cluster;
+  args->ksm = req->ksm;
   if (req->route == SERVE_ROUTE_GUEST_RRDDATA)
     args->vmid = req->vmid;
   else
@@ -154,6 +155,14 @@ static void view_args_of(const struct serve_config *c,
 }
 
 /* ---- the cluster of a file ----------------------------------------------- */
+
+/* The layout of the file req reads: the guest's or node's pve file, or
+ * its KSM file. */
+static const struct rrd_layout *layout_of(const struct serve_request *req) {
+  if (req->route == SERVE_ROUTE_GUEST_RRDDATA)
+    return req->ksm ? &layout_pvecg_ksm_vm_1_0 : &layout_pve_vm_9_0;
+  return req->ksm ? &layout_pvecg_ksm_node_1_0 : &layout_pve_node_9_0;
+}
 
 #define CLUSTERS_TEXT_MAX 1024
 
@@ -184,9 +193,8 @@ static bool cluster_of(const struct serve_config *c,
     snprintf(buf, size, "%s", req->cluster);
     return true;
   }
-  int p = serve_cluster_pick(
-      c, guest ? &layout_pve_vm_9_0 : &layout_pve_node_9_0,
-      guest ? req->vmid : req->node, scope, names, sizeof(names));
+  int p = serve_cluster_pick(c, layout_of(req), guest ? req->vmid : req->node,
+                             scope, names, sizeof(names));
   if (p == 0 || p == -ENOENT) {
     /* one name, at most RRD_FILE_NAME_MAX bytes */
     snprintf(buf, size, "%.*s", (int)size - 1, p == 0 ? names : "");
@@ -255,9 +263,7 @@ static void rrddata_reply(const struct serve_config *c,
     serve_fail_reply(r, 400, "bad name");
     return;
   }
-  bool seen = serve_scope_sees(scope, cluster,
-                               args.vmid != NULL ? &layout_pve_vm_9_0
-                                                 : &layout_pve_node_9_0,
+  bool seen = serve_scope_sees(scope, cluster, layout_of(req),
                                args.vmid != NULL ? args.vmid : args.node);
   if ((!src.remote && stat(src.path, &st) != 0) || !seen) {
     serve_fail_reply(r, 404,

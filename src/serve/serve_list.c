@@ -52,7 +52,7 @@ void serve_list_names(const char *list_dir, const struct rrd_layout *layout,
                       const struct serve_scope *scope, const char *cluster,
                       struct dir_names *ret) {
   char dir[PATH_MAX];
-  bool guests = layout == &layout_pve_vm_9_0;
+  bool guests = layout->kind == RRD_LAYOUT_GUEST;
   snprintf(dir, sizeof(dir), "%s/%s", list_dir, layout->name);
   dir_names_read(dir, DIR_ENTRY_FILE, guests ? vmid_name : node_name,
                  SERVE_LIST_MAX, ret);

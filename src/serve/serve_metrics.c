@@ -15,6 +15,12 @@
  * listings of all clusters come first, so that the arrays are sized once
  * and what is pointed into them never moves.
  *
+ * A guest's or node's KSM file (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0),
+ * where there is one, is read beside its own: its families carry the same
+ * `id` (and `cluster`), under the same fresh and stale rule, but its file
+ * gives no pve_up or pve_node_info of its own, which the pve file gives.
+ * It counts in pvecg_metrics_files as any file read.
+ *
  * Files are read BATCH at a time under the read lock, as the overview
  * reads them: a scrape of thousands of files never holds the lock for
  * all of them, and other requests get their turn between batches.  Under
@@ -54,7 +60,7 @@ enum file_state { FILE_FRESH, FILE_STALE, FILE_UNREADABLE, FILE_STATES };
 struct cluster_files {
   const char *name; /* into the scrape's clusters */
   struct serve_cluster_dirs dirs;
-  struct dir_names nodes, vmids;
+  struct dir_names nodes, vmids, ksm_nodes, ksm_vmids;
 };
 
 /* Everything one scrape holds: the files' rows and who the guests are. */
@@ -125,6 +131,8 @@ static bool take_row(const struct rrd_layout *layout,
 static int read_file(struct scrape *s, const char *cluster,
                      const struct rrd_layout *layout, const char *name,
                      enum export_kind kind) {
+  bool beside = layout == &layout_pvecg_ksm_vm_1_0 ||
+                layout == &layout_pvecg_ksm_node_1_0;
   char path[PATH_MAX];
   struct rrd_last_row row;
   const char *dir = s->config->data_dir;
@@ -147,8 +155,11 @@ static int read_file(struct scrape *s, const char *cluster,
   s->state[stale ? FILE_STALE : FILE_FRESH]++;
   /* values are pointed to when the cluster's files are named */
   s->file_clusters[s->count] = cluster;
-  s->files[s->count++] = (struct metrics_file){
-      .kind = kind, .layout = layout, .time = row.time, .stale = stale};
+  s->files[s->count++] = (struct metrics_file){.kind = kind,
+                                               .layout = layout,
+                                               .time = row.time,
+                                               .stale = stale,
+                                               .beside = beside};
   return 0;
 }
 
@@ -191,7 +202,7 @@ static void name_files(struct scrape *s, size_t first,
     bool known;
     const char *type = serve_list_guest_type(configs, name, who, &known);
     snprintf(s->ids[i], ID_SIZE, "%s/%s", type, name);
-    if (!known)
+    if (!known || s->files[i].beside)
       continue;
     s->guest_clusters[s->guest_count] = s->file_clusters[i];
     s->guests[s->guest_count++] = (struct metrics_guest){
@@ -216,7 +227,12 @@ static int list_clusters(struct scrape *s) {
                      &l->nodes);
     serve_list_names(l->dirs.list, &layout_pve_vm_9_0, s->scope, l->name,
                      &l->vmids);
-    total += l->nodes.count + l->vmids.count;
+    serve_list_names(l->dirs.list, &layout_pvecg_ksm_node_1_0, s->scope,
+                     l->name, &l->ksm_nodes);
+    serve_list_names(l->dirs.list, &layout_pvecg_ksm_vm_1_0, s->scope, l->name,
+                     &l->ksm_vmids);
+    total += l->nodes.count + l->vmids.count + l->ksm_nodes.count +
+             l->ksm_vmids.count;
   }
   return reserve(s, total);
 }
@@ -227,6 +243,12 @@ static int gather_cluster(struct scrape *s, const struct cluster_files *l) {
   int r = read_dir(s, l->name, &layout_pve_node_9_0, EXPORT_NODE, &l->nodes);
   if (r == 0)
     r = read_dir(s, l->name, &layout_pve_vm_9_0, EXPORT_VM, &l->vmids);
+  if (r == 0)
+    r = read_dir(s, l->name, &layout_pvecg_ksm_node_1_0, EXPORT_NODE,
+                 &l->ksm_nodes);
+  if (r == 0)
+    r = read_dir(s, l->name, &layout_pvecg_ksm_vm_1_0, EXPORT_VM,
+                 &l->ksm_vmids);
   struct guest_directory *configs =
       r == 0 ? guest_directory_load(l->dirs.config) : NULL;
   if (r == 0 && configs == NULL)
@@ -279,6 +301,8 @@ static void scrape_free(struct scrape *s) {
   for (size_t c = 0; s->listed != NULL && c < s->clusters.count; c++) {
     dir_names_free(&s->listed[c].nodes);
     dir_names_free(&s->listed[c].vmids);
+    dir_names_free(&s->listed[c].ksm_nodes);
+    dir_names_free(&s->listed[c].ksm_vmids);
   }
   free(s->listed);
   data_clusters_free(&s->clusters);

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #define BATCH 64
+#define STALE_STEPS 5 /* as /metrics tells fresh from stale (pve_up) */
 #define SPARK_MAX 128 /* an hour is 60 rows; a coarser file has fewer */
 #define COLUMNS_MAX 8
 
@@ -62,6 +63,8 @@ struct file_read {
   bool readable; /* the header was read and has every column */
   time_t time;
   double values[COLUMNS_MAX];
+  unsigned long step;
+  double ksmsaved; /* of the guest's fresh KSM file; NAN: none, U */
   bool has_spark;
   time_t spark_time;
   unsigned long spark_step;
@@ -75,6 +78,9 @@ struct overview {
   struct rrddata_window hour;
   const char *cluster;             /* of the files being read and written */
   struct guest_directory *configs; /* the cluster's, for its guests */
+  struct dir_names ksm; /* the cluster's nodes or guests with a KSM file */
+  bool guests;          /* the files being read are guests' */
+  time_t now;
   int failure; /* -ENOTCONN: the daemon cannot be reached; or -ENOMEM */
   char err[256];
   struct file_read batch[BATCH];
@@ -127,6 +133,40 @@ static int read_spark(struct overview *o, const char *path,
   return 0;
 }
 
+/* VMIDs are canonical digits: shorter is smaller (the listing's order). */
+static int by_vmid(const void *a, const void *b) {
+  const char *x = *(char *const *)a, *y = *(char *const *)b;
+  size_t lx = strlen(x), ly = strlen(y);
+  return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
+}
+
+/* Whether the guest has a KSM file: only those are read, so that a node
+ * without KSM costs no failed read per guest. */
+static bool has_ksm(const struct overview *o, const char *name) {
+  return o->ksm.count > 0 && bsearch(&name, o->ksm.name, o->ksm.count,
+                                     sizeof(*o->ksm.name), by_vmid) != NULL;
+}
+
+/* ksmsaved of the guest's KSM file where it has a fresh one (a KSM file
+ * left when KSM was turned off says nothing of now); NAN otherwise. */
+static int read_ksm(struct overview *o, const char *name, struct file_read *f) {
+  char path[PATH_MAX];
+  struct rrd_last_row row;
+  const struct rrd_layout *layout = &layout_pvecg_ksm_vm_1_0;
+  f->ksmsaved = NAN;
+  if (!has_ksm(o, name) ||
+      rrd_cluster_file_path(o->config->data_dir, o->cluster, layout, name, path,
+                            sizeof(path)) != 0)
+    return 0;
+  int r = serve_read_last(o->config, path, &row, o->err, sizeof(o->err));
+  if (r != 0)
+    return r == -ENOTCONN ? r : 0;
+  if (row.time != 0 &&
+      o->now - row.time <= (time_t)(STALE_STEPS * layout->step))
+    f->ksmsaved = rrd_last_value(&row, "ksmsaved");
+  return 0;
+}
+
 /* One file; -ENOTCONN when the daemon cannot be reached, else 0 with
  * whatever could be read. */
 static int read_file(struct overview *o, const struct rrd_layout *layout,
@@ -134,7 +174,12 @@ static int read_file(struct overview *o, const struct rrd_layout *layout,
                      struct file_read *f) {
   char path[PATH_MAX];
   struct rrd_last_row row;
-  *f = (struct file_read){0};
+  *f = (struct file_read){.ksmsaved = NAN};
+  if (cols == &guest_columns) {
+    int k = read_ksm(o, name, f);
+    if (k != 0)
+      return k;
+  }
   if (rrd_cluster_file_path(o->config->data_dir, o->cluster, layout, name, path,
                             sizeof(path)) != 0)
     return 0;
@@ -145,6 +190,7 @@ static int read_file(struct overview *o, const struct rrd_layout *layout,
     return 0;
   f->readable = true;
   f->time = row.time;
+  f->step = layout->step;
   return read_spark(o, path, cols, f);
 }
 
@@ -203,14 +249,28 @@ static void write_file(struct json_writer *w, const struct overview *o,
     serve_list_guest_members(w, name, o->configs);
   serve_list_cluster_member(w, o->cluster);
   json_key(w, "time");
-  if (f->readable && f->time != 0)
+  bool timed = f->readable && f->time != 0;
+  if (timed)
     json_int(w, f->time);
   else
     json_null(w);
+  json_key(w, "age");
+  if (timed)
+    json_int(w, o->now - f->time);
+  else
+    json_null(w);
+  json_key(w, "stale");
+  json_bool(w, !timed || o->now - f->time > (time_t)(STALE_STEPS * f->step));
   for (size_t i = 0; i < cols->count; i++) {
     json_key(w, cols->names[i]);
     write_exact(w, f->readable ? f->values[i] : NAN);
   }
+  if (cols == &guest_columns) {
+    json_key(w, "ksmsaved");
+    write_exact(w, f->ksmsaved);
+  }
+  json_key(w, "ksm");
+  json_bool(w, has_ksm(o, name));
   write_spark(w, f);
   json_end_object(w);
 }
@@ -243,8 +303,13 @@ static void write_cluster(struct json_writer *w, struct overview *o,
     return;
   }
   serve_list_names(dirs.list, layout, o->scope, cluster, &names);
+  o->guests = guests;
+  serve_list_names(
+      dirs.list, guests ? &layout_pvecg_ksm_vm_1_0 : &layout_pvecg_ksm_node_1_0,
+      o->scope, cluster, &o->ksm);
   write_files(w, o, layout, guests ? &guest_columns : &node_columns, &names);
   dir_names_free(&names);
+  dir_names_free(&o->ksm);
   guest_directory_free(o->configs);
   o->configs = NULL;
 }
@@ -283,6 +348,7 @@ void serve_overview_reply(const struct serve_config *config,
   o->config = config;
   o->scope = scope;
   time_t now = config->now != 0 ? config->now : time(NULL);
+  o->now = now;
   rrddata_window(RRDDATA_HOUR, false, now, &o->hour);
   serve_json_reply(ret, 200, fill_overview, &(struct fill_arg){o, &clusters});
   if (o->failure == -ENOMEM) {

@@ -8,12 +8,21 @@
  * name, node), plus
  *   "time"    the newest update, epoch seconds (null: never updated or
  *             not readable)
+ *   "age"     seconds from "time" to now (null with it)
+ *   "stale"   true when the newest row is more than five steps old (or
+ *             there is none): the rule /metrics' pve_up 0 follows
  *   values    guest: memhost mem maxmem cpu maxcpu pressurecpusome
  *             pressureiosome pressurememorysome; node: memused memtotal
  *             cpu maxcpu and the same three pressures.  As `rrdtool
  *             lastupdate` gives them (serve_read_last(), with what
  *             rrdcached still holds), printed so that a reader gets the
  *             very same double back; unknown (U) as null.
+ *   "ksmsaved" a guest's only: ksmsaved of its KSM file
+ *             (pvecg-ksm-vm-1.0), as `rrdtool lastupdate` gives it; null
+ *             when the guest has no KSM file, its value is U, or the
+ *             file is stale (KSM no longer recorded).
+ *   "ksm"     true when the node or guest has a KSM file (its rrddata
+ *             with ksm=1 has rows): the page asks for them only then.
  *   "spark"   memhost (node: memused) of the last hour from the finest
  *             AVERAGE archive, the rows `pvecg rrddata --timeframe hour`
  *             reads (one a minute), printed as rrddata prints them; null

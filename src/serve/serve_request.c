@@ -193,10 +193,20 @@ static int take_cluster(const struct serve_param *p, struct serve_request *ret,
   return 0;
 }
 
+/* ksm: 0 or 1, as Proxmox's API writes a boolean. */
+static int take_ksm(const struct serve_param *p, struct serve_request *ret,
+                    struct serve_error *err) {
+  const char *v = p->value != NULL ? p->value : "";
+  if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
+    return fail_param(err, "ksm", "type check ('boolean') failed - not 0 or 1");
+  ret->ksm = v[0] == '1';
+  return 0;
+}
+
 /* The API's parameters: each known one at most once, no other one. */
 static int take_params(const struct serve_param *params, size_t count,
                        struct serve_request *ret, struct serve_error *err) {
-  bool seen_timeframe = false, seen_cf = false;
+  bool seen_timeframe = false, seen_cf = false, seen_ksm = false;
   for (size_t i = 0; i < count; i++) {
     const char *key = params[i].key != NULL ? params[i].key : "";
     bool timeframe = strcmp(key, "timeframe") == 0;
@@ -205,6 +215,14 @@ static int take_params(const struct serve_param *params, size_t count,
       if (ret->has_cluster)
         return fail_param(err, key, "given more than once");
       if (take_cluster(&params[i], ret, err) != 0)
+        return -EINVAL;
+      continue;
+    }
+    if (rrddata_route(ret->route) && strcmp(key, "ksm") == 0) {
+      if (seen_ksm)
+        return fail_param(err, key, "given more than once");
+      seen_ksm = true;
+      if (take_ksm(&params[i], ret, err) != 0)
         return -EINVAL;
       continue;
     }

@@ -16,7 +16,10 @@
  *   /metrics                                     the newest values for
  *                                                Prometheus
  * rrddata takes timeframe (required) and cf (AVERAGE, the default, or
- * MAX), as Proxmox's does.  Every API path and /metrics also take cluster,
+ * MAX), as Proxmox's does, and pvecg's ksm (0, the default, or 1): 1 reads
+ * the guest's or node's KSM file (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0)
+ * instead of its pve file, as `pvecg rrddata --ksm` does; Proxmox's API
+ * has no KSM rows.  Every API path and /metrics also take cluster,
  * the cluster of a data directory that keeps several apart
  * (data_clusters.h; "" the data directory's own files): rrddata reads that
  * cluster's file, the others list only that cluster.  No other parameter
@@ -56,6 +59,7 @@ struct serve_request {
   char vmid[16];          /* the VMID as given: canonical digits */
   enum rrddata_timeframe timeframe;
   enum rrd_cf cf;
+  bool ksm;         /* rrddata of the KSM file */
   bool has_cluster; /* cluster was given: only that cluster */
   char cluster[RRD_FILE_NAME_MAX + 1];
 };

@@ -73,12 +73,12 @@ static void make_scrape(struct scrape *s) {
   set(&s->ct, g, "cpu", 0.25);
   set(&s->ct, g, "mem", 536870912);
   set(&s->ct, g, "pressurecpufull", 2.5);
-  s->files[0] = (struct metrics_file){EXPORT_NODE, "node/pve1",    n,
-                                      1700000060,  s->node.values, false};
-  s->files[1] = (struct metrics_file){EXPORT_VM,  "qemu/100",   g,
-                                      1700000070, s->vm.values, false};
-  s->files[2] = (struct metrics_file){EXPORT_VM,  "lxc/101",    g,
-                                      1700000080, s->ct.values, false};
+  s->files[0] = (struct metrics_file){
+      EXPORT_NODE, "node/pve1", n, 1700000060, s->node.values, false, false};
+  s->files[1] = (struct metrics_file){
+      EXPORT_VM, "qemu/100", g, 1700000070, s->vm.values, false, false};
+  s->files[2] = (struct metrics_file){EXPORT_VM,    "lxc/101", g,    1700000080,
+                                      s->ct.values, false,     false};
 }
 
 static void test_files_prometheus(void **state) {
@@ -211,9 +211,10 @@ static void test_files_nothing_known(void **state) {
   struct row r;
   clear(&r);
   struct metrics_file files[] = {
-      {EXPORT_VM, "qemu/100", &layout_pve_vm_9_0, 1700000060, r.values, false},
-      {EXPORT_NODE, "node/pve1", &layout_pve_node_9_0, 1700000060, r.values,
+      {EXPORT_VM, "qemu/100", &layout_pve_vm_9_0, 1700000060, r.values, false,
        false},
+      {EXPORT_NODE, "node/pve1", &layout_pve_node_9_0, 1700000060, r.values,
+       false, false},
   };
   struct capture c;
   capture_open(&c);
@@ -237,10 +238,12 @@ static void test_files_legacy_layout(void **state) {
   set(&now, &layout_pve_vm_9_0, "mem", 2048);
   set(&now, &layout_pve_vm_9_0, "memhost", 4096);
   struct metrics_file files[] = {
-      {EXPORT_VM, "qemu/100", &layout_pve2_vm, 1700000060, old.values, false},
-      {EXPORT_VM, "qemu/101", &layout_pve_vm_9_0, 1700000060, now.values,
+      {EXPORT_VM, "qemu/100", &layout_pve2_vm, 1700000060, old.values, false,
        false},
-      {EXPORT_VM, "qemu/102", &layout_pve2_vm, 1700000060, old.values, false},
+      {EXPORT_VM, "qemu/101", &layout_pve_vm_9_0, 1700000060, now.values, false,
+       false},
+      {EXPORT_VM, "qemu/102", &layout_pve2_vm, 1700000060, old.values, false,
+       false},
   };
   struct capture c;
   capture_open(&c);
@@ -256,6 +259,67 @@ static void test_files_legacy_layout(void **state) {
                 "file)\n"
                 "# TYPE pve_memory_host_bytes gauge\n"
                 "pve_memory_host_bytes{id=\"qemu/101\"} 4096 1700000060\n");
+}
+
+/* KSM files beside the pve files: their families under the same id, a
+ * guest's and a node's ksmzero in one family, a negative profit kept, U
+ * left out; no pve_up or pve_node_info of their own; a stale one gives
+ * nothing. */
+static void test_files_ksm_beside(void **state) {
+  (void)state;
+  struct row vm, gk, nk, old;
+  const struct rrd_layout *kv = &layout_pvecg_ksm_vm_1_0,
+                          *kn = &layout_pvecg_ksm_node_1_0;
+  clear(&vm);
+  clear(&gk);
+  clear(&nk);
+  clear(&old);
+  set(&vm, &layout_pve_vm_9_0, "memhost", 4096);
+  set(&gk, kv, "ksmmerging", 300);
+  set(&gk, kv, "ksmzero", 2);
+  set(&gk, kv, "ksmprofit", -8192);
+  set(&gk, kv, "ksmsaved", U);
+  set(&nk, kn, "ksmzero", 7);
+  set(&nk, kn, "ksmsaved", 1228800);
+  set(&old, kv, "ksmsaved", 1);
+  struct metrics_file files[] = {
+      {EXPORT_VM, "qemu/100", &layout_pve_vm_9_0, 1700000060, vm.values, false,
+       false},
+      {EXPORT_NODE, "node/pve1", kn, 1700000060, nk.values, false, true},
+      {EXPORT_VM, "qemu/100", kv, 1700000070, gk.values, false, true},
+      {EXPORT_VM, "qemu/101", kv, 1700000070, old.values, true, true},
+  };
+  struct capture c;
+  capture_open(&c);
+  metrics_text_files(c.out, EXPORT_OPENMETRICS, files, 4);
+  metrics_text_up(c.out, files, 4);
+  metrics_text_nodes(c.out, files, 4);
+  capture_check(
+      &c,
+      "# HELP pve_memory_host_bytes Host memory the guest's cgroup uses, "
+      "page cache excluded (memory.current - memory.stat file)\n"
+      "# TYPE pve_memory_host_bytes gauge\n"
+      "pve_memory_host_bytes{id=\"qemu/100\"} 4096 1700000060\n"
+      "# HELP pve_ksm_zero_pages Pages KSM merged with the zero page\n"
+      "# TYPE pve_ksm_zero_pages gauge\n"
+      "pve_ksm_zero_pages{id=\"node/pve1\"} 7 1700000060\n"
+      "pve_ksm_zero_pages{id=\"qemu/100\"} 2 1700000070\n"
+      "# HELP pve_ksm_profit_bytes KSM's profit on the node: merged bytes "
+      "minus its bookkeeping (general_profit)\n"
+      "# TYPE pve_ksm_profit_bytes gauge\n"
+      "pve_ksm_profit_bytes{id=\"qemu/100\"} -8192 1700000070\n"
+      "# HELP pve_memory_ksm_saved_bytes Memory KSM saves on the node: "
+      "(pages_sharing + ksm_zero_pages) pages\n"
+      "# TYPE pve_memory_ksm_saved_bytes gauge\n"
+      "pve_memory_ksm_saved_bytes{id=\"node/pve1\"} 1228800 1700000060\n"
+      "# HELP pve_ksm_merging_pages Pages of the guest's QEMU process merged "
+      "by KSM\n"
+      "# TYPE pve_ksm_merging_pages gauge\n"
+      "pve_ksm_merging_pages{id=\"qemu/100\"} 300 1700000070\n"
+      "# HELP pve_up Whether the guest's or node's RRD file gets fresh rows "
+      "(1) or has stopped (0)\n"
+      "# TYPE pve_up gauge\n"
+      "pve_up{id=\"qemu/100\"} 1\n");
 }
 
 static void test_guests(void **state) {
@@ -362,6 +426,7 @@ int main(void) {
       cmocka_unit_test(test_files_guest_first),
       cmocka_unit_test(test_files_nothing_known),
       cmocka_unit_test(test_files_legacy_layout),
+      cmocka_unit_test(test_files_ksm_beside),
       cmocka_unit_test(test_guests),
       cmocka_unit_test(test_gauge),
       cmocka_unit_test(test_whole_scrape),

@@ -81,8 +81,18 @@ FILES = [
     ("b", "", "guest", "196", 6, ("qemu", "pve0", "plain-196", "0", ""), True),
     ("b", "prod", "node", "pve1", 7, None, True),
     ("b", "prod", "guest", "196", 8, ("qemu", "pve1", "prod-web", "0", "web"), True),
+    # KSM files beside a guest's and a node's own (configuration: the
+    # guest's, for its id and name), a guest without configuration's, a
+    # stale one beside the template's, and prod's guest 196's
+    ("a", "", "ksm-guest", "100", 9, ("qemu", "pve1", "web-1", "0", "prod;web"), True),
+    ("a", "", "ksm-guest", "102", 10, None, True),
+    ("a", "", "ksm-guest", "103", 11, ("qemu", "pve1", "old", "1", ""), False),
+    ("a", "", "ksm-node", "pve1", 12, None, True),
+    ("b", "prod", "ksm-guest", "196", 13, ("qemu", "pve1", "prod-web", "0", "web"), True),
+    ("b", "prod", "ksm-node", "pve1", 14, None, True),
 ]
-LAYOUT = {"node": "pve-node-9.0", "guest": "pve-vm-9.0"}
+LAYOUT = {"node": "pve-node-9.0", "guest": "pve-vm-9.0",
+          "ksm-node": "pvecg-ksm-node-1.0", "ksm-guest": "pvecg-ksm-vm-1.0"}
 RANGE = "3600s"
 # The instance label of each (server, cluster) in the Prometheus that
 # scrapes each cluster of server b as a target of its own
@@ -121,8 +131,24 @@ def node_row(k, u):
             str((1 << 35) - MIB * (u % 64)), str((1 << 32) + MIB * (u % 16))] + pressure
 
 
+def ksm_guest_row(k, u):
+    """A pvecg-ksm-vm-1.0 row: merging and zero pages, profit (negative
+    now and then), saved bytes."""
+    merging = 1000 * (k + 1) + 7 * u
+    profit = 4096 * merging - 272 * (k + 1) * (u % 9) * 10**4
+    return [str(merging), str(u % 5), str(profit), str(4096 * (merging // 2 + u % 3))]
+
+
+def ksm_node_row(k, u):
+    """A pvecg-ksm-node-1.0 row: run, shared, sharing, zero, profit, saved."""
+    sharing = 5000 * (k + 1) + 11 * u
+    return ["1", str(sharing // 3), str(sharing), str(u % 4),
+            str(4096 * sharing - 10**5), str(4096 * (sharing + u % 4))]
+
+
 def row_of(kind, k, u):
-    return guest_row(k, u) if kind == "guest" else node_row(k, u)
+    return {"guest": guest_row, "node": node_row, "ksm-guest": ksm_guest_row,
+            "ksm-node": ksm_node_row}[kind](k, u)
 
 
 def setup(top):
@@ -206,10 +232,12 @@ class File:
         _, cluster, kind, name, _, conf, live = FILES[i]
         self.instance, self.cluster, self.kind = instance, cluster, kind
         self.live, self.rows = live, rows  # {t: [value strings]}
-        self.columns = (metrics_points.NODE_COLUMNS if kind == "node"
-                        else metrics_points.GUEST_COLUMNS)
+        self.columns = {"node": metrics_points.NODE_COLUMNS,
+                        "guest": metrics_points.GUEST_COLUMNS,
+                        "ksm-node": metrics_points.KSM_NODE_COLUMNS,
+                        "ksm-guest": metrics_points.KSM_GUEST_COLUMNS}[kind]
         self.info = None
-        if kind == "node":
+        if kind.endswith("node"):
             self.id = "node/" + name
         elif conf is None:
             self.id = "guest/" + name
@@ -217,8 +245,12 @@ class File:
             self.id = "%s/%s" % (conf[0], name)
             self.info = dict(zip(("type", "node", "name", "template", "tags"), conf))
         table = export_points.PROM_NODE if kind == "node" else export_points.PROM_GUEST
+        if kind.startswith("ksm-"):
+            table = {c: metrics_points.KSM_PROM[c] for c in self.columns}
         self.metric_column = {}
         for column, metric in table.items():
+            if column not in self.columns:
+                continue
             self.metric_column[metric] = column
             if metric in metrics_points.OLDER:
                 self.metric_column[metrics_points.OLDER[metric]] = column
@@ -498,13 +530,13 @@ STORAGE_PANELS = {11, 15}
 # (panel id, refId) -> answer(check, files of $instance).
 
 
-def guests_any(fs, value, name):
+def guests_any(fs, value, name, kind="guest"):
     """(M * on(id, instance, cluster) group_left(name, type) pve_guest_info)
     or M{id=~"guest/.+"}: the configured guests named, the others by their
     id, with the metric's name when the selector keeps it (name, else
     None)."""
     out = []
-    for f in guests(fs):
+    for f in [f for f in fs if f.kind == kind]:
         v = value(f)
         if v is None:
             continue
@@ -547,6 +579,10 @@ OURS = {
     (2, "B"): guest_panel("pve_memory_usage_bytes"),
     (6, "A"): lambda c, fs: [(f.labels(__name__=m), f.val(m)) for f in nodes(fs)
                              for m in sorted(f.metric_column) if m.startswith("pve_pressure_")],
+    (10, "A"): lambda c, fs: guests_any(fs, lambda f: f.val("pve_memory_ksm_saved_bytes"),
+                                        "pve_memory_ksm_saved_bytes", "ksm-guest"),
+    (11, "A"): lambda c, fs: kept([f for f in fs if f.kind == "ksm-node"],
+                                  "pve_memory_ksm_saved_bytes"),
 }
 for pid, res in ((3, "cpu"), (4, "io"), (5, "memory")):
     OURS[(pid, "A")] = guest_panel("pve_pressure_%s_some_ratio" % res)
@@ -678,16 +714,20 @@ def caught_up(top, url, servers):
     for line in open(os.path.join(top, "rows.jsonl")):
         r = json.loads(line)
         rows[r["file"]] = max(rows.get(r["file"], 0), r["t"])
-    data = get(url, "/api/v1/query", query="timestamp(pve_cpu_usage_limit)")
-    have = {key(s["metric"]): float(s["value"][1]) for s in data["result"]}
+    have = {}
+    for metric in ("pve_cpu_usage_limit", "pve_memory_ksm_saved_bytes"):
+        data = get(url, "/api/v1/query", query="timestamp(%s)" % metric)
+        have[metric] = {key(s["metric"]): float(s["value"][1]) for s in data["result"]}
     for i, newest_t in rows.items():
         server, cluster, kind, name, *_ = FILES[i]
         if server not in servers:
             continue
-        found = [v for k, v in have.items()
+        metric = ("pve_memory_ksm_saved_bytes" if kind.startswith("ksm-")
+                  else "pve_cpu_usage_limit")
+        found = [v for k, v in have[metric].items()
                  if dict(k).get("id", "").endswith("/" + name) and
                  dict(k).get("cluster", "") == cluster and
-                 dict(k).get("id", "").startswith("node/") == (kind == "node")]
+                 dict(k).get("id", "").startswith("node/") == kind.endswith("node")]
         if newest_t not in found:
             return False
     return True

@@ -13,7 +13,10 @@ seconds before NOW, pressure as a ratio, counters under _total with the raw
 counter and again under prometheus-pve-exporter's older names (OLDER);
 pve_up 1 for such a file and 0 for a stale one (its values left out);
 pve_node_info for each node file; pve_guest_info with template and tags for
-each guest with a configuration, fresh or stale.  A label whose value is
+each guest with a configuration, fresh or stale.  A KSM file
+(pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0) gives its known values, under the
+names stated here (KSM_PROM), with its guest's or node's id, when fresh,
+and nothing else; it counts among the files' states.  A label whose value is
 empty is left out, as Prometheus and VictoriaMetrics store no such label.
 
 With clusters (a data directory whose subdirectories hold the layouts'
@@ -60,6 +63,18 @@ GUEST_COLUMNS = ("maxcpu cpu maxmem mem maxdisk disk netin netout diskread "
                  "diskwrite memhost pressurecpusome pressurecpufull "
                  "pressureiosome pressureiofull pressurememorysome "
                  "pressurememoryfull").split()
+# pvecg's KSM files (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0), beside a
+# guest's and a node's own: their values under the same id, no pve_up,
+# pve_node_info or pve_guest_info of their own.
+KSM_GUEST_COLUMNS = "ksmmerging ksmzero ksmprofit ksmsaved".split()
+KSM_NODE_COLUMNS = ("ksmrun ksmshared ksmsharing ksmzero ksmprofit "
+                    "ksmsaved").split()
+KSM_PROM = {
+    "ksmmerging": "pve_ksm_merging_pages", "ksmzero": "pve_ksm_zero_pages",
+    "ksmprofit": "pve_ksm_profit_bytes", "ksmrun": "pve_ksm_run_state",
+    "ksmsaved": "pve_memory_ksm_saved_bytes",
+    "ksmshared": "pve_ksm_shared_pages", "ksmsharing": "pve_ksm_sharing_pages",
+}
 SIGNIFICANT = None
 DROP_LABELS = {"job", "instance", "__name__"}
 # prometheus-pve-exporter's names before its _total counters (gauges in
@@ -101,12 +116,15 @@ def lastupdate(path, daemon):
 
 
 def files(data_dir):
-    for layout, columns, kind in (("pve-node-9.0", NODE_COLUMNS, "node"),
-                                  ("pve-vm-9.0", GUEST_COLUMNS, "guest")):
+    for layout, columns, kind in (
+            ("pve-node-9.0", NODE_COLUMNS, "node"),
+            ("pve-vm-9.0", GUEST_COLUMNS, "guest"),
+            ("pvecg-ksm-node-1.0", KSM_NODE_COLUMNS, "ksm-node"),
+            ("pvecg-ksm-vm-1.0", KSM_GUEST_COLUMNS, "ksm-guest")):
         top = os.path.join(data_dir, layout)
         names = sorted(os.listdir(top)) if os.path.isdir(top) else []
         for name in names:
-            if kind == "guest" and not re.fullmatch(r"[1-9][0-9]{2,8}", name):
+            if kind.endswith("guest") and not re.fullmatch(r"[1-9][0-9]{2,8}", name):
                 continue
             path = os.path.join(top, name)
             yield os.path.normpath(path), columns, kind, name
@@ -141,7 +159,8 @@ def read_guests(path, clustered=False):
     return guests if clustered else guests.get("", {})
 
 
-LAYOUT_DIRS = ("pve-node-9.0", "pve-vm-9.0", "pve2-node", "pve2-vm")
+LAYOUT_DIRS = ("pve-node-9.0", "pve-vm-9.0", "pve2-node", "pve2-vm",
+               "pvecg-ksm-node-1.0", "pvecg-ksm-vm-1.0")
 
 
 def clusters(data_dir):
@@ -171,6 +190,13 @@ def expect_files(data_dir, now, guests, daemon, cluster=""):
     out = []
     for state, kind, name, stamp, row in read_files(data_dir, now, daemon):
         if state == "unreadable":
+            continue
+        if kind.startswith("ksm-"):
+            sid = ("node/" + name if kind == "ksm-node" else "%s/%s" % (
+                guests.get(name, {"type": "guest"})["type"], name))
+            if state == "fresh":
+                out += values_of({"id": sid, "cluster": cluster}, KSM_PROM,
+                                 stamp, row)
             continue
         if kind == "node":
             sid, table = "node/" + name, export_points.PROM_NODE

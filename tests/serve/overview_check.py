@@ -10,8 +10,13 @@ overview_check.py api URL DATA_DIR NOW
     60 rows, value i being the memhost (node: memused) of the rrddata row
     whose time is spark_time + 60*i, null where that row has none or
     rrddata has no such row.  Every rrddata row must fall in the spark.
+    "age" is NOW minus that time, "stale" true when it is more than STALE
+    seconds (five steps: /metrics' pve_up 0) or there is none; "ksm" true
+    when the entry has a KSM file (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0)
+    and a guest's "ksmsaved" its KSM file's newest ksmsaved when that file
+    is fresh by the same rule, else null.
 
-overview_check.py page URL DATA_DIR OUT_PNG
+overview_check.py page URL DATA_DIR OUT_PNG NOW
     Opens URL/ in headless Chromium (chromedriver's WebDriver API, as
     page_check.sh) and checks what a person sees: the start view is the
     overview, its rows are the listing's entries, each value shown equals
@@ -19,6 +24,10 @@ overview_check.py page URL DATA_DIR OUT_PNG
     rule says, applied here to the stored value); guests sorted by host
     memory, largest first; after a click on the CPU header by CPU, largest
     first, after a second click smallest first (unknown last both ways);
+    after a click on KSM saved by it, largest first, a guest without a
+    fresh KSM file last, shown as "–"; exactly the stale entries greyed
+    (tr.stale) with their age beside the name ("45 min old": whole
+    minutes under 90, then hours under 48, then days);
     the filter narrows table and sidebar to the VMIDs and names holding
     the text; a click on a row opens that guest's graphs; a screenshot in
     OUT_PNG; no SEVERE console entry.
@@ -61,6 +70,7 @@ chromium or chromedriver is missing.  Standard library only.
 import base64
 import decimal
 import json
+import math
 import os
 import shutil
 import signal
@@ -74,7 +84,8 @@ import urllib.request
 
 FAILED = False
 ELEMENT = "element-6066-11e4-a52e-4f735466cecf"
-BYTES = {"memhost", "mem", "maxmem", "memused", "memtotal"}
+BYTES = {"memhost", "mem", "maxmem", "memused", "memtotal", "ksmsaved"}
+STALE = 300  # five steps of 60 s, as /metrics tells fresh from stale
 BINARY = ["B", "KiB", "MiB", "GiB", "TiB", "PiB"]
 
 
@@ -116,6 +127,32 @@ def file_of(data_dir, entry):
     if entry["type"] == "node":
         return os.path.join(data_dir, "pve-node-9.0", entry["node"])
     return os.path.join(data_dir, "pve-vm-9.0", str(entry["vmid"]))
+
+
+def ksm_of(data_dir, entry, now):
+    """(has a KSM file, its newest ksmsaved when fresh else None)."""
+    data_dir = os.path.join(data_dir, entry.get("cluster", ""))
+    if entry["type"] == "node":
+        path = os.path.join(data_dir, "pvecg-ksm-node-1.0", entry["node"])
+    else:
+        path = os.path.join(data_dir, "pvecg-ksm-vm-1.0", str(entry["vmid"]))
+    if not os.path.exists(path):
+        return False, None
+    row = lastupdate(path)
+    return True, row["ksmsaved"] if now - row["time"] <= STALE else None
+
+
+def age_text(age):
+    """app.js's ageText(): how old a stale row is."""
+    def rnd(x):
+        return int(math.floor(x + 0.5))
+    if age is None:
+        return "no data"
+    if age < 5400:
+        return "%d min old" % max(1, rnd(age / 60))
+    if age < 172800:
+        return "%d h old" % rnd(age / 3600)
+    return "%d days old" % rnd(age / 86400)
 
 
 def get_json(url):
@@ -179,6 +216,18 @@ def check_spark(entry, rows, key):
     return None
 
 
+def check_ksm_and_age(data_dir, now, entry, want):
+    has, saved = ksm_of(data_dir, entry, now)
+    stamp = want["time"] if want else None
+    age = now - stamp if stamp else None
+    got = [entry.get(k) for k in ("ksm", "ksmsaved", "age", "stale")]
+    expect = [has, saved, age, age is None or age > STALE]
+    if entry["type"] == "node":
+        got[1] = expect[1] = "-" if "ksmsaved" not in entry else got[1]
+    check(got == expect, f"{entry['id']}: ksm, ksmsaved, age and stale "
+          f"as its files say ({expect})", f"got {got}")
+
+
 def check_entry(data_dir, now, entry):
     path = file_of(data_dir, entry)
     keys = NODE_KEYS if entry["type"] == "node" else GUEST_KEYS
@@ -186,6 +235,8 @@ def check_entry(data_dir, now, entry):
         want = lastupdate(path)
     except subprocess.CalledProcessError:
         want = None
+    check_ksm_and_age(data_dir, now, entry,
+                      want if want and all(k in want for k in keys) else None)
     if want is None or any(k not in want for k in keys):
         bad = [k for k in ["time", "spark"] + keys if entry.get(k) is not None]
         return check(not bad, f"{entry['id']}: unreadable, every value null",
@@ -390,7 +441,9 @@ def page_id(e):
     return e["cluster"] + "/" + e["id"] if e.get("cluster") else e["id"]
 
 
-def expected_entries(url, data_dir):
+def expected_entries(url, data_dir, now=None):
+    """The listed entries with their files' newest values ("want"); with
+    NOW also their age, stale and a guest's ksmsaved."""
     entries = []
     for i, e in enumerate(get_json(url + "/api2/json/cluster/resources")["data"]):
         try:
@@ -399,8 +452,44 @@ def expected_entries(url, data_dir):
             want = None
         if want and "memhost" not in want and e["type"] != "node":
             want = None  # a foreign file: shown as unknown
-        entries.append(dict(e, id=page_id(e), want=want, order=i))
+        age = now - want["time"] if want and now is not None else None
+        if want and e["type"] != "node" and now is not None:
+            want["ksmsaved"] = ksm_of(data_dir, e, now)[1]
+        entries.append(dict(e, id=page_id(e), want=want, order=i, age=age,
+                            stale=age is None or age > STALE))
     return entries
+
+
+def check_stale(b, entries):
+    rows = b.js("""var out = {};
+document.querySelectorAll('#overview-table tr.row').forEach(function (tr) {
+  var age = tr.querySelector('td.col-name span.age');
+  out[tr.dataset.id] = [tr.classList.contains('stale'),
+                        age ? age.textContent : null,
+                        getComputedStyle(tr.querySelector('td')).color];
+});
+return out;""")
+    want = {e["id"]: [e["stale"], age_text(e["age"]) if e["stale"] else None]
+            for e in entries}
+    got = {k: v[:2] for k, v in rows.items()}
+    greyed = {v[2] for v in rows.values() if v[0]}
+    plain = {v[2] for v in rows.values() if not v[0]}
+    stale = sorted(k for k, v in want.items() if v[0])
+    check(got == want and stale and greyed and not greyed & plain,
+          f"exactly the stale rows {stale} are greyed, each with its age "
+          f"({[want[k][1] for k in stale]})", f"got {got}, want {want}, "
+          f"colours {greyed} vs {plain}")
+
+
+def check_ksm_sort(b, guests):
+    b.click('button[data-sort="ksmsaved"]')
+    want = sorted_ids(guests, "ksmsaved", True)
+    got = guest_order(b)
+    known = [e["id"] for e in guests if e["want"] and
+             e["want"].get("ksmsaved") is not None]
+    check(got == want and len(known) >= 2,
+          f"click on KSM saved: guests by it, largest first, the {len(known)} "
+          "with a fresh KSM file first", f"got {got}, want {want}")
 
 
 def check_values(table, by_id):
@@ -457,8 +546,8 @@ def check_filter(b, entries, text):
           f"{sidebar}, want {want}")
 
 
-def page(url, data_dir, out_png):
-    entries = expected_entries(url, data_dir)
+def page(url, data_dir, out_png, now):
+    entries = expected_entries(url, data_dir, now)
     by_id = {e["id"]: e for e in entries}
     guests = [e for e in entries if e["type"] != "node"]
     b = Browser()
@@ -479,7 +568,9 @@ def page(url, data_dir, out_png):
         check(all(r["spark"] is not None for r in table), "every row has a sparkline")
         check_values(table, by_id)
         check_sort(b, guests)
+        check_stale(b, entries)
         b.screenshot(out_png)
+        check_ksm_sort(b, guests)
         named = next(e for e in guests if e.get("name"))
         check_filter(b, entries, named["name"][:3].upper())
         check_filter(b, entries, str(guests[-1]["vmid"])[-2:])
@@ -683,8 +774,8 @@ def measure(url, out_png, runs):
 def main(argv):
     if len(argv) == 5 and argv[1] == "api":
         api(argv[2].rstrip("/"), argv[3], int(argv[4]))
-    elif len(argv) == 5 and argv[1] == "page":
-        page(argv[2].rstrip("/"), argv[3], argv[4])
+    elif len(argv) == 6 and argv[1] == "page":
+        page(argv[2].rstrip("/"), argv[3], argv[4], int(argv[5]))
     elif len(argv) == 6 and argv[1] == "token":
         token(argv[2].rstrip("/"), argv[3], int(argv[4]), argv[5])
     elif len(argv) == 6 and argv[1] == "scoped":

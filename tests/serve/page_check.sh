@@ -10,8 +10,10 @@
 #     holding one: {"memory": {"memhost": 58, ...}, ...}) the graph has
 #     exactly one path.series[data-series=KEY] whose data-points is exactly
 #     the expected count, drawn when the count is not 0, and a legend entry
-#     li[data-series=KEY]; and the page has no graph EXPECT_JSON does not
-#     name;
+#     li[data-series=KEY]; and the page has no graph nor series
+#     EXPECT_JSON does not name;
+#   - with PAGE_AXES (a JSON object {"pressure-io": "3%", ...}), each named
+#     graph's y axis ends at that label (its highest tick's text);
 #   - a screenshot, written to OUT_PNG, is a PNG of more than a few KB;
 #   - the browser's console logged nothing at level SEVERE (script errors,
 #     Content-Security-Policy refusals, failed requests).
@@ -188,6 +190,8 @@ dom=$(js '
   var out = {};
   document.querySelectorAll("section.graph[data-graph]").forEach(function (g) {
     var o = out[g.dataset.graph] = {};
+    var ticks = g.querySelectorAll("g.axis.y text");
+    o["-top"] = ticks.length ? ticks[ticks.length - 1].textContent : null;
     function entry(k) { return o[k] || (o[k] = {paths: 0, points: null, drawn: false, legend: false}); }
     g.querySelectorAll("path.series[data-series]").forEach(function (p) {
       var e = entry(p.dataset.series);
@@ -238,6 +242,21 @@ if [ -n "$extra" ]; then
   fail "graphs drawn that are not expected: $extra"
 else
   ok "no graph beyond the expected ones"
+fi
+extra=$(jq -r --argjson got "$dom" '. as $e | [$got | to_entries[] | .key as $g |
+  .value | keys[] | select(. != "-top" and ($e[$g] // {} | has(.) | not)) | "\($g)/\(.)"] | join(" ")' \
+  <<<"$EXPECT" 2>/dev/null) || extra=
+if [ -n "$extra" ]; then
+  fail "series drawn that are not expected: $extra"
+else
+  ok "no series beyond the expected ones"
+fi
+if [ -n "${PAGE_AXES:-}" ]; then
+  while IFS=$'\t' read -r graph want got; do
+    if [ "$got" = "$want" ]; then ok "$graph: the y axis ends at $want"; else
+      fail "$graph: the y axis ends at '$got', expected '$want'"; fi
+  done < <(jq -r --argjson got "$dom" 'to_entries[] |
+    [.key, .value, ($got[.key]["-top"] // "none")] | @tsv' <<<"$PAGE_AXES")
 fi
 
 # The screenshot.

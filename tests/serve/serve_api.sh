@@ -6,6 +6,9 @@
 #     for the same file, timeframe, CF, daemon and now (guest with and
 #     without a legacy pve2 file, qemu and lxc paths, node), with the
 #     API's headers;
+#   - ksm=1 reads the KSM file (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0):
+#     byte for byte `pvecg rrddata --ksm`; a guest without one gets the
+#     missing file's 404;
 #   - the listings, with names, types and nodes from a PVE configuration;
 #   - hostile paths, parameters and raw requests get their exact 4xx JSON,
 #     never a file outside the data directory, and the server lives on;
@@ -40,7 +43,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 T0=1700002800
 NOW=$((T0 + 86400 * 3 + 1234))
 D=$T/data
-mkdir -p "$D/pve-vm-9.0" "$D/pve2-vm" "$D/pve-node-9.0" "$T/pve/nodes/pve1/qemu-server" "$T/pve/nodes/pve1/lxc"
+mkdir -p "$D/pve-vm-9.0" "$D/pve2-vm" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" "$T/pve/nodes/pve1/qemu-server" "$T/pve/nodes/pve1/lxc"
 # VM 100: three days of 9.0 rows after a legacy pve2 file of the three
 # days before; VM 101 (an LXC container): 9.0 rows only; node pve1.
 make_file pve-vm-9.0 "$D/pve-vm-9.0/100" "$T0"
@@ -54,6 +57,11 @@ make_file pve-vm-9.0 "$D/pve-vm-9.0/101" "$T0"
 vm_rows "$T0" 4000 | xargs -n 500 rrdtool update "$D/pve-vm-9.0/101"
 make_file pve-node-9.0 "$D/pve-node-9.0/pve1" "$T0"
 node_rows "$T0" 4320 | xargs -n 500 rrdtool update "$D/pve-node-9.0/pve1"
+# KSM files of VM 100 and the node; VM 101 has none.
+make_file pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/100" "$T0"
+ksm_vm_rows "$T0" 4320 | xargs -n 500 rrdtool update "$D/pvecg-ksm-vm-1.0/100"
+make_file pvecg-ksm-node-1.0 "$D/pvecg-ksm-node-1.0/pve1" "$T0"
+ksm_node_rows "$T0" 4320 | xargs -n 500 rrdtool update "$D/pvecg-ksm-node-1.0/pve1"
 cat >"$T/pve/nodes/pve1/qemu-server/100.conf" <<'CONF'
 name: web-1
 memory: 4096
@@ -98,6 +106,28 @@ for tf in hour day week month year decade; do
   done
 done
 check "all 48 bodies are pvecg rrddata's bytes" "48 48" "$compared $same"
+# the KSM files: ksm=1, as pvecg rrddata --ksm
+same=0 compared=0
+for tf in hour day week month year decade; do
+  for cf in AVERAGE MAX; do
+    for target in "qemu 100" "node pve1"; do
+      set -- $target
+      if [ "$1" = node ]; then
+        path=/api2/json/nodes/$2/rrddata; who=(--node "$2")
+      else
+        path=/api2/json/nodes/pve1/$1/$2/rrddata; who=(--vmid "$2")
+      fi
+      want=$("$PVECG" rrddata --ksm "${who[@]}" --timeframe "$tf" --cf "$cf" --data-dir "$D" --daemon "unix:$T/sock" --now "$NOW"; echo .)
+      got=$(curl -s "$URL$path?timeframe=$tf&cf=$cf&ksm=1"; echo; echo .)
+      compared=$((compared + 1))
+      # a decade's rows of three days are all unknown: no value named
+      if [ "$got" == "$want" ] && [ ${#got} -gt 100 ] && { [ "$tf" = decade ] || [[ $got == *ksmsaved* ]]; }; then same=$((same + 1)); else
+        echo "# differs: $path ksm=1 $tf $cf"; fi
+    done
+  done
+done
+check "all 24 KSM bodies are pvecg rrddata --ksm's bytes" "24 24" "$compared $same"
+check "ksm=0 is the pve file" "$(curl -s "$URL/api2/json/nodes/pve1/rrddata?timeframe=day")" "$(curl -s "$URL/api2/json/nodes/pve1/rrddata?timeframe=day&ksm=0")"
 day=$(curl -s "$URL/api2/json/nodes/pve1/qemu/100/rrddata?timeframe=hour")
 check "the hour's newest row is the one only rrdcached has" "$((T0 + 259200 + 1200))" "$(jq '.data[-1].time' <<<"$day")"
 check "cf defaults to AVERAGE" "$("$PVECG" rrddata --vmid 100 --timeframe week --data-dir "$D" --daemon "unix:$T/sock" --now "$NOW")" "$(curl -s "$URL/api2/json/nodes/x/qemu/100/rrddata?timeframe=week")"
@@ -138,6 +168,10 @@ expect 404 "$nopath" "$URL/api2/json/nodes//rrddata?timeframe=day"
 expect 404 "$nopath" "$URL/app.js.map"
 expect 404 '{"data":null,"message":"no RRD file for this guest"}' "$URL/api2/json/nodes/pve1/qemu/999/rrddata?timeframe=day"
 expect 404 '{"data":null,"message":"no RRD file for this node"}' "$URL/api2/json/nodes/pve9/rrddata?timeframe=day"
+expect 404 '{"data":null,"message":"no RRD file for this guest"}' "$URL/api2/json/nodes/pve1/lxc/101/rrddata?timeframe=day&ksm=1"
+expect 404 '{"data":null,"message":"no RRD file for this node"}' "$URL/api2/json/nodes/pve9/rrddata?timeframe=day&ksm=1"
+expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"ksm":"type check ('"'boolean'"') failed - not 0 or 1"}}' "$URL/api2/json/nodes/pve1/rrddata?timeframe=day&ksm=yes"
+expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"ksm":"property is not defined in schema and the schema does not allow additional properties"}}' "$URL/api2/json/nodes?ksm=1"
 expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"vmid":"invalid format - not a VMID (100..999999999)"}}' "$URL/api2/json/nodes/pve1/qemu/1e3/rrddata?timeframe=day"
 expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"timeframe":"value does not have a value in the enumeration '"'hour, day, week, month, year, decade'"'"}}' "$URL/api2/json/nodes/pve1/qemu/100/rrddata?timeframe=%00day"
 expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"timeframe":"property is missing and it is not optional"}}' "$URL/api2/json/nodes/pve1/qemu/100/rrddata"

@@ -5,8 +5,9 @@
 # a row a second per file through a real rrdcached (-w 3600: the servers
 # read the rows with PENDING), for 12 seconds.  Server a is a single host
 # (node pve1, a VM, a container, a guest without configuration, a stale
-# template); server b a collector with a node and guest 196 of its own and
-# the cluster prod's (guest 196 again, told apart by `cluster`).
+# template, KSM files beside guests and the node); server b a collector
+# with a node and guest 196 of its own and the cluster prod's (guest 196
+# again, told apart by `cluster`, with KSM files).
 # Prometheus "split" scrapes a as `instance: pve1` (as prometheus-pve-
 # exporter's users label their nodes) and each cluster of b as a target of
 # its own (`params: {cluster: [...]}`, an instance label each); Prometheus

@@ -8,7 +8,9 @@
 # store from scraping it.  Files: a node, a VM with two rows pending in
 # the daemon, a container whose newest memhost is U, a guest without a
 # configuration, a stale guest (a template: pve_up 0, its guest_info, no
-# values) and a foreign file; gzip when asked for.  The names of
+# values) and a foreign file; KSM files beside VM 100's and the node's
+# (their families under the same id, a negative profit, a U) and a stale
+# one beside the template's; gzip when asked for.  The names of
 # prometheus-pve-exporter's dashboards are read back exactly: pve_up,
 # pve_node_info, pve_guest_info's template and tags, and the older counter
 # names beside the _total ones.
@@ -30,13 +32,18 @@ POINTS=$HERE/metrics_points.py
 NOW=$(date +%s)
 LAST=$((NOW / 60 * 60)) # the newest minute
 D=$T/data
-mkdir -p "$T/journal" "$D/pve-vm-9.0" "$D/pve-node-9.0" "$T/pve/nodes/pve1/qemu-server" "$T/pve/nodes/pve1/lxc"
+mkdir -p "$T/journal" "$D/pve-vm-9.0" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" "$T/pve/nodes/pve1/qemu-server" "$T/pve/nodes/pve1/lxc"
 
 # rows_until LAYOUT FILE NEWEST COUNT: COUNT rows a minute apart up to NEWEST.
 rows_until() {
   local start=$(($3 - 60 * $4))
   make_file "$1" "$2" "$start"
-  if [ "$1" = pve-node-9.0 ]; then node_rows "$start" "$4"; else vm_rows "$start" "$4"; fi |
+  case $1 in
+    pve-node-9.0) node_rows "$start" "$4" ;;
+    pvecg-ksm-vm-1.0) ksm_vm_rows "$start" "$4" ;;
+    pvecg-ksm-node-1.0) ksm_node_rows "$start" "$4" ;;
+    *) vm_rows "$start" "$4" ;;
+  esac |
     xargs -n 500 rrdtool update "$2"
 }
 rows_until pve-node-9.0 "$D/pve-node-9.0/pve1" $((LAST - 60)) 60
@@ -45,6 +52,9 @@ rows_until pve-vm-9.0 "$D/pve-vm-9.0/101" $((LAST - 60)) 65 # row 65: memhost U
 rows_until pve-vm-9.0 "$D/pve-vm-9.0/102" $((LAST - 120)) 30
 rows_until pve-vm-9.0 "$D/pve-vm-9.0/103" $((LAST - 3600)) 30 # stale
 rows_until pve-node-9.0 "$D/pve-vm-9.0/104" $((LAST - 60)) 10 # foreign
+rows_until pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/100" $((LAST - 60)) 44 # row 44: saved U, profit < 0
+rows_until pvecg-ksm-node-1.0 "$D/pvecg-ksm-node-1.0/pve1" "$LAST" 20
+rows_until pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/103" $((LAST - 3600)) 30 # stale
 printf 'name: web-1\nmemory: 4096\ntags: prod;web\n' >"$T/pve/nodes/pve1/qemu-server/100.conf"
 printf 'hostname: ct\n' >"$T/pve/nodes/pve1/lxc/101.conf"
 printf 'name: old\ntemplate: 1\n' >"$T/pve/nodes/pve1/qemu-server/103.conf"
@@ -96,6 +106,18 @@ grep -q 'pve_memory_usage_bytes{id="lxc/101"}' "$T/text.body" || fail "lxc/101 i
 grep -v '^pve_up{\|^pve_guest_info{' "$T/text.body" | grep -q '/103"\|/104"' &&
   fail "a stale or foreign file's values were sent"
 grep -q '/104"' "$T/text.body" && fail "a foreign file has pve_up"
+# the KSM files: their families under the guest's and node's id, nothing
+# of their own beside (one pve_up per id), the U left out
+for line in "pve_ksm_profit_bytes{id=\"qemu/100\"} -180224 $((LAST - 60))000" \
+  "pve_ksm_merging_pages{id=\"qemu/100\"} 44000 $((LAST - 60))000" \
+  "pve_ksm_run_state{id=\"node/pve1\"} 1 ${LAST}000" \
+  "pve_memory_ksm_saved_bytes{id=\"node/pve1\"} 409600000 ${LAST}000"; do
+  grep -qxF "$line" "$T/text.body" || fail "missing: $line"
+done
+grep -q 'pve_memory_ksm_saved_bytes{id="qemu/100"}' "$T/text.body" && fail "ksmsaved U of qemu/100 was sent"
+[ "$(grep -c '^pve_up{id="qemu/100"}' "$T/text.body")" = 1 ] || fail "qemu/100 has pve_up more than once"
+[ "$(grep -c '^pve_node_info{' "$T/text.body")" = 1 ] || fail "pve_node_info more than once"
+grep -q '^pve_ksm.*qemu/103' "$T/text.body" && fail "the stale KSM file's values were sent"
 # what prometheus-pve-exporter's dashboards join on and select by
 for line in 'pve_up{id="node/pve1"} 1' 'pve_up{id="qemu/100"} 1' 'pve_up{id="lxc/101"} 1' \
   'pve_up{id="qemu/103"} 0' 'pve_node_info{id="node/pve1",level="",name="pve1",nodeid=""} 1' \
@@ -112,8 +134,8 @@ for old in network_receive_bytes network_transmit_bytes disk_read_bytes disk_wri
   [ "$(grep "^pve_$new{" "$T/text.body" | sed "s/^pve_$new//")" = \
     "$(grep "^pve_$old{" "$T/text.body" | sed "s/^pve_$old//")" ] || fail "pve_$old differs from pve_$new"
 done
-grep -qx 'pvecg_metrics_files{state="fresh"} 4' "$T/text.body" || fail "fresh files: $(grep pvecg_ "$T/text.body")"
-grep -qx 'pvecg_metrics_files{state="stale"} 1' "$T/text.body" || fail "stale files"
+grep -qx 'pvecg_metrics_files{state="fresh"} 6' "$T/text.body" || fail "fresh files: $(grep pvecg_ "$T/text.body")"
+grep -qx 'pvecg_metrics_files{state="stale"} 2' "$T/text.body" || fail "stale files"
 grep -qx 'pvecg_metrics_files{state="unreadable"} 1' "$T/text.body" || fail "unreadable files"
 # the pending rows, not the file's header
 grep -qx "pve_memory_host_bytes{id=\"qemu/100\"} [0-9.e+]* $((LAST - 60))000" "$T/text.body" ||
@@ -154,7 +176,7 @@ for got in text openmetrics prometheus; do
 done
 "$POINTS" --significant 12 expect "$D" "$NOW" "$T/guests" "unix:$SOCK" >"$T/expected.12"
 diff -u "$T/expected.12" "$T/got.victoria" >&2 || fail "VictoriaMetrics differs from rrdtool lastupdate"
-[ "$("$POINTS" states "$D" "$NOW")" = "fresh=4 stale=1 unreadable=1" ] || fail "the oracle's states differ"
+[ "$("$POINTS" states "$D" "$NOW")" = "fresh=6 stale=2 unreadable=1" ] || fail "the oracle's states differ"
 stop_receivers
 
 # ---- through a daemon over TCP: the header from INFO, then PENDING ---------

@@ -4,16 +4,18 @@
 # start view), checked by overview_check.py against rrdtool itself:
 #   1. files of two nodes and seven guests (a container whose newest
 #      memhost is U, a guest without configuration, a stale one, a foreign
-#      file, a file that is no RRD) and the real server: every entry's
+#      file, a file that is no RRD; KSM files of three guests, one newest
+#      ksmsaved U, and a stale one) and the real server: every entry's
 #      values equal `rrdtool lastupdate`, its spark `pvecg rrddata
-#      --timeframe hour`;
+#      --timeframe hour`, its ksmsaved its KSM file's, its age and stale
+#      the /metrics rule's;
 #   2. through rrdcached holding two newer rows of a guest (-w 3600): the
 #      values are the daemon's newest, the spark ends where the file does
 #      (no FLUSH: the file is unchanged), and `rrdtool lastupdate
 #      --daemon` then agrees;
 #   3. the page in headless Chromium: table, values and their format,
-#      sorting, the filter, a click on a row, a screenshot, no console
-#      error;
+#      sorting (also by KSM saved), stale rows greyed with their age, the
+#      filter, a click on a row, a screenshot, no console error;
 #   4. OVERVIEW_GUESTS (default 1000) guest files: the server's time for
 #      the bulk answer (curl), and the page's time to draw the table and
 #      the requests it made, over three loads; fewer than 10 requests and
@@ -59,15 +61,18 @@ serve() {
 rows_until() {
   local start=$(($3 - 60 * $4))
   make_file "$1" "$2" "$start"
-  if [ "$1" = pve-node-9.0 ]; then node_rows "$start" "$4"; else vm_rows "$start" "$4"; fi |
-    xargs -n 500 rrdtool update "$2"
+  case $1 in
+    pve-node-9.0) node_rows "$start" "$4" ;;
+    pvecg-ksm-vm-1.0) ksm_vm_rows "$start" "$4" ;;
+    *) vm_rows "$start" "$4" ;;
+  esac | xargs -n 500 rrdtool update "$2"
 }
 
 NOW=$(date +%s)
 LAST=$((NOW / 60 * 60)) # the newest whole minute
 D=$T/data
 P=$T/pve/nodes
-mkdir -p "$D/pve-vm-9.0" "$D/pve-node-9.0" "$P/pve1/qemu-server" "$P/pve1/lxc" "$P/pve2/qemu-server"
+mkdir -p "$D/pve-vm-9.0" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$P/pve1/qemu-server" "$P/pve1/lxc" "$P/pve2/qemu-server"
 rows_until pve-node-9.0 "$D/pve-node-9.0/pve1" "$LAST" 100
 rows_until pve-node-9.0 "$D/pve-node-9.0/pve2" $((LAST - 60)) 77
 rows_until pve-vm-9.0 "$D/pve-vm-9.0/100" "$LAST" 100
@@ -77,6 +82,10 @@ rows_until pve-node-9.0 "$D/pve-vm-9.0/103" "$LAST" 10 # foreign
 echo 'not an RRD' >"$D/pve-vm-9.0/104"
 rows_until pve-vm-9.0 "$D/pve-vm-9.0/105" "$LAST" 88
 rows_until pve-vm-9.0 "$D/pve-vm-9.0/107" $((LAST - 10800)) 30 # stale
+rows_until pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/100" "$LAST" 100
+rows_until pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/102" $((LAST - 60)) 95
+rows_until pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/105" "$LAST" 88 # newest ksmsaved U
+rows_until pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/107" $((LAST - 10800)) 30 # stale
 printf 'name: web-1\nmemory: 4096\n' >"$P/pve1/qemu-server/100.conf"
 printf 'hostname: ct\n' >"$P/pve1/lxc/101.conf"
 printf 'name: broken\n' >"$P/pve1/qemu-server/104.conf"
@@ -120,7 +129,7 @@ fi
 # ---- 3. the page ---------------------------------------------------------
 echo "# 3. the page in headless Chromium"
 r=0
-python3 "$CHECK" page "$PAGE_URL" "$D" "$SCREENSHOT_DIR/overview.png" || r=$?
+python3 "$CHECK" page "$PAGE_URL" "$D" "$SCREENSHOT_DIR/overview.png" "$NOW" || r=$?
 [ "$r" -eq 77 ] && { echo "SKIP: no chromium"; exit 77; }
 [ "$r" -eq 0 ] || fail "the page"
 

@@ -183,13 +183,16 @@ static void test_errors(void **state) {
 /* ---- the overview -------------------------------------------------------- */
 
 #define NODE_NULLS                                                             \
-  "\"time\":null,\"memused\":null,\"memtotal\":null,\"cpu\":null,"             \
+  "\"time\":null,\"age\":null,\"stale\":true,\"memused\":null,\"memtotal\":"   \
+  "null,\"cpu\":null,"                                                         \
   "\"maxcpu\":null,\"pressurecpusome\":null,\"pressureiosome\":null,"          \
-  "\"pressurememorysome\":null,\"spark\":null}"
+  "\"pressurememorysome\":null,\"ksm\":false,\"spark\":null}"
 #define GUEST_NULLS                                                            \
-  "\"time\":null,\"memhost\":null,\"mem\":null,\"maxmem\":null,"               \
+  "\"time\":null,\"age\":null,\"stale\":true,\"memhost\":null,\"mem\":null,"   \
+  "\"maxmem\":null,"                                                           \
   "\"cpu\":null,\"maxcpu\":null,\"pressurecpusome\":null,"                     \
-  "\"pressureiosome\":null,\"pressurememorysome\":null,\"spark\":null}"
+  "\"pressureiosome\":null,\"pressurememorysome\":null,\"ksmsaved\":null,"     \
+  "\"ksm\":false,\"spark\":null}"
 
 /* Files that are no RRDs: every one listed as the listing has it, with
  * nothing known. */
@@ -231,6 +234,16 @@ static void make_guest_file(const char *dir) {
   }
 }
 
+/* Its KSM file: one row at the pve file's last, ksmsaved 12288. */
+static void make_ksm_file(const char *dir) {
+  char path[400], err[256];
+  snprintf(path, sizeof(path), "%s/pvecg-ksm-vm-1.0/100", dir);
+  assert_int_equal(
+      rrd_file_create(&layout_pvecg_ksm_vm_1_0, path, T0, err, sizeof(err)), 0);
+  assert_int_equal(
+      rrd_file_update(path, "1700000640:3:0:-4096:12288", err, sizeof(err)), 0);
+}
+
 static void test_overview_values(void **state) {
   char dir[300], want[2000];
   struct serve_reply r;
@@ -238,6 +251,8 @@ static void test_overview_values(void **state) {
   snprintf(dir, sizeof(dir), "%s/rrd", root);
   fixture_mkdir(root, "rrd/pve-vm-9.0");
   make_guest_file(dir);
+  fixture_mkdir(root, "rrd/pvecg-ksm-vm-1.0");
+  make_ksm_file(dir);
   /* the hour before T0 + 630: rows T0 - 2940 ... T0 + 600 */
   struct serve_config c = {
       .data_dir = dir, .list_dir = dir, .config_dir = "", .now = T0 + 630};
@@ -245,10 +260,12 @@ static void test_overview_values(void **state) {
                &(struct serve_headers){0}, &r);
   snprintf(want, sizeof(want), "%s",
            "{\"data\":[{\"id\":\"guest/100\",\"type\":\"guest\","
-           "\"vmid\":100,\"time\":1700000640,\"memhost\":null,"
+           "\"vmid\":100,\"time\":1700000640,\"age\":30,\"stale\":false,"
+           "\"memhost\":null,"
            "\"mem\":2048,\"maxmem\":4096,\"cpu\":0.30000000000000004,"
            "\"maxcpu\":2,\"pressurecpusome\":1.5,\"pressureiosome\":0.25,"
-           "\"pressurememorysome\":null,\"spark\":[");
+           "\"pressurememorysome\":null,\"ksmsaved\":12288,\"ksm\":true,"
+           "\"spark\":[");
   for (int i = 0; i < 50; i++)
     strcat(want, "null,");
   strcat(want, "1000,2000,3000,4000,5000,6000,7000,8000,9000,null],"

@@ -61,6 +61,38 @@ static void test_guest_rrddata(void **state) {
   assert_int_equal(req.cf, RRD_CF_AVERAGE);
 }
 
+/* ksm: 0 or 1, once, on the rrddata paths alone. */
+static void test_ksm(void **state) {
+  const char *g = "/api2/json/nodes/pve1/qemu/100/rrddata";
+  struct serve_param on[] = {P("timeframe", "day"), P("ksm", "1")};
+  struct serve_param off[] = {P("ksm", "0"), P("timeframe", "day")};
+  struct serve_param bad[] = {P("timeframe", "day"), P("ksm", "yes")};
+  struct serve_param none[] = {P("timeframe", "day"), P("ksm", NULL)};
+  struct serve_param twice[] = {P("timeframe", "day"), P("ksm", "1"),
+                                P("ksm", "1")};
+  const char *problem = "type check ('boolean') failed - not 0 or 1";
+  (void)state;
+  assert_int_equal(parse(g, on, 2), 0);
+  assert_true(req.ksm);
+  assert_int_equal(parse("/api2/json/nodes/pve1/rrddata", on, 2), 0);
+  assert_int_equal(req.route, SERVE_ROUTE_NODE_RRDDATA);
+  assert_true(req.ksm);
+  assert_int_equal(parse(g, off, 2), 0);
+  assert_false(req.ksm);
+  assert_int_equal(parse(g, on, 1), 0);
+  assert_false(req.ksm);
+  check_refused(g, bad, 2, 400, "Parameter verification failed.", "ksm",
+                problem);
+  check_refused(g, none, 2, 400, "Parameter verification failed.", "ksm",
+                problem);
+  check_refused(g, twice, 3, 400, "Parameter verification failed.", "ksm",
+                "given more than once");
+  check_refused("/api2/json/pvecg/overview", on + 1, 1, 400,
+                "Parameter verification failed.", "ksm",
+                "property is not defined in schema and the schema does not "
+                "allow additional properties");
+}
+
 static void test_node_rrddata_and_listings(void **state) {
   struct serve_param p[] = {P("cf", "AVERAGE"), P("timeframe", "decade")};
   (void)state;
@@ -315,6 +347,7 @@ static void test_listen(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_guest_rrddata),
+      cmocka_unit_test(test_ksm),
       cmocka_unit_test(test_node_rrddata_and_listings),
       cmocka_unit_test(test_assets),
       cmocka_unit_test(test_unknown_paths),

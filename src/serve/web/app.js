@@ -32,7 +32,10 @@
  *   section.graph[data-graph=ID]  one per graph; guest: cpu memory network
  *                                 disk pressure-cpu pressure-io
  *                                 pressure-memory; node: cpu load memory
- *                                 swap network root and the same three
+ *                                 swap network root, ksm (only with the
+ *                                 node's KSM file) and the same three;
+ *                                 g.axis.y text the y axis' labels, the
+ *                                 last its top
  *   path.series[data-series=KEY][data-points=N]
  *                                 one per series drawn in a graph, KEY the
  *                                 rrddata column, N the number of rows that
@@ -49,12 +52,19 @@
  *                                 [data-value=V] per value shown, V the
  *                                 number as received ("" for unknown);
  *                                 svg.spark path[data-points=N] the
- *                                 sparkline
+ *                                 sparkline; a stale row (the answer's
+ *                                 "stale") has class stale and
+ *                                 td.col-name span.age ("45 min old")
  *   performance mark "pvecg-overview-drawn"
  *                                 when the overview table was first drawn
  *   #status                       the status line
- * A series marked optional (the node's arcsize) is left out of its graph,
- * path and legend entry both, when no row has it.
+ * A series marked optional (the node's arcsize, the guest's ksmsaved) is
+ * left out of its graph, path and legend entry both, when no row has it;
+ * a graph marked optional (the node's ksm) is left out when no row has
+ * any of its series.  The guest's ksmsaved is drawn on top of memhost
+ * (its data-points: the rows with both), its readout its own value.  The
+ * KSM file's rows (rrddata with ksm=1) are asked for only when the
+ * overview says the target has one ("ksm") and joined to the rows by time.
  *
  * Location: #overview (also the start, and where an id that is not a
  * node's or guest's leads) or #TARGET_ID (the data-id, each part
@@ -100,7 +110,7 @@
   function pressure(resource, kinds) {
     return {
       id: 'pressure-' + resource, title: PRESSURE_TITLES[resource],
-      unit: 'percent',
+      unit: 'percent', minTop: 1,   // scaled to the data, at least 0-1 %
       series: kinds.map(function (kind, i) {
         return { key: 'pressure' + resource + kind,
                  label: kind === 'some' ? 'Some' : 'Full', color: i ? 3 : 4,
@@ -116,7 +126,11 @@
     { id: 'memory', title: 'Memory usage', unit: 'bytes',
       series: [{ key: 'memhost', label: 'Host memory usage', color: 1 },
                { key: 'mem', label: 'RAM usage', color: 0, area: true },
-               { key: 'maxmem', label: 'Total', color: 3, total: true }] },
+               { key: 'maxmem', label: 'Total', color: 3, total: true },
+               // drawn on top of host memory: what the guest would cost
+               // without KSM; only with the guest's KSM file
+               { key: 'ksmsaved', label: 'Saved by KSM', color: 5,
+                 stackOn: 'memhost', optional: true }] },
     { id: 'network', title: 'Network traffic', unit: 'rate',
       series: [{ key: 'netin', label: 'Net in', color: 0, area: true },
                { key: 'netout', label: 'Net out', color: 2, area: true }] },
@@ -155,6 +169,10 @@
       series: [{ key: 'roottotal', label: 'Total', color: 3, total: true },
                { key: 'rootused', label: 'Root disk usage', color: 0,
                  area: true }] },
+    // only with the node's KSM file
+    { id: 'ksm', title: 'KSM', unit: 'bytes', optional: true,
+      series: [{ key: 'ksmsaved', label: 'Saved by KSM', color: 5,
+                 area: true }] },
     pressure('cpu', ['some']),
     pressure('io', ['some', 'full']),
     pressure('memory', ['some', 'full'])
@@ -167,6 +185,7 @@
     overview: null,       // the overview's rows: {target, data, order}
     overviewById: {},
     overviewPending: null, // the first overview request, started early
+    overviewFirst: null,  // the same, kept: who has a KSM file
     overviewStatus: '',
     overviewDrawn: false,
     sort: { col: 'memhost', dir: 'descending' },
@@ -658,6 +677,11 @@
   }
 
   function drawGraph(spec, rows) {
+    if (spec.optional && !rows.some(function (r) {
+      return spec.series.some(function (def) {
+        return num(r, def.key) !== null;
+      });
+    })) return;
     var section = h('section', 'graph');
     section.dataset.graph = spec.id;
     var title = h('h3', null, spec.title);
@@ -674,16 +698,24 @@
     var legend = h('ul', 'legend');
     section.appendChild(legend);
 
-    // Each series' values (scaled) and how many rows have one.
+    // Each series' values (scaled) and how many rows have one; a series
+    // stacked on another is drawn at their sum (where both are known),
+    // its own value in the readout.
     var series = [];
     spec.series.forEach(function (def) {
-      var values = rows.map(function (r) {
+      var own = rows.map(function (r) {
         var v = num(r, def.key);
         return v === null ? null : v * (def.scale || 1);
       });
+      var values = !def.stackOn ? own : own.map(function (v, i) {
+        var base = num(rows[i], def.stackOn);
+        return v === null || base === null ? null : v + base;
+      });
       var count = values.filter(function (v) { return v !== null; }).length;
-      if (def.optional && count === 0) return;
-      series.push({ def: def, values: values, count: count });
+      if (def.optional && own.every(function (v) { return v === null; })) {
+        return;
+      }
+      series.push({ def: def, values: values, own: own, count: count });
     });
 
     // In the page before drawing, so that the plot's width is known.
@@ -707,6 +739,8 @@
     series.forEach(function (sr) {
       sr.values.forEach(function (v) { if (v !== null && v > max) max = v; });
     });
+    // A small value stays small: a 0.3 % stall is not drawn as a full one.
+    if (spec.minTop && max < spec.minTop) max = spec.minTop;
     var ys = yScale(max, spec.unit, 4);
     var longest = ys.labels.reduce(function (a, l) {
       return Math.max(a, l.length);
@@ -869,8 +903,9 @@
         row.appendChild(h('span', 'swatch c' + sr.def.color +
           (sr.def.total ? ' total' : '')));
         row.appendChild(h('span', 'name', sr.def.label));
+        var own = sr.own[i];
         row.appendChild(h('span', 'val',
-          v === null ? '–' : formatValue(v, spec.unit)));
+          own === null ? '–' : formatValue(own, spec.unit)));
         tip.appendChild(row);
       });
       hover.setAttribute('visibility', 'visible');
@@ -923,11 +958,25 @@
       title: 'IO pressure stall, some (avg10, %)' },
     { id: 'pressurememorysome', label: 'Memory some',
       key: 'pressurememorysome', unit: 'percent', first: 'descending',
-      title: 'Memory pressure stall, some (avg10, %)' }
+      title: 'Memory pressure stall, some (avg10, %)' },
+    { id: 'ksmsaved', label: 'KSM saved', key: 'ksmsaved', unit: 'bytes',
+      first: 'descending',
+      title: 'Host memory KSM saves the guest (its share of the merged ' +
+        'pages); – without a KSM file' }
   ];
   var SPARK_WIDTH = 120;
   var SPARK_HEIGHT = 22;
-  var STALE_SECONDS = 600;
+
+  /* How old a row is, as a stale row says it: "45 min old". */
+  function ageText(age) {
+    if (typeof age !== 'number' || !isFinite(age)) return 'no data';
+    if (age < 5400) return Math.max(1, Math.round(age / 60)) + ' min old';
+    if (age < 172800) return Math.round(age / 3600) + ' h old';
+    return Math.round(age / 86400) + ' days old';
+  }
+
+  /* Stale as /metrics tells it (pve_up 0): the server's "stale". */
+  function isStale(r) { return r.stale === true; }
 
   /* The columns shown: the cluster's only when some entry has one. */
   function columns() {
@@ -1091,7 +1140,7 @@
     return svg;
   }
 
-  function overviewCell(row, col, newest) {
+  function overviewCell(row, col) {
     var t = row.target, r = row.data, td = h('td', 'col-' + col.id);
     if (col.id === 'cluster') {
       td.textContent = t.cluster || '';
@@ -1101,6 +1150,7 @@
       td.appendChild(a);
     } else if (col.id === 'name') {
       td.textContent = t.type === 'node' ? t.node : t.name || '';
+      if (isStale(r)) td.appendChild(h('span', 'age', ageText(r.age)));
     } else if (col.id === 'type') {
       td.textContent = t.type;
     } else if (col.id === 'node') {
@@ -1115,20 +1165,18 @@
                                  col));
       }
     }
-    if (col.id === 'memhost' && typeof r.time === 'number' &&
-        newest - r.time > STALE_SECONDS) {
+    if (col.id === 'memhost' && typeof r.time === 'number' && isStale(r)) {
       td.title = 'last update ' + fullTime(r.time);
     }
     return td;
   }
 
-  function overviewRow(row, newest) {
+  function overviewRow(row) {
     var tr = h('tr', 'row');
     tr.dataset.id = row.target.id;
-    if (typeof row.data.time !== 'number' ||
-        newest - row.data.time > STALE_SECONDS) tr.classList.add('stale');
+    if (isStale(row.data)) tr.classList.add('stale');
     columns().forEach(function (col) {
-      tr.appendChild(overviewCell(row, col, newest));
+      tr.appendChild(overviewCell(row, col));
     });
     return tr;
   }
@@ -1139,17 +1187,11 @@
     var rows = app.overview || [];
     var col = columnById(app.sort.col) || columnById('memhost');
     var sorted = rows.slice().sort(compareRows(col, app.sort.dir));
-    var newest = 0;
-    rows.forEach(function (r) {
-      if (typeof r.data.time === 'number' && r.data.time > newest) {
-        newest = r.data.time;
-      }
-    });
     var parts = { node: document.createDocumentFragment(),
                   guest: document.createDocumentFragment() };
     sorted.forEach(function (row) {
       parts[isGuest(row.target) ? 'guest' : 'node']
-        .appendChild(overviewRow(row, newest));
+        .appendChild(overviewRow(row));
     });
     drawHead();
     el.overviewNodes.textContent = '';
@@ -1274,14 +1316,18 @@
     setState('loading');
     if (!app.shown) setStatus('Loading ' + fullLabel(t) + '…', false);
 
-    getData(rrddataUrl(t, tf, cf), controller && controller.signal)
-      .then(function (data) {
+    var signal = controller && controller.signal;
+    Promise.all([getData(rrddataUrl(t, tf, cf), signal),
+                 ksmRows(t, tf, cf, signal)])
+      .then(function (answers) {
         if (seq !== app.seq) return;
+        var data = answers[0];
         if (!Array.isArray(data)) throw new ApiError('rrddata: not a list');
         var rows = data.filter(function (r) {
           return r && typeof r.time === 'number' && isFinite(r.time);
         });
         rows.sort(function (a, b) { return a.time - b.time; });
+        joinKsm(rows, answers[1]);
         app.shown = { key: key, target: t, rows: rows, at: new Date() };
         drawAll();
         var note = rows.length ? rows.length + ' rows' : 'no rows yet';
@@ -1305,6 +1351,51 @@
       .then(function () {
         if (seq === app.seq) schedule();
       });
+  }
+
+  /* Whether t has a KSM file, as the overview says: the table's answer,
+     else the first one (asked for once when the page opened on t), so
+     that rrddata with ksm=1 is asked for only where it has rows. */
+  function hasKsm(t) {
+    var row = app.overviewById[t.id];
+    if (row) return Promise.resolve(row.data.ksm === true);
+    if (!app.overviewFirst) {
+      app.overviewFirst = getData('api2/json/pvecg/overview');
+    }
+    return app.overviewFirst.then(function (data) {
+      return Array.isArray(data) && data.some(function (r) {
+        var o = targetOf(r);
+        return o && o.id === t.id && r.ksm === true;
+      });
+    }, function () { return false; });
+  }
+
+  /* The rows of t's KSM file (rrddata with ksm=1), null when it has none
+     or they cannot be had: the graphs are drawn without them. */
+  function ksmRows(t, tf, cf, signal) {
+    return hasKsm(t).then(function (has) {
+      if (!has) return null;
+      return getData(rrddataUrl(t, tf, cf) + '&ksm=1', signal)
+        .then(null, function (e) {
+          if (e && e.name === 'AbortError') throw e;
+          return null;
+        });
+    });
+  }
+
+  /* The KSM rows' values into the rows of the same time (the files have
+     the same steps and archives). */
+  function joinKsm(rows, ksm) {
+    if (!Array.isArray(ksm)) return;
+    var byTime = {};
+    rows.forEach(function (r) { byTime[r.time] = r; });
+    ksm.forEach(function (k) {
+      var r = k && byTime[k.time];
+      if (!r) return;
+      Object.keys(k).forEach(function (key) {
+        if (key !== 'time') r[key] = k[key];
+      });
+    });
   }
 
   /* Take the location's view (the overview, or a node or guest),
@@ -1402,6 +1493,7 @@
     var first = parseHash().id;
     if (first === '' || first === 'overview') {
       app.overviewPending = getData('api2/json/pvecg/overview');
+      app.overviewFirst = app.overviewPending;
       app.overviewPending.catch(function () {});  // handled when taken
     }
     loadResources().then(route);
