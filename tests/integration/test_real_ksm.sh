@@ -11,7 +11,7 @@
 # pve_rrd's files.  The container has no QEMU process and gets no KSM row.
 # Then the VM restarts as a 16 MiB process (a new pid): no row after that
 # carries the old process's numbers (the first is unknown), and the new
-# one's are found.  Skips
+# one's are found; pvecg serve's /metrics then gives the kernel's numbers.  Skips
 # (77) without root, cgroups or a writable /sys/kernel/mm/ksm.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
@@ -126,4 +126,25 @@ check "the new process's pages are found" "$((m / 2))" \
 check "pve_rrd's file: ksmmerging" "$((m / 2))" "$(num "$(rrd_last "$T/data/pvecg-ksm-vm-1.0/196" ksmmerging)")"
 check "pve_rrd's node file: ksmrun" 1 "$(num "$(rrd_last "$T/data/pvecg-ksm-node-1.0/testnode" ksmrun)")"
 check "no KSM file for the container" "" "$(ls "$T/data/pvecg-ksm-vm-1.0/" | grep -v '^196$' || true)"
+
+echo "# pvecg serve's /metrics: the kernel's numbers, as recorded"
+PVECG=${PVECG:?the built pvecg}
+port=$(free_port)
+"$PVECG" serve --listen "127.0.0.1:$port" --data-dir "$T/data" --pve-config-dir "" \
+  >"$T/serve.log" 2>&1 &
+echo $! >"$T/serve.pid"
+at_exit 'kill "$(cat "$T/serve.pid")" 2>/dev/null || true'
+wait_for 10 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics"
+metrics=$(curl -sf "http://127.0.0.1:$port/metrics")
+sample() { awk -v want="$1" '$1 == want { printf "%.0f", $2 }' <<<"$metrics"; }
+check "/metrics: the VM's merged pages are the new process's ksm_stat" "$(merging "$NEW")" \
+  "$(sample 'pve_ksm_merging_pages{id="guest/196"}')"
+check "/metrics: the VM's saved bytes are its file's" \
+  "$(num "$(rrd_last "$T/data/pvecg-ksm-vm-1.0/196" ksmsaved)")" \
+  "$(sample 'pve_memory_ksm_saved_bytes{id="guest/196"}')"
+check "/metrics: the node's sharing pages are its file's" \
+  "$(num "$(rrd_last "$T/data/pvecg-ksm-node-1.0/testnode" ksmsharing)")" \
+  "$(sample 'pve_ksm_sharing_pages{id="node/testnode"}')"
+check "/metrics: no KSM series of the container" "" \
+  "$(grep '^pve_ksm.*197' <<<"$metrics" || true)"
 finish
