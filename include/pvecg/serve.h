@@ -49,6 +49,9 @@ struct serve_http_options {
   /* a listener beyond loopback without TLS and a token is refused
    * unless this is set */
   bool insecure;
+  /* a reverse proxy's address (NULL: none): its requests count as from
+   * the last address of their X-Forwarded-For (src/serve/serve_proxy.h) */
+  const char *trusted_proxy;
   /* seconds a request's whole header may take, at most
    * PVECG_SERVE_IDLE_SECONDS (0: 10); see src/serve/serve_deadline.h */
   unsigned header_timeout;

@@ -28,7 +28,7 @@ static const char usage_text[] =
     "                   [--ship-state-dir DIR]\n"
     "                   [--threads N] [--connections-per-client N]\n"
     "                   [--tls-cert FILE --tls-key FILE] [--tls-priorities S]\n"
-    "                   [--token-file FILE]\n"
+    "                   [--token-file FILE] [--trusted-proxy ADDR]\n"
     "                   [--insecure] [--header-timeout SECONDS] [--now EPOCH]\n"
     "\n"
     "Serves the files as Proxmox's API does (/api2/json/nodes/NODE/qemu/VMID/\n"
@@ -60,6 +60,11 @@ static const char usage_text[] =
     "pools=POOL;\n"
     "                       sent as \"Authorization: Bearer SECRET\" or "
     "\"PVEAPIToken=USER@REALM!ID=SECRET\"\n"
+    "  --trusted-proxy ADDR requests from this reverse proxy count as from "
+    "the\n"
+    "                       last address of their X-Forwarded-For "
+    "(wrong-token\n"
+    "                       guard, log)\n"
     "  --insecure           allow a non-loopback --listen without TLS and a\n"
     "                       token\n"
     "  --header-timeout SECONDS  time a request's whole header may take\n"
@@ -82,6 +87,7 @@ enum {
   OPT_TOKEN_FILE,
   OPT_INSECURE,
   OPT_HEADER_TIMEOUT,
+  OPT_TRUSTED_PROXY,
 };
 
 struct serve_args {
@@ -149,6 +155,9 @@ static int set_option(struct serve_args *a, int opt, const char *value) {
       return -1;
     a->http.threads = (unsigned)v;
     return 0;
+  case OPT_TRUSTED_PROXY:
+    a->http.trusted_proxy = value;
+    return 0;
   case OPT_PER_CLIENT:
     if (parse_number(value, 512, &v) != 0)
       return -1;
@@ -179,6 +188,7 @@ static int parse_args(int argc, char **argv, struct serve_args *a) {
       {"token-file", required_argument, NULL, OPT_TOKEN_FILE},
       {"insecure", no_argument, NULL, OPT_INSECURE},
       {"header-timeout", required_argument, NULL, OPT_HEADER_TIMEOUT},
+      {"trusted-proxy", required_argument, NULL, OPT_TRUSTED_PROXY},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   int opt;

@@ -20,6 +20,7 @@
 #include "serve_auth.h"
 #include "serve_deadline.h"
 #include "serve_guard.h"
+#include "serve_proxy.h"
 #include "serve_gzip.h"
 #include "serve_listen.h"
 #include "serve_secure.h"
@@ -53,6 +54,7 @@ struct server {
   const struct serve_secure *secure;
   struct serve_deadlines *deadlines;
   struct serve_guard *guard;
+  struct serve_proxy proxy; /* --trusted-proxy, or not set */
 };
 
 /* ---- the log ------------------------------------------------------------- */
@@ -311,10 +313,19 @@ static bool held_off(const struct server *s, const struct sockaddr *sa,
   return true;
 }
 
-static const struct sockaddr *client_of(struct MHD_Connection *connection) {
+/* The client the guard counts and the log names: the peer, or behind the
+ * trusted proxy the address it forwards for (serve_proxy.h). */
+static const struct sockaddr *client_of(const struct server *s,
+                                        struct MHD_Connection *connection,
+                                        struct sockaddr_storage *buf) {
   const union MHD_ConnectionInfo *info =
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-  return info != NULL ? info->client_addr : NULL;
+  const struct sockaddr *peer = info != NULL ? info->client_addr : NULL;
+  const char *xff =
+      s->proxy.set ? MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
+                                                 "X-Forwarded-For")
+                   : NULL;
+  return serve_proxy_client(&s->proxy, peer, xff, buf);
 }
 
 /*
@@ -335,7 +346,8 @@ static bool refused(const struct server *s, struct MHD_Connection *connection,
   };
   if (s->secure->tokens.count == 0 || serve_asset_find(url) != NULL)
     return false;
-  const struct sockaddr *sa = client_of(connection);
+  struct sockaddr_storage forwarded;
+  const struct sockaddr *sa = client_of(s, connection, &forwarded);
   int64_t now = monotonic_ns() / 1000000000LL;
   if (held_off(s, sa, now, r))
     return true;
@@ -539,6 +551,13 @@ int serve_http_run(const struct serve_config *config,
   if (r != 0)
     return r;
   struct server s = {.config = config, .secure = &secure};
+  if (options->trusted_proxy != NULL &&
+      serve_proxy_parse(options->trusted_proxy, &s.proxy) != 0) {
+    serve_secure_free(&secure);
+    snprintf(err, err_size, "--trusted-proxy '%s' is not an IP address",
+             options->trusted_proxy);
+    return -EINVAL;
+  }
   s.guard = serve_guard_new(SERVE_GUARD_SLOTS, guard_seed());
   if (s.guard == NULL) {
     serve_secure_free(&secure);

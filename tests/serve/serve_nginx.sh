@@ -4,8 +4,8 @@
 # (packaging/examples/pvecg-serve-nginx.conf), included from a copy of
 # Debian's own nginx.conf whose paths point into the test's directory, on a
 # certificate the test made; pvecg serve on loopback without TLS, with
-# --connections-per-client 0 and a token file of an unscoped token and one
-# scoped to vmids=100:
+# --connections-per-client 0, --trusted-proxy 127.0.0.1 and a token file of
+# an unscoped token and one scoped to vmids=100:
 #   - through nginx the unscoped token gets the listings as pvecg serve
 #     answers them directly and a guest's rrddata byte for byte as
 #     `pvecg rrddata` prints it; the scoped token sees guest 100 alone, and
@@ -18,9 +18,12 @@
 #   - 300 requests from 127.0.0.6 at once: the first 51 (1 + burst) answered
 #     200, at least 200 of them nginx's 429 (limit_req), while 127.0.0.2 is
 #     answered 200 right after, and 127.0.0.6 again once the burst is over;
-#   - behind nginx pvecg serve's guard sees 127.0.0.1 alone: after 5 wrong
-#     tokens from 127.0.0.3 another address with the right token gets
-#     pvecg serve's 429 (docs/deployment.md says so);
+#   - behind nginx pvecg serve's guard counts the client nginx forwards
+#     for (X-Forwarded-For): after 5 wrong tokens from 127.0.0.3 that
+#     address gets pvecg serve's 429 even with the right token, while
+#     127.0.0.5 with the right token is answered; its log names 127.0.0.3,
+#     and a client that forges the header straight to pvecg serve is
+#     logged under its own address;
 #   - the access log names each client; the shipped fail2ban filter for it
 #     (fail2ban-regex) matches exactly the wrong tokens' 401s and nginx's
 #     429s by their real addresses, not a request without a token, not
@@ -68,7 +71,8 @@ printf '# the team\n%s\n# a tenant\nmonitor@pve!tenant=%s vmids=100\n' "$ADMIN" 
 chmod 600 "$T/token"
 SPORT=$(loopback_port)
 start_serve "$T/serve.log" --listen "127.0.0.1:$SPORT" --data-dir "$D" --pve-config-dir "" \
-  --now "$NOW" --token-file "$T/token" --connections-per-client 0
+  --now "$NOW" --token-file "$T/token" --connections-per-client 0 \
+  --trusted-proxy 127.0.0.1
 
 # ---- nginx with the shipped site ---------------------------------------------
 # Debian's nginx.conf with its pid, logs and includes in $T/nginx, nginx's
@@ -202,17 +206,27 @@ check "127.0.0.6 once the burst is over: the page" 200 \
 check "127.0.0.6 once the burst is over: the API" "$BOTH" \
   "$(get --interface 127.0.0.6 -H "$AS_ADMIN" /api2/json/cluster/resources)"
 
-# ---- wrong tokens: pvecg serve's guard sees nginx alone ---------------------
+# ---- wrong tokens: pvecg serve's guard counts the client behind nginx -------
 for i in 1 2 3 4 5; do
   check "127.0.0.3's wrong token $i: pvecg serve's 401" '401 {"data":null,"message":"authentication required"}' \
     "$(get --interface 127.0.0.3 -H "Authorization: Bearer $WRONG" /api2/json/nodes)"
 done
-check "then 127.0.0.5, the right token: pvecg serve's 429 (its guard sees 127.0.0.1)" \
+check "then 127.0.0.3, the right token: pvecg serve's 429" \
   '429 {"data":null,"message":"too many wrong tokens, try again later"}' \
+  "$(get --interface 127.0.0.3 -H "$AS_ADMIN" /api2/json/nodes)"
+check "127.0.0.5, the right token: answered" "$(direct "$AS_ADMIN" /api2/json/nodes)" \
   "$(get --interface 127.0.0.5 -H "$AS_ADMIN" /api2/json/nodes)"
+# straight to pvecg serve, not through the proxy: a forged header counts
+# for nothing
+check "127.0.0.7 straight to pvecg serve, a forged X-Forwarded-For: 401" 401 \
+  "$(curl -s -o /dev/null -w '%{http_code}' --interface 127.0.0.7 \
+    -H 'X-Forwarded-For: 127.0.0.9' -H "Authorization: Bearer $WRONG" \
+    "http://127.0.0.1:$SPORT/api2/json/nodes")"
 stop_serve
-check "pvecg serve's log names the proxy, not the client" 5 \
-  "$(grep -c '^pvecg serve: authentication failure; rhost=127.0.0.1 ' "$T/serve.log" || true)"
+check "the forged header is not believed: the log names 127.0.0.7" "1 0" \
+  "$(grep -c 'rhost=127.0.0.7 ' "$T/serve.log" || true) $(grep -c 'rhost=127.0.0.9 ' "$T/serve.log" || true)"
+check "pvecg serve's log names the client, not the proxy" "5 0" \
+  "$(grep -c '^pvecg serve: authentication failure; rhost=127.0.0.3 ' "$T/serve.log" || true) $(grep -c 'rhost=127.0.0.1 ' "$T/serve.log" || true)"
 
 # ---- the access log and fail2ban --------------------------------------------
 stop_nginx

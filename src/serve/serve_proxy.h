@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Which client a request is from when `pvecg serve` stands behind a
+ * reverse proxy (--trusted-proxy ADDR).  Behind one, every connection
+ * comes from the proxy's address, so the guard against guessed tokens
+ * (serve_guard.h) would hold every client off for one client's guesses,
+ * and the log's rhost= would name the proxy for fail2ban.  A request whose
+ * peer is the trusted proxy is taken to be from the last address of its
+ * X-Forwarded-For header: the one that proxy wrote (nginx's
+ * $proxy_add_x_forwarded_for appends it, packaging/examples/
+ * pvecg-serve-nginx.conf sets it alone); what a client wrote before it is
+ * not trusted.  From any other peer the header is ignored, so a client
+ * cannot choose the address it is counted under.  A trusted proxy's
+ * request without a usable header counts as the proxy's own.
+ *
+ * Pure functions, so that the rules are unit tested.
+ */
+#ifndef PVECG_SERVE_PROXY_H
+#define PVECG_SERVE_PROXY_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <sys/socket.h>
+
+struct serve_proxy {
+  bool set;
+  int family; /* AF_INET or AF_INET6 */
+  struct in_addr v4;
+  struct in6_addr v6;
+};
+
+/* An IPv4 or IPv6 address literal.  Returns 0 or -EINVAL. */
+int serve_proxy_parse(const char *text, struct serve_proxy *ret);
+
+/*
+ * The client of a request from peer with the X-Forwarded-For value xff
+ * (NULL: none): peer itself unless it is the trusted proxy; then the last
+ * address of xff written into *buf, which is returned.
+ */
+const struct sockaddr *serve_proxy_client(const struct serve_proxy *proxy,
+                                          const struct sockaddr *peer,
+                                          const char *xff,
+                                          struct sockaddr_storage *buf);
+
+#endif
