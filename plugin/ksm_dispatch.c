@@ -5,6 +5,7 @@
  */
 #include "collectd/core/daemon/plugin.h"
 #include "collectd/core/utils/common/common.h"
+#include "collectd/core/daemon/utils_complain.h"
 
 #include "ksm_dispatch.h"
 #include "pvecg/error_text.h"
@@ -20,7 +21,20 @@ static struct ksm_node_reader *reader;
 static struct ksm_node_sample sample;
 static uint32_t failed; /* values whose file failed in the last sample */
 static char node[DATA_MAX_NAME_LEN];
+static char sys_dir[PATH_MAX];
 static double page_size;
+/* A VM's ksm_stat that cannot be had, and a kernel without KSM: one line,
+ * then fewer (collectd's complaints back off), never one per row. */
+static c_complain_t gone_complaint = C_COMPLAIN_INIT_STATIC;
+static c_complain_t missing_complaint = C_COMPLAIN_INIT_STATIC;
+static c_complain_t bad_complaint = C_COMPLAIN_INIT_STATIC;
+static c_complain_t no_ksm_complaint = C_COMPLAIN_INIT_STATIC;
+/* VMs whose ksm_stat is told to be unreadable: said when it starts and
+ * when it ends, like the guests' cgroup files; more than this many are
+ * said together, with back-off.  Only the read callback's thread uses it. */
+#define BAD_VMIDS_MAX 256
+static uint32_t bad_vmids[BAD_VMIDS_MAX];
+static size_t bad_count;
 
 int ksm_dispatch_init(const char *sys_root, const char *node_name) {
   ksm_dispatch_shutdown();
@@ -34,6 +48,7 @@ int ksm_dispatch_init(const char *sys_root, const char *node_name) {
     return -1;
   }
   sstrncpy(node, node_name != NULL ? node_name : "", sizeof(node));
+  snprintf(sys_dir, sizeof(sys_dir), "%s/kernel/mm/ksm", sys_root);
   long size = sysconf(_SC_PAGESIZE);
   page_size = size > 0 ? (double)size : 4096;
   failed = 0;
@@ -84,6 +99,14 @@ void ksm_dispatch_node(uint64_t time) {
     return;
   ksm_node_read(reader, &sample);
   log_changes();
+  if (sample.error[KSM_NODE_RUN] == -ENOENT)
+    c_complain(LOG_WARNING, &no_ksm_complaint,
+               PLUGIN_NAME " plugin: node: %s is missing: this kernel has no "
+                           "KSM, and every KSM value is recorded as unknown.",
+               sys_dir);
+  else
+    c_release(LOG_INFO, &no_ksm_complaint,
+              PLUGIN_NAME " plugin: node: %s is there again.", sys_dir);
   if (node[0] == '\0')
     return;
   double row[KSM_NODE_COLUMNS];
@@ -91,9 +114,70 @@ void ksm_dispatch_node(uint64_t time) {
   dispatch(node, "", &layout_pvecg_ksm_node_1_0, row, time);
 }
 
+/* Whether vmid is told about; its slot in *at. */
+static bool told_bad(uint32_t vmid, size_t *at) {
+  for (*at = 0; *at < bad_count; (*at)++)
+    if (bad_vmids[*at] == vmid)
+      return true;
+  return false;
+}
+
+/* A ksm_stat that cannot be read or parsed: one line when it starts. */
+static void tell_bad(const struct guest_sample *s) {
+  size_t at;
+  if (told_bad(s->vmid, &at))
+    return;
+  if (bad_count == BAD_VMIDS_MAX) {
+    c_complain(LOG_WARNING, &bad_complaint,
+               PLUGIN_NAME " plugin: qemu %u and others: their QEMU "
+                           "processes' ksm_stat: %s; their KSM values are "
+                           "recorded as unknown.",
+               (unsigned)s->vmid, error_text(s->ksm_error));
+    return;
+  }
+  bad_vmids[bad_count++] = s->vmid;
+  WARNING(PLUGIN_NAME " plugin: qemu %u: its QEMU process's ksm_stat: %s; "
+                      "its KSM values are recorded as unknown until it "
+                      "recovers.",
+          (unsigned)s->vmid, error_text(s->ksm_error));
+}
+
+/* ...and one when it is read again. */
+static void tell_recovered(const struct guest_sample *s) {
+  size_t at;
+  if (!told_bad(s->vmid, &at))
+    return;
+  bad_vmids[at] = bad_vmids[--bad_count];
+  INFO(PLUGIN_NAME " plugin: qemu %u: ksm_stat is read again.",
+       (unsigned)s->vmid);
+}
+
+/* Why a VM's KSM values are unknown this interval, said sparingly. */
+static void complain(const struct guest_sample *s) {
+  unsigned vmid = (unsigned)s->vmid;
+  if (s->ksm_error == -ESRCH)
+    c_complain(LOG_INFO, &gone_complaint,
+               PLUGIN_NAME " plugin: qemu %u: its QEMU process went away (or "
+                           "its pid is another process's now): its KSM values "
+                           "are unknown until the new one is found.",
+               vmid);
+  else if (s->ksm_error == -ENOENT)
+    c_complain(LOG_WARNING, &missing_complaint,
+               PLUGIN_NAME " plugin: qemu %u: its QEMU process has no "
+                           "ksm_stat (Linux before 6.1): VMs' KSM values are "
+                           "recorded as unknown.",
+               vmid);
+  else if (s->ksm_error != 0)
+    tell_bad(s);
+}
+
 void ksm_dispatch_guest(const struct guest_sample *s, uint64_t time) {
   if (reader == NULL || s->type != GUEST_QEMU)
     return;
+  if (s->ksm_valid)
+    tell_recovered(s);
+  else
+    complain(s);
   double row[KSM_VM_COLUMNS];
   char instance[16];
   ksm_vm_row(s->ksm_valid ? &s->ksm : NULL, &sample, page_size, row);
@@ -104,5 +188,6 @@ void ksm_dispatch_guest(const struct guest_sample *s, uint64_t time) {
 void ksm_dispatch_shutdown(void) {
   ksm_node_reader_free(reader);
   reader = NULL;
+  bad_count = 0;
   sample = (struct ksm_node_sample){0};
 }

@@ -86,6 +86,11 @@ struct guest_sample {
 
   bool ksm_valid; /* KSM statistics only, QEMU only */
   struct ksm_stat ksm;
+  /* Why not ksm_valid (KSM statistics on, a VM): 0 (no QEMU process found
+   * yet), -ESRCH (the process went away or its pid is another's now),
+   * -ENOENT (the kernel has no /proc/<pid>/ksm_stat), -EBADMSG (it cannot
+   * be parsed), or another read error. */
+  int ksm_error;
 
   bool net_valid;
   uint64_t netin, netout; /* cumulative bytes, guest's view (guest_net.h) */

@@ -194,12 +194,15 @@ static void sample_ksm(struct sampler_reader *r, struct guest *g,
   if (fd >= 0)
     close(fd);
   uint64_t start;
-  if (err == 0 && (guest_pid_start(r->config->proc_root, pid, &start) < 0 ||
-                   start != g->settings.pid_start))
-    err = -ESRCH;
-  if (err == 0)
-    out->ksm_valid = ksm_stat_parse(r->buf, len, &out->ksm) == 0;
-  else
+  bool alive = guest_pid_start(r->config->proc_root, pid, &start) == 0 &&
+               start == g->settings.pid_start;
+  if (!alive)
+    err = -ESRCH; /* a file of another process, or none: not the VM's */
+  else if (err == 0 && ksm_stat_parse(r->buf, len, &out->ksm) < 0)
+    err = -EBADMSG;
+  out->ksm_valid = err == 0;
+  out->ksm_error = err; /* -ENOENT of a live process: no ksm_stat here */
+  if (err == -ESRCH)
     guest_settings_expire(&g->settings); /* look for the pid again */
 }
 

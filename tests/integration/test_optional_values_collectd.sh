@@ -4,7 +4,8 @@
 # real collectd, written by collectd's own csv plugin: every list arrives
 # with the plugin instance of its guest, its type and the exact value of
 # the fixture files; KSM's rows (one per VM, one for the node) also reach
-# pve_rrd's files of their own.
+# pve_rrd's files of their own, and a VM whose ksm_stat is malformed gets
+# unknowns and one line.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/fixture.sh"
@@ -21,6 +22,14 @@ mkdir -p "$T/proc/4242" "$T/proc/net" "$T/run/qemu-server"
 echo "0::/qemu.slice/100.scope" >"$T/proc/4242/cgroup"
 printf 'ksm_rmap_items 1\nksm_zero_pages 8\nksm_merging_pages 2048\nksm_process_profit -4096\n' >"$T/proc/4242/ksm_stat"
 echo "4242 (kvm) S 1 4242 4242 0 -1 4194560 100 0 0 0 5 6 0 0 20 0 9 0 777 1000 50" >"$T/proc/4242/stat"
+# VM 101: a QEMU process whose ksm_stat is malformed
+qemu_guest "$CG" 101 1.50 0.75 2.25 1.00 0.50 0.25
+v2_memory "$CG/qemu.slice/101.scope" 1073741824 104857600
+echo 4343 >"$CG/qemu.slice/101.scope/cgroup.procs"
+mkdir -p "$T/proc/4343"
+echo "0::/qemu.slice/101.scope" >"$T/proc/4343/cgroup"
+echo "4343 (kvm) S 1 4343 4343 0 -1 4194560 100 0 0 0 5 6 0 0 20 0 9 0 888 1000 50" >"$T/proc/4343/stat"
+printf 'ksm_merging_pages many\n' >"$T/proc/4343/ksm_stat"
 K=$T/sys/kernel/mm/ksm
 mkdir -p "$K" "$T/sys/class/net"
 echo 1 >"$K/run"
@@ -62,6 +71,8 @@ has_csv() { [ -n "$(csv_last "$1")" ]; }
 wait_for 20 has_csv derive-oom_kill
 wait_for 20 has_csv pvecg_ksm_vm_1_0
 wait_for 20 test -f "$T/data/pvecg-ksm-node-1.0/testnode"
+rows_101() { [ "$(cat "$T/csv/testnode/pve_cgroup-101/pvecg_ksm_vm_1_0"-* 2>/dev/null | grep -c '^[0-9]')" -ge 3 ]; }
+wait_for 20 rows_101
 stop_collectd
 
 num() { awk -v v="$1" 'BEGIN { printf "%.6f", v }'; }
@@ -92,6 +103,10 @@ check "the VM's KSM file: ksmsaved" "$(num $(((2048 * 3 / 4 + 8) * PAGE)))" \
   "$(num "$(rrd_last "$T/data/pvecg-ksm-vm-1.0/100" ksmsaved)")"
 check "the node's KSM file: ksmsharing" "$(num 3000)" \
   "$(num "$(rrd_last "$T/data/pvecg-ksm-node-1.0/testnode" ksmsharing)")"
+check "VM 101's malformed ksm_stat: unknown" "nan,nan,nan,nan" \
+  "$(cat "$T/csv/testnode/pve_cgroup-101/pvecg_ksm_vm_1_0"-* | tail -1 | cut -d, -f2-)"
+check "...said once, not per row" 1 \
+  "$(grep -cF "pve_cgroup plugin: qemu 101: its QEMU process's ksm_stat: malformed content; its KSM values are recorded as unknown until it recovers." "$T/collectd.log")"
 check "lists per guest: row + 18 pressure + 10 memory + 2 oom + 1 ksm" 32 \
   "$(ls "$CSV" | sed 's/-[0-9-]*$//' | sort -u | wc -l)"
 finish

@@ -541,7 +541,10 @@ static void test_ksm(void **state) {
   pid_stat("proc/4343/stat", 4343, 9000);
   v = run(s);
   assert_false(v.s[1].ksm_valid);
+  /* (the settings are looked at every run here: no QEMU process found) */
+  assert_int_equal(v.s[1].ksm_error, 0);
   assert_true(v.s[0].ksm_valid);
+  assert_int_equal(v.s[0].ksm_error, 0);
   /* 101 restarted as 4344: found again at the next interval */
   fixture_mkdir(root, "proc/4344");
   fixture_write(root, "proc/4344/cgroup", "0::/qemu.slice/101.scope\n");
@@ -552,6 +555,21 @@ static void test_ksm(void **state) {
   v = run(s);
   assert_true(v.s[1].ksm_valid);
   assert_int_equal(v.s[1].ksm.merging_pages, 64);
+  /* a malformed ksm_stat, then none at all from a live process (an older
+   * kernel): unknown, said why, and the pid kept */
+  fixture_write(root, "proc/4344/ksm_stat", "ksm_merging_pages many\n");
+  v = run(s);
+  assert_false(v.s[1].ksm_valid);
+  assert_int_equal(v.s[1].ksm_error, -EBADMSG);
+  shell("rm proc/4344/ksm_stat");
+  v = run(s);
+  assert_false(v.s[1].ksm_valid);
+  assert_int_equal(v.s[1].ksm_error, -ENOENT);
+  fixture_write(root, "proc/4344/ksm_stat",
+                "ksm_merging_pages 65\nksm_process_profit 1\n");
+  v = run(s);
+  assert_true(v.s[1].ksm_valid);
+  assert_int_equal(v.s[1].ksm.merging_pages, 65);
   /* The process exits: unknown, and the pid is looked for again. */
   shell("rm -r proc/4242");
   v = run(s);
