@@ -261,35 +261,26 @@ int export_files_pick_cluster(struct export_file *file, const char *data_dir,
 }
 
 int export_files_add_ksm(struct export_files *files, const char *data_dir) {
-  size_t count = files->count;
-  for (size_t i = 0; i < count; i++) {
-    struct export_file f = files->file[i];
+  /* made anew in one pass: each KSM file right after its pve file, the
+   * given order otherwise */
+  struct export_files out = {0};
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < files->count; i++) {
+    const struct export_file *f = &files->file[i];
     char path[PATH_MAX];
-    struct stat st;
-    if (f.layout != kind_layout(f.kind) ||
-        rrd_cluster_file_path(data_dir, f.cluster, ksm_layout(f.kind), f.name,
-                              path, sizeof(path)) != 0 ||
-        stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-      continue;
-    int r = add_file(files, f.cluster, ksm_layout(f.kind), f.kind, f.name);
-    if (r < 0)
-      return r;
+    r = add_file(&out, f->cluster, f->layout, f->kind, f->name);
+    if (r == 0 && f->layout == kind_layout(f->kind) &&
+        rrd_cluster_file_path(data_dir, f->cluster, ksm_layout(f->kind),
+                              f->name, path, sizeof(path)) == 0 &&
+        has_regular(path))
+      r = add_file(&out, f->cluster, ksm_layout(f->kind), f->kind, f->name);
   }
-  /* each KSM file right after its pve file, the given order otherwise */
-  struct export_file *sorted = malloc(files->count * sizeof(*sorted));
-  if (sorted == NULL)
-    return -ENOMEM;
-  size_t n = 0;
-  for (size_t i = 0; i < count; i++) {
-    sorted[n++] = files->file[i];
-    for (size_t j = count; j < files->count; j++)
-      if (files->file[j].kind == files->file[i].kind &&
-          strcmp(files->file[j].name, files->file[i].name) == 0 &&
-          strcmp(files->file[j].cluster, files->file[i].cluster) == 0)
-        sorted[n++] = files->file[j];
+  if (r < 0) {
+    export_files_free(&out);
+    return r;
   }
-  memcpy(files->file, sorted, n * sizeof(*sorted));
-  free(sorted);
+  export_files_free(files);
+  *files = out;
   return 0;
 }
 
