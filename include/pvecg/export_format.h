@@ -33,6 +33,7 @@
 #include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -67,7 +68,15 @@ struct export_source {
    * (nothing said), "" for its own files (CSV/JSON say ""), else the
    * name, which every format says. */
   const char *cluster;
+  /* InfluxDB: a row's time in the unit the target's URL asks for
+   * (precision=): units per second, 1 (s) to 10^9 (ns, also 0). */
+  int64_t time_scale;
 };
+
+/* The source's time_scale, 0 read as nanoseconds. */
+#define EXPORT_NS_PER_S INT64_C(1000000000)
+#define export_time_scale(src)                                                 \
+  ((src)->time_scale > 0 ? (src)->time_scale : EXPORT_NS_PER_S)
 
 /* Whether the source's points carry a cluster's name (tag, label, path). */
 #define EXPORT_SOURCE_CLUSTERED(src)                                           \

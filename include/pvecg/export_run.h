@@ -67,6 +67,9 @@ struct export_run {
   bool clusters_named;
   const char *local_node;
   const char *unknown_type;
+  /* InfluxDB lines: the time's units per second, as the target's
+   * precision= asks (export_precision_scale()); 0: nanoseconds. */
+  int64_t time_scale;
   /* Set before a file: its counters go on from resume->counter instead of
    * 0, and resume says where the file's rows ended.  NULL: every file
    * starts afresh. */

@@ -8,25 +8,36 @@
  * One connection is kept alive for every batch, and a thread of the
  * sender's own posts them: while one batch is on its way the caller
  * formats the next, so reading the files and the server's work overlap.
- * A batch the server did
- * not take is sent again, after 0.5 s doubling up to 8 s, when the
- * connection failed, the request timed out, or the server answered 429 or
- * 5xx (the same points twice are one point to each of these stores, same
- * series and time); after the last try, or at once on any other 4xx, the
- * batch fails with the status and the start of the server's answer.
- * InfluxDB 1.x's `400 partial write: ... dropped=N` (points beyond the
- * retention policy, or of a conflicting field type) is not a failure: the
- * server kept the rest, and sending the batch again cannot change its
- * verdict; the dropped points are counted (http_sender_stats).  A
- * token (from a file, never the command line) goes as `Authorization:
- * Token <t>` to an /api/v2/ URL (InfluxDB 2), `Bearer <t>` elsewhere; it
- * is never written into a message.
+ *
+ * Every answer is read for what it says (store_answer.h), the same for the
+ * export and the shipper:
+ * - taken, or partly taken (InfluxDB 1.x/3.x's 400 and 2.x's 422 "partial
+ *   write"): the batch is in; the points the store dropped are counted by
+ *   reason;
+ * - too large (413, from the store or a proxy): the batch goes in halves,
+ *   down to single lines, and later batches are cut to the size that
+ *   passed (http_sender_cap());
+ * - a line the store cannot parse (400, nothing written): halves until the
+ *   line is found; it alone is skipped (http_sender_take_skips());
+ * - away or busy (no connection, a timeout, 429, 5xx): sent again after
+ *   0.5 s doubling up to 8 s, or after the Retry-After the store asked for;
+ *   after the last try the batch fails (-EAGAIN);
+ * - refused (401, 403, 404, another 4xx): the batch fails at once
+ *   (-EPROTO), with what fixes it (http_sender_failure()).
+ * A batch that fails does not count at all: it is sent again whole (the
+ * same points twice are one point to these stores).  A token (from a
+ * file, never the command line) goes as `Authorization: Token <t>` to an
+ * /api/v2/ URL (InfluxDB 2), `Bearer <t>` elsewhere; it is never written
+ * into a message.
  */
 #ifndef PVECG_HTTP_SENDER_H
 #define PVECG_HTTP_SENDER_H
 
+#include "pvecg/store_answer.h"
+
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct http_sender_options {
   const char *url;     /* http:// or https:// */
@@ -35,12 +46,24 @@ struct http_sender_options {
   double timeout;      /* seconds, for connecting and for each request */
   unsigned tries;      /* 0: 5 */
   double backoff;      /* first pause in s (0: 0.5), doubling to 8 s */
+  size_t cap;          /* bytes per request known to pass (0: unknown) */
 };
 
 struct http_sender;
 
 /* Whether url is an http:// or https:// URL this sender takes. */
 bool http_url_is_http(const char *url);
+
+/*
+ * The unit of time the URL's precision= asks InfluxDB lines to be in, as
+ * units per second into *scale (0: none asked, nanoseconds).  InfluxDB 2.x
+ * (/api/v2/) reads ns, us, ms, s; InfluxDB 1.x and VictoriaMetrics
+ * (/write) n, u, ms, s, and "ns", but "us" differently (1.x: nanoseconds):
+ * that one is refused there, as are m and h (rows in seconds), with why
+ * in err.  Returns 0 or -EINVAL.
+ */
+int http_url_time_scale(const char *url, int64_t *scale, char *err,
+                        size_t err_size);
 
 /* Returns 0, -EINVAL (not an http(s) URL) or -ENOMEM, with a message in
  * err.  Nothing is sent yet. */
@@ -51,9 +74,9 @@ int http_sender_open(const struct http_sender_options *options,
  * Hands over body (copied), named `label` in a message should it fail,
  * once the batch before it is done.  Returns 0; or, when an earlier batch
  * failed (nothing more is sent then), that batch's error: -EPROTO when the
- * server refused it (4xx, or 429/5xx on every try), -ETIMEDOUT, or
- * -ECONNREFUSED / -EIO for a connection that failed on every try; with
- * "<label>: <reason>" in err.
+ * store refused the target (see http_sender_failure()), -EAGAIN when it was
+ * away or busy on every try; with "<label>: <reason>" in err.  Batches are
+ * numbered from 1 in the order posted.
  */
 int http_sender_post(struct http_sender *sender, const char *body, size_t len,
                      const char *label, char *err, size_t err_size);
@@ -63,17 +86,44 @@ int http_sender_post(struct http_sender *sender, const char *body, size_t len,
 int http_sender_finish(struct http_sender *sender, char *err, size_t err_size);
 
 struct http_sender_stats {
-  size_t requests;          /* answered 2xx, or partial writes */
-  size_t retries;           /* tries after a failure */
-  size_t bytes;             /* of the requests answered 2xx */
-  size_t lines;             /* lines of the requests answered 2xx */
-  size_t partial;           /* requests answered "partial write" (taken, counted
-                               above too) */
-  size_t dropped;           /* points those answers said were dropped */
-  char partial_answer[160]; /* the latest such answer's first line */
+  size_t requests; /* batches delivered (taken, in part or in pieces) */
+  size_t retries;  /* tries after the store was away */
+  size_t bytes;    /* of the batches delivered */
+  size_t lines;    /* lines of the batches delivered */
+  size_t partial;  /* answers "partial write" (in delivered batches) */
+  size_t dropped;  /* points those answers said were dropped */
+  size_t dropped_by[STORE_REASONS];
+  size_t skipped[2]; /* lines skipped alone: [0] too large, [1] unparsable */
+  char partial_answer[STORE_WORDS_SIZE]; /* the latest partial write's */
 };
 void http_sender_stats(struct http_sender *sender,
                        struct http_sender_stats *ret);
+
+/* Why the failed batch failed: its verdict (STORE_REFUSED or STORE_AWAY),
+ * the status (0: no answer), the store's words, what fixes it (refused),
+ * the seconds it asked to wait (away).  Zeroed while nothing failed. */
+void http_sender_failure(struct http_sender *sender, struct store_answer *ret);
+
+/* The largest request known to pass (0: no limit met yet).  Lowered by
+ * each 413. */
+size_t http_sender_cap(struct http_sender *sender);
+
+/* A line of a delivered batch that the store would not take alone. */
+struct http_sender_skip {
+  size_t batch;           /* its batch's number */
+  size_t offset;          /* in that batch */
+  enum store_verdict why; /* STORE_TOO_LARGE or STORE_BAD_LINE */
+  char line[120];         /* its start, quoted */
+  char time[24];          /* its last field (the time), "" when none */
+  char words[STORE_WORDS_SIZE];
+};
+#define HTTP_SENDER_SKIPS_KEPT 256 /* more are counted only */
+
+/* Moves up to max of the skips kept of batch number `batch` (0: of any),
+ * oldest first, into out; returns how many.  Those of a batch are there
+ * once the post after it (or the finish) returned. */
+size_t http_sender_take_skips(struct http_sender *sender, size_t batch,
+                              struct http_sender_skip *out, size_t max);
 
 /* Stops the thread (a batch in flight is finished or given up first). */
 void http_sender_free(struct http_sender *sender);

@@ -27,6 +27,7 @@
 #define EXPORT_DEFAULT_TIMEOUT 10.0
 #define DEFAULT_CONFIG_DIR "/etc/pve"
 #define ERR_SIZE 1024
+#define SKIPS_SAID 10 /* lines skipped said one by one */
 
 /* Lines the receiver took so far. */
 static size_t lines_sent(struct export_args *a) {
@@ -37,17 +38,62 @@ static size_t lines_sent(struct export_args *a) {
   return st.lines;
 }
 
-/* Points a server kept back from batches it otherwise took (InfluxDB's
- * "partial write"), said once at the end. */
+/* Lines the server would not take alone, each said (the first few). */
+static void report_skipped(struct export_args *a,
+                           const struct http_sender_stats *st) {
+  struct http_sender_skip skip[SKIPS_SAID];
+  size_t n = http_sender_take_skips(a->run.http, 0, skip, SKIPS_SAID);
+  for (size_t i = 0; i < n; i++)
+    fprintf(stderr,
+            CMD ": batch %zu: a line %s was skipped (time %s): %s: %s\n",
+            skip[i].batch,
+            skip[i].why == STORE_BAD_LINE ? "the server cannot parse"
+                                          : "too large for the server",
+            skip[i].time, skip[i].line, skip[i].words);
+  size_t all = st->skipped[0] + st->skipped[1];
+  if (all > n)
+    fprintf(stderr, CMD ": and %zu more lines skipped\n", all - n);
+}
+
+/* What the server kept back from batches it otherwise took (InfluxDB's
+ * "partial write", by reason), the lines it would not take, the size it
+ * takes: said once at the end. */
 static void report_dropped(struct export_args *a) {
   struct http_sender_stats st = {0};
-  if (a->run.http != NULL)
-    http_sender_stats(a->run.http, &st);
-  if (st.partial > 0)
+  if (a->run.http == NULL)
+    return;
+  http_sender_stats(a->run.http, &st);
+  if (st.partial > 0) {
     fprintf(stderr,
             CMD ": the server dropped %zu points of %zu batches it took "
                 "otherwise: %s\n",
             st.dropped, st.partial, st.partial_answer);
+    for (int r = 0; r < STORE_REASONS; r++)
+      if (st.dropped_by[r] > 0)
+        fprintf(stderr, CMD ": dropped as %s: %zu\n",
+                store_reason_name((enum store_reason)r), st.dropped_by[r]);
+  }
+  report_skipped(a, &st);
+  size_t cap = http_sender_cap(a->run.http);
+  if (cap > 0)
+    fprintf(stderr,
+            CMD ": the server refused larger requests (HTTP 413): batches "
+                "were cut to %zu bytes; --batch-bytes %zu does so from the "
+                "start\n",
+            cap, cap < 1024 ? 1024 : cap);
+}
+
+/* A target the server refuses: what fixes it. */
+static void report_refusal(struct export_args *a) {
+  struct store_answer f;
+  if (a->run.http == NULL)
+    return;
+  http_sender_failure(a->run.http, &f);
+  if (f.verdict == STORE_REFUSED && f.fix != NULL)
+    fprintf(stderr, CMD ": %s\n", f.fix);
+  else if (f.verdict == STORE_AWAY && f.retry_after > 0)
+    fprintf(stderr, CMD ": the server asked to wait %u s before trying again\n",
+            f.retry_after);
 }
 
 static int report_end(struct export_args *a) {
@@ -83,6 +129,7 @@ static int export_all(struct export_args *a) {
   if (export_run_end(&a->run, err, sizeof(err)) < 0 || a->run.net_failed) {
     fprintf(stderr, CMD ": sending to %s: %s; %zu of %zu lines sent before\n",
             a->to, err, lines_sent(a), a->run.total.lines);
+    report_refusal(a);
     return PVECG_EXIT_FAILURE;
   }
   int end = report_end(a);

@@ -282,6 +282,10 @@ static int check_combination(struct export_args *a) {
                    "(Graphite: --to tcp://)");
   if ((a->token_file != NULL || a->ca_file != NULL) && !a->http)
     return missing("--token-file and --ca-file are for an http(s):// --to");
+  char why[256];
+  if (a->http && run->format == EXPORT_INFLUX &&
+      http_url_time_scale(a->to, &run->time_scale, why, sizeof(why)) < 0)
+    return missing(why);
   if (!a->prefix_set)
     run->prefix = pve ? "proxmox" : "pve";
   return a->token_file != NULL ? read_token(a) : 0;

@@ -20,7 +20,6 @@
 #include <string.h>
 
 #define PREFIX_MAX 64
-#define NS_PER_S INT64_C(1000000000)
 
 static const char *const format_names[] = {
     [EXPORT_GRAPHITE] = "graphite",
@@ -107,7 +106,8 @@ static int influx_row(const struct export_source *src, time_t t,
   int r = influx_check(src);
   if (r < 0)
     return r;
-  if (t > INT64_MAX / NS_PER_S || t < INT64_MIN / NS_PER_S)
+  int64_t scale = export_time_scale(src);
+  if (t > INT64_MAX / scale || t < INT64_MIN / scale)
     return -ERANGE;
   struct export_count count = {0};
   if (export_all_unknown(values, src->layout->ds_count)) {
@@ -132,7 +132,7 @@ static int influx_row(const struct export_source *src, time_t t,
     fprintf(out, "=%s", text);
     count.values++;
   }
-  fprintf(out, " %" PRId64 "\n", (int64_t)t * NS_PER_S);
+  fprintf(out, " %" PRId64 "\n", (int64_t)t * scale);
   count.lines = 1;
   *ret = count;
   return 0;

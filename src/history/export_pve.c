@@ -17,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NS_PER_S INT64_C(1000000000)
-
 static bool is_node(const struct export_source *src) {
   return src->kind == EXPORT_NODE;
 }
@@ -147,7 +145,7 @@ static void influx_group(const struct export_source *src, size_t first,
   }
   if (known == 0)
     return;
-  fprintf(out, " %" PRId64 "\n", (int64_t)t * NS_PER_S);
+  fprintf(out, " %" PRId64 "\n", (int64_t)t * export_time_scale(src));
   count->lines++;
   count->values += known;
 }
@@ -157,7 +155,8 @@ static int influx_row(const struct export_source *src, time_t t,
                       struct export_count *ret) {
   if (!influx_can_name(src))
     return -EINVAL;
-  if (t > INT64_MAX / NS_PER_S || t < INT64_MIN / NS_PER_S)
+  int64_t scale = export_time_scale(src);
+  if (t > INT64_MAX / scale || t < INT64_MIN / scale)
     return -ERANGE;
   struct export_count count = {0};
   for (size_t i = 0; i < src->layout->ds_count; i++)

@@ -343,7 +343,8 @@ static int export_part(struct export_run *run, const struct export_file *file,
                               .object = st->object,
                               .nodename = st->nodename,
                               .title = st->title,
-                              .cluster = shown_cluster(run, file)};
+                              .cluster = shown_cluster(run, file),
+                              .time_scale = run->time_scale};
   export_format_header(run->format, &src, run->out);
   for (size_t i = 0; r == 0 && i < plan.count && !limit_reached(run); i++)
     r = export_fetch(run, &src, part->path, &plan.fetch[i], err, err_size);

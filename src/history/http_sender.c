@@ -8,6 +8,7 @@
 #include "pvecg/http_sender.h"
 
 #include "export_text.h"
+#include "http_split.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -21,7 +22,8 @@
 #define DEFAULT_TRIES 5
 #define DEFAULT_BACKOFF 0.5
 #define BACKOFF_MAX 8.0
-#define ANSWER_KEEP 512 /* bytes of an answer kept for a message */
+#define ANSWER_KEEP STORE_ANSWER_BODY_MAX /* bytes of an answer read */
+#define RETRY_AFTER_WAIT 30 /* s the sender waits itself; longer: away */
 #define LABEL_SIZE 256
 #define ERROR_SIZE 1024
 
@@ -33,6 +35,7 @@ struct http_sender {
   double backoff;
   char answer[ANSWER_KEEP + 1];
   size_t answer_len;
+  char retry_after[64]; /* the answer's Retry-After header */
 
   pthread_t thread;
   bool started;
@@ -43,15 +46,62 @@ struct http_sender {
   char *body;
   size_t len, capacity;
   char label[LABEL_SIZE];
+  size_t batch; /* the number of the batch in the slot */
+  size_t cap;   /* bytes per request known to pass, 0: any */
   /* The first failure, under lock: nothing is sent after it. */
   int failed;
   char error[ERROR_SIZE];
+  struct store_answer failure;
   struct http_sender_stats stats;
+  struct http_sender_skip skip[HTTP_SENDER_SKIPS_KEPT];
+  size_t skips_kept;
 };
 
 bool http_url_is_http(const char *url) {
   return url != NULL && (strncasecmp(url, "http://", 7) == 0 ||
                          strncasecmp(url, "https://", 8) == 0);
+}
+
+/* The value of the query's key precision= (NULL: none), into out. */
+static const char *precision_of(const char *url, char *out, size_t size) {
+  const char *q = strchr(url, '?');
+  for (const char *p = q; p != NULL; p = strchr(p + 1, '&')) {
+    if (strncmp(p + 1, "precision=", 10) != 0)
+      continue;
+    p += 11;
+    size_t n = strcspn(p, "&#");
+    snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), p);
+    return out;
+  }
+  return NULL;
+}
+
+int http_url_time_scale(const char *url, int64_t *scale, char *err,
+                        size_t err_size) {
+  static const struct {
+    const char *name;
+    int64_t scale;
+    bool v2, v1;
+  } unit[] = {{"ns", 1000000000, true, true}, {"n", 1000000000, false, true},
+              {"us", 1000000, true, false},   {"u", 1000000, false, true},
+              {"ms", 1000, true, true},       {"s", 1, true, true}};
+  char p[16];
+  *scale = 0;
+  if (precision_of(url, p, sizeof(p)) == NULL)
+    return 0;
+  bool v2 = strstr(url, "/api/v2/") != NULL;
+  for (size_t i = 0; i < sizeof(unit) / sizeof(unit[0]); i++)
+    if (strcmp(p, unit[i].name) == 0 && (v2 ? unit[i].v2 : unit[i].v1)) {
+      *scale = unit[i].scale;
+      return 0;
+    }
+  snprintf(err, err_size,
+           v2 ? "precision=%s: InfluxDB 2.x takes ns, us, ms or s"
+              : "precision=%s: this URL takes n, u, ms or s (InfluxDB 1.x "
+                "reads \"us\" as nanoseconds; m and h would round the rows' "
+                "times)",
+           p);
+  return -EINVAL;
 }
 
 /* Keeps the start of the answer (InfluxDB and VictoriaMetrics say what
@@ -63,6 +113,17 @@ static size_t keep_answer(char *data, size_t size, size_t n, void *ctx) {
   memcpy(s->answer + s->answer_len, data, take);
   s->answer_len += take;
   s->answer[s->answer_len] = '\0';
+  return len;
+}
+
+/* Keeps the Retry-After header of a busy store's answer. */
+static size_t keep_header(char *data, size_t size, size_t n, void *ctx) {
+  struct http_sender *s = ctx;
+  size_t len = size * n;
+  static const char name[] = "retry-after:";
+  if (len > sizeof(name) - 1 && strncasecmp(data, name, sizeof(name) - 1) == 0)
+    store_words_quote(data + sizeof(name) - 1, len - (sizeof(name) - 1),
+                      s->retry_after, sizeof(s->retry_after));
   return len;
 }
 
@@ -104,6 +165,8 @@ static int configure(struct http_sender *s,
   curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
   curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep_answer);
   curl_easy_setopt(c, CURLOPT_WRITEDATA, s);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, keep_header);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, s);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "pvecg-export");
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
   if (o->ca_file != NULL)
@@ -128,6 +191,7 @@ int http_sender_open(const struct http_sender_options *o,
     s->url = strdup(o->url);
     s->tries = o->tries ? o->tries : DEFAULT_TRIES;
     s->backoff = o->backoff > 0 ? o->backoff : DEFAULT_BACKOFF;
+    s->cap = o->cap;
   }
   if (s == NULL || s->curl == NULL || s->url == NULL || configure(s, o) < 0 ||
       pthread_create(&s->thread, NULL, sender_main, s) != 0) {
@@ -144,40 +208,6 @@ static void pause_s(double s) {
   struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
   while (nanosleep(&ts, &ts) != 0)
     ;
-}
-
-/* The answer's first line, for a message. */
-static const char *answer_line(struct http_sender *s) {
-  char *nl = strpbrk(s->answer, "\r\n");
-  if (nl != NULL)
-    *nl = '\0';
-  return s->answer[0] != '\0' ? s->answer : "(no message)";
-}
-
-enum outcome { TAKEN, REFUSED, AGAIN };
-
-/* InfluxDB 1.x's answer for a batch of which it kept all but some points:
- * {"error":"partial write: points beyond retention policy dropped=3"}.
- * Returns the number dropped (0 when the answer does not say), or -1 for
- * any other answer. */
-static long partial_write(const char *answer) {
-  if (strstr(answer, "partial write") == NULL)
-    return -1;
-  const char *d = strstr(answer, "dropped=");
-  return d != NULL ? strtol(d + strlen("dropped="), NULL, 10) : 0;
-}
-
-/* Counts a partial write as taken, keeping its answer for a message. */
-static void count_partial(struct http_sender *s, long dropped) {
-  pthread_mutex_lock(&s->lock);
-  s->stats.partial++;
-  s->stats.dropped += dropped > 0 ? (size_t)dropped : 0;
-  /* the start of the line: the count is said in the stats */
-  const char *line = answer_line(s);
-  size_t n = strnlen(line, sizeof(s->stats.partial_answer) - 1);
-  memcpy(s->stats.partial_answer, line, n);
-  s->stats.partial_answer[n] = '\0';
-  pthread_mutex_unlock(&s->lock);
 }
 
 /* Failures that may pass: the network or the server in trouble.  A
@@ -200,65 +230,142 @@ static bool transient(CURLcode c) {
 }
 
 /* One try: what the server (or the connection) said. */
-static enum outcome try_once(struct http_sender *s, const char *body,
-                             size_t len, int *r, char *err, size_t err_size) {
+static void try_once(struct http_sender *s, const char *body, size_t len,
+                     struct store_answer *ret) {
   long status = 0;
   s->answer_len = 0;
   s->answer[0] = '\0';
+  s->retry_after[0] = '\0';
   curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, body);
   curl_easy_setopt(s->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
   CURLcode c = curl_easy_perform(s->curl);
   if (c != CURLE_OK) {
-    snprintf(err, err_size, "%s", curl_easy_strerror(c));
-    *r = c == CURLE_OPERATION_TIMEDOUT ? -ETIMEDOUT
-         : c == CURLE_COULDNT_CONNECT  ? -ECONNREFUSED
-                                       : -EIO;
-    return transient(c) ? AGAIN : REFUSED;
+    *ret = (struct store_answer){
+        .verdict = transient(c) ? STORE_AWAY : STORE_REFUSED,
+        .fix = "check the URL and, for https, --ca-file"};
+    snprintf(ret->words, sizeof(ret->words), "%s", curl_easy_strerror(c));
+    return;
   }
   curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &status);
-  if (status >= 200 && status < 300)
-    return TAKEN;
-  long dropped = status == 400 ? partial_write(s->answer) : -1;
-  if (dropped >= 0) {
-    count_partial(s, dropped);
-    return TAKEN;
-  }
-  snprintf(err, err_size, "the server answered HTTP %ld: %s", status,
-           answer_line(s));
-  *r = -EPROTO;
-  return status == 429 || status >= 500 ? AGAIN : REFUSED;
+  store_answer_read(status, s->answer, s->answer_len,
+                    s->retry_after[0] ? s->retry_after : NULL, time(NULL), ret);
 }
 
-/* One batch, tried again after a pause while the server is in trouble.
- * Returns 0 or the last try's error, with its reason in err. */
-static int send_batch(struct http_sender *s, const char *body, size_t len,
-                      char *err, size_t err_size) {
+/* One piece, tried again after a pause while the store is away: the
+ * pause doubles, or is what the store asked for; a store that asks for
+ * longer than a shipper's pass settles the piece as away at once. */
+static void try_piece(void *ctx, const char *body, size_t len,
+                      struct store_answer *ret) {
+  struct http_sender *s = ctx;
   double wait = s->backoff;
-  int r = 0;
-  for (unsigned i = 0; i < s->tries; i++) {
-    if (i > 0) {
-      pause_s(wait);
-      wait = wait * 2 < BACKOFF_MAX ? wait * 2 : BACKOFF_MAX;
-      pthread_mutex_lock(&s->lock);
-      s->stats.retries++;
-      pthread_mutex_unlock(&s->lock);
-    }
-    enum outcome o = try_once(s, body, len, &r, err, err_size);
-    if (o == TAKEN)
-      return 0;
-    if (o == REFUSED)
-      return r;
+  for (unsigned i = 0;; i++) {
+    try_once(s, body, len, ret);
+    if (ret->verdict != STORE_AWAY || i + 1 >= s->tries ||
+        ret->retry_after > RETRY_AFTER_WAIT)
+      break;
+    pause_s(ret->retry_after > wait ? ret->retry_after : wait);
+    wait = wait * 2 < BACKOFF_MAX ? wait * 2 : BACKOFF_MAX;
+    pthread_mutex_lock(&s->lock);
+    s->stats.retries++;
+    pthread_mutex_unlock(&s->lock);
   }
-  size_t used = strlen(err);
-  if (used < err_size)
-    snprintf(err + used, err_size - used, " (%u tries)", s->tries);
+}
+
+/* A line's start and its last field (the time), quoted, for a message. */
+static void describe_line(const char *line, size_t len,
+                          struct http_sender_skip *ret) {
+  while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+    len--;
+  store_words_quote(line, len, ret->line, sizeof(ret->line));
+  const char *sp = len > 0 ? memrchr(line, ' ', len) : NULL;
+  size_t at = sp != NULL ? (size_t)(sp - line) + 1 : len;
+  store_words_quote(line + at, len - at, ret->time, sizeof(ret->time));
+}
+
+/* Under lock: the skips of a delivered batch, kept for the caller. */
+static void keep_skips(struct http_sender *s, const char *body,
+                       const struct http_split_outcome *o) {
+  for (size_t i = 0; i < o->skips; i++) {
+    const struct http_split_skip *k = &o->skip[i];
+    s->stats.skipped[k->why == STORE_BAD_LINE]++;
+    if (s->skips_kept == HTTP_SENDER_SKIPS_KEPT)
+      continue;
+    struct http_sender_skip *to = &s->skip[s->skips_kept++];
+    *to = (struct http_sender_skip){
+        .batch = s->batch, .offset = k->offset, .why = k->why};
+    describe_line(body + k->offset, k->len, to);
+    snprintf(to->words, sizeof(to->words), "%s", o->answer.words);
+  }
+}
+
+/* Under lock: what a delivered batch adds to the totals. */
+static void count_delivered(struct http_sender *s,
+                            const struct http_split_outcome *o) {
+  s->stats.requests++;
+  s->stats.bytes += s->len;
+  s->stats.lines += export_count_lines(s->body, s->len);
+  for (size_t r = 0; r < STORE_REASONS; r++) {
+    s->stats.dropped_by[r] += o->dropped[r];
+    s->stats.dropped += o->dropped[r];
+  }
+  if (o->partial.status != 0) {
+    s->stats.partial++;
+    snprintf(s->stats.partial_answer, sizeof(s->stats.partial_answer), "%s",
+             o->partial.words);
+  }
+}
+
+/* Under lock: the failure, said with the batch's label. */
+static void note_failure(struct http_sender *s,
+                         const struct http_split_outcome *o, int r) {
+  const struct store_answer *a = &o->answer;
+  s->failed = r;
+  s->failure = *a;
+  s->failure.verdict = o->verdict;
+  char why[ERROR_SIZE];
+  if (a->status != 0)
+    snprintf(why, sizeof(why), "the server answered HTTP %ld: %s", a->status,
+             a->words);
+  else
+    snprintf(why, sizeof(why), "%s", a->words);
+  size_t n = strlen(why);
+  if (o->verdict == STORE_AWAY && a->retry_after <= RETRY_AFTER_WAIT &&
+      n < sizeof(why))
+    snprintf(why + n, sizeof(why) - n, " (%u tries)", s->tries);
+  /* the label is short; a long reason is cut, as any message is */
+  snprintf(s->error, sizeof(s->error), "%.*s: %.*s", LABEL_SIZE, s->label,
+           ERROR_SIZE - LABEL_SIZE - 8, why);
+}
+
+/* One batch, in pieces as the store needs; 0 or the failure's error. */
+static int deliver(struct http_sender *s) {
+  struct http_split_outcome o;
+  size_t cap = s->cap;
+  int r = http_split_send(s->body, s->len, &cap, try_piece, s, &o);
+  pthread_mutex_lock(&s->lock);
+  s->cap = cap;
+  if (r < 0) {
+    o = (struct http_split_outcome){.verdict = STORE_REFUSED};
+    snprintf(o.answer.words, sizeof(o.answer.words), "out of memory");
+  } else {
+    r = o.verdict == STORE_TAKEN  ? 0
+        : o.verdict == STORE_AWAY ? -EAGAIN
+                                  : -EPROTO;
+  }
+  if (r == 0) {
+    count_delivered(s, &o);
+    keep_skips(s, s->body, &o);
+  } else {
+    note_failure(s, &o, r);
+  }
+  pthread_mutex_unlock(&s->lock);
+  free(o.skip);
   return r;
 }
 
 /* The thread: whatever is in the slot, until told to stop. */
 static void *sender_main(void *arg) {
   struct http_sender *s = arg;
-  char why[ERROR_SIZE];
   pthread_mutex_lock(&s->lock);
   for (;;) {
     while (!s->busy && !s->stop)
@@ -266,23 +373,8 @@ static void *sender_main(void *arg) {
     if (!s->busy)
       break;
     pthread_mutex_unlock(&s->lock);
-    why[0] = '\0';
-    int r = send_batch(s, s->body, s->len, why, sizeof(why));
+    deliver(s);
     pthread_mutex_lock(&s->lock);
-    if (r == 0) {
-      s->stats.requests++;
-      s->stats.bytes += s->len;
-      s->stats.lines += export_count_lines(s->body, s->len);
-    } else {
-      s->failed = r;
-      /* the label is short; a long reason is cut, as any message is */
-      int n = snprintf(s->error, sizeof(s->error), "%s: ", s->label);
-      if (n > 0 && (size_t)n < sizeof(s->error)) {
-        size_t len = strnlen(why, sizeof(s->error) - (size_t)n - 1);
-        memcpy(s->error + n, why, len);
-        s->error[(size_t)n + len] = '\0';
-      }
-    }
     s->busy = false;
     pthread_cond_broadcast(&s->changed);
   }
@@ -317,6 +409,7 @@ int http_sender_post(struct http_sender *s, const char *body, size_t len,
     memcpy(s->body, body, len);
     s->len = len;
     snprintf(s->label, sizeof(s->label), "%s", label);
+    s->batch++;
     s->busy = true;
     pthread_cond_broadcast(&s->changed);
   }
@@ -335,6 +428,34 @@ void http_sender_stats(struct http_sender *s, struct http_sender_stats *ret) {
   pthread_mutex_lock(&s->lock);
   *ret = s->stats;
   pthread_mutex_unlock(&s->lock);
+}
+
+void http_sender_failure(struct http_sender *s, struct store_answer *ret) {
+  pthread_mutex_lock(&s->lock);
+  *ret = s->failed < 0 ? s->failure : (struct store_answer){0};
+  pthread_mutex_unlock(&s->lock);
+}
+
+size_t http_sender_cap(struct http_sender *s) {
+  pthread_mutex_lock(&s->lock);
+  size_t cap = s->cap;
+  pthread_mutex_unlock(&s->lock);
+  return cap;
+}
+
+size_t http_sender_take_skips(struct http_sender *s, size_t batch,
+                              struct http_sender_skip *out, size_t max) {
+  pthread_mutex_lock(&s->lock);
+  size_t n = 0, kept = 0;
+  for (size_t i = 0; i < s->skips_kept; i++) {
+    if (n < max && (batch == 0 || s->skip[i].batch == batch))
+      out[n++] = s->skip[i];
+    else
+      s->skip[kept++] = s->skip[i];
+  }
+  s->skips_kept = kept;
+  pthread_mutex_unlock(&s->lock);
+  return n;
 }
 
 void http_sender_free(struct http_sender *s) {

@@ -167,6 +167,7 @@ static int ship_file(struct ship *sh, const struct export_file *f) {
   struct export_run *run = &sh->o->run;
   run->resume = &resume;
   run->since = e->next.t + 1;
+  size_t start = (size_t)ftello(sh->out);
   int r = export_run_file(run, f, why, sizeof(why));
   if (r < 0) {
     ship_log_problem(sh, e, r, why);
@@ -188,7 +189,7 @@ static int ship_file(struct ship *sh, const struct export_file *f) {
   if (resume.rows == 0)
     return 0;
   e->next = (struct ship_mark){resume.last_row, resume.counter};
-  if (ship_batch_add(sh, e, &e->next, resume.known) < 0)
+  if (ship_batch_add(sh, e, &e->next, resume.known, start) < 0)
     return -ENOMEM;
   if (ship_batch_full(sh) && (r = ship_batch_send(sh)) < 0)
     return r;
@@ -248,30 +249,27 @@ static void reload_guests(struct ship *sh, time_t now) {
 static int pass(struct ship *sh) {
   time_t now = time(NULL);
   sh->o->run.until = now;
-  char err[SHIP_ERR_SIZE];
   int r = scan(sh); /* says what went wrong */
-  if (r == 0) {
+  if (r == 0 && ship_answer_may_send(sh)) {
     reload_guests(sh, now);
+    sh->skips_said = 0;
     r = ship_batch_open(sh);
     if (r == 0)
       r = rounds(sh);
     if (r == -ENOMEM)
       ship_log(sh, "out of memory");
-    else if (r < 0)
-      ship_log_down(sh, time(NULL));
     else
-      ship_log_up(sh, time(NULL));
+      ship_answer_pass(sh, r);
+  } else if (r == 0) {
+    r = sh->state.stats.condition == SHIP_REFUSED ? -EPROTO : -EAGAIN;
   }
   time_t behind = lag(sh);
   sh->dirty |= behind != sh->state.stats.lag;
   sh->state.stats.lag = behind;
   /* Acknowledged rows saved the state already: a pass that changed
    * nothing else writes nothing. */
-  if (sh->dirty &&
-      ship_state_save(sh->o->state_dir, &sh->state, err, sizeof(err)) < 0)
-    ship_log(sh, "%s", err);
-  else
-    sh->dirty = false;
+  if (sh->dirty)
+    ship_save(sh);
   return r;
 }
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 static int marks_add(struct ship_marks *m, struct ship_entry *entry,
-                     const struct ship_mark *mark, size_t rows) {
+                     const struct ship_mark *mark, size_t rows, size_t start) {
   m->rows += rows;
   /* A file's later slice in the same batch replaces its earlier one. */
   if (m->count > 0 && m->item[m->count - 1].entry == entry) {
@@ -28,7 +28,7 @@ static int marks_add(struct ship_marks *m, struct ship_entry *entry,
     m->item = grown;
     m->capacity = cap;
   }
-  m->item[m->count++] = (struct ship_pending){entry, *mark};
+  m->item[m->count++] = (struct ship_pending){entry, *mark, start};
   return 0;
 }
 
@@ -55,9 +55,12 @@ int ship_batch_open(struct ship *sh) {
     ship_batch_close(sh); /* carbon went away: connect anew, resend */
   if (sh->http != NULL || sh->net != NULL)
     return 0;
-  if (o->http)
+  if (o->http) {
+    o->http_options.cap = (size_t)sh->state.stats.batch_cap;
+    if (o->http_options.cap > 0 && o->run.batch_max > o->http_options.cap)
+      o->run.batch_max = o->http_options.cap; /* what passed before */
     r = http_sender_open(&o->http_options, &sh->http, sh->err, sizeof(sh->err));
-  else
+  } else
     r = net_sender_open(&o->net_target, o->timeout, &sh->net, sh->err,
                         sizeof(sh->err));
   /* A new connection: Graphite's resend window starts over from the
@@ -68,8 +71,8 @@ int ship_batch_open(struct ship *sh) {
 }
 
 int ship_batch_add(struct ship *sh, struct ship_entry *entry,
-                   const struct ship_mark *mark, size_t rows) {
-  return marks_add(&sh->building, entry, mark, rows);
+                   const struct ship_mark *mark, size_t rows, size_t start) {
+  return marks_add(&sh->building, entry, mark, rows, start);
 }
 
 bool ship_batch_full(const struct ship *sh) {
@@ -106,13 +109,25 @@ static int commit(struct ship *sh, struct ship_marks *m) {
   }
   sh->state.stats.rows_sent += m->rows;
   sh->state.stats.last_success = now;
+  if (sh->http != NULL)
+    ship_answer_delivered(sh, m);
   marks_clear(m);
+  ship_save(sh);
+  return 0;
+}
+
+void ship_save(struct ship *sh) {
   char err[SHIP_ERR_SIZE];
   int r = ship_state_save(sh->o->state_dir, &sh->state, err, sizeof(err));
-  if (r < 0)
-    ship_log(sh, "%s", err);
+  if (r < 0 && !sh->save_failed)
+    ship_log(sh,
+             "%s; shipping goes on with the state in memory (after a restart "
+             "the rows since the last save are sent again)",
+             err);
+  else if (r == 0 && sh->save_failed)
+    ship_log(sh, "%s/%s.state is saved again", sh->o->state_dir, sh->state.id);
+  sh->save_failed = r < 0;
   sh->dirty = r < 0;
-  return r;
 }
 
 /* The store did not take it: every cursor goes back to what it
@@ -127,7 +142,13 @@ static int fail(struct ship *sh, int r) {
   marks_clear(&sh->building);
   rewind_cursors(sh);
   rewind(sh->out);
-  ship_log_dropped(sh);
+  if (sh->http != NULL) {
+    http_sender_failure(sh->http, &sh->failure);
+  } else {
+    sh->failure = (struct store_answer){.verdict = STORE_AWAY};
+    store_words_quote(sh->err, strlen(sh->err), sh->failure.words,
+                      sizeof(sh->failure.words));
+  }
   ship_batch_close(sh);
   return r;
 }
@@ -135,6 +156,7 @@ static int fail(struct ship *sh, int r) {
 static int send_text(struct ship *sh, const char *text, size_t len) {
   if (sh->net != NULL)
     return net_sender_send(sh->net, text, len, sh->err, sizeof(sh->err));
+  sh->building.batch = ++sh->posted;
   return http_sender_post(sh->http, text, len, "a batch", sh->err,
                           sizeof(sh->err));
 }
@@ -171,7 +193,6 @@ int ship_batch_finish(struct ship *sh) {
   r = http_sender_finish(sh->http, sh->err, sizeof(sh->err));
   if (r < 0)
     return fail(sh, r);
-  ship_log_dropped(sh);
   commit(sh, &sh->inflight);
   return 0;
 }
@@ -181,5 +202,6 @@ void ship_batch_close(struct ship *sh) {
   net_sender_free(sh->net);
   sh->http = NULL;
   sh->net = NULL;
-  sh->dropped_counted = 0; /* a new sender counts from 0 */
+  sh->posted = 0; /* a new sender counts from 0 */
+  sh->counted = (struct http_sender_stats){0};
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The shipper's parts (see ship.h): the pass over the files (ship.c), the
- * batches and what their acknowledgement commits (ship_batch.c), and what
- * it says (ship_log.c).
+ * batches and what their acknowledgement commits (ship_batch.c), what the
+ * store's answers do to the shipper (ship_answer.c), and what it says
+ * (ship_log.c).
  */
 #ifndef PVECG_SHIP_INTERNAL_H
 #define PVECG_SHIP_INTERNAL_H
@@ -16,16 +17,20 @@
 
 #define SHIP_ERR_SIZE 1024
 
-/* A file's rows in a batch: where its cursor goes once the batch is in. */
+/* A file's rows in a batch: where its cursor goes once the batch is in,
+ * and where its text starts in the batch (to name a line the store
+ * skipped). */
 struct ship_pending {
   struct ship_entry *entry;
   struct ship_mark mark;
+  size_t start;
 };
 
 struct ship_marks {
   struct ship_pending *item;
   size_t count, capacity;
   uint64_t rows;
+  size_t batch; /* the sender's number of the batch (HTTP) */
 };
 
 struct ship {
@@ -44,30 +49,56 @@ struct ship {
   size_t text_len;
   /* HTTP: the batch in the sender's hands, and the one being made. */
   struct ship_marks inflight, building;
+  size_t posted; /* batches handed to this sender */
   /* The store's health as the log tells it. */
   bool down;
   time_t down_since, down_said;
   uint64_t rows_at_down;
-  /* InfluxDB's partial writes: the sender's count already added to the
-   * state, the points not said yet, when they were last said. */
-  size_t dropped_counted, dropped_unsaid;
+  /* Why the latest batch failed (sender's words), and how often in a row
+   * the target was refused; no request goes before hold_until
+   * (monotonic s): a store that asked to wait, a refusing one backed off. */
+  struct store_answer failure;
+  unsigned refused_in_row;
+  double hold_until;
+  char refusal_said[SHIP_ERR_SIZE]; /* the refusal said last */
+  /* The sender's totals already added to the state; partial writes not
+   * said yet, when they were last said; points skipped said this pass. */
+  struct http_sender_stats counted;
+  size_t dropped_unsaid;
+  char dropped_words[STORE_WORDS_SIZE];
   time_t dropped_said_at;
+  unsigned skips_said;
+  bool save_failed; /* said once until a save works again */
   char err[SHIP_ERR_SIZE];
 };
 
 /* ship_batch.c */
 int ship_batch_open(struct ship *sh);
-/* Notes that the file's rows up to mark are in the batch being made. */
+/* Notes that the file's rows up to mark, whose text starts at start in
+ * the batch, are in the batch being made. */
 int ship_batch_add(struct ship *sh, struct ship_entry *entry,
-                   const struct ship_mark *mark, size_t rows);
+                   const struct ship_mark *mark, size_t rows, size_t start);
 bool ship_batch_full(const struct ship *sh);
 /* Hands the batch over (HTTP: returns once the batch before is in). 0 or
- * a negative errno with the reason in sh->err; then every cursor is back
- * where the store last acknowledged it and the sender is closed. */
+ * a negative errno with the reason in sh->err and sh->failure (-EPROTO:
+ * the store refused the target); then every cursor is back where the
+ * store last acknowledged it and the sender is closed. */
 int ship_batch_send(struct ship *sh);
 /* Sends what is left and waits for the store's answer. */
 int ship_batch_finish(struct ship *sh);
 void ship_batch_close(struct ship *sh);
+/* Saves the state, saying a failure once (the shipper goes on with the
+ * state in memory). */
+void ship_save(struct ship *sh);
+
+/* ship_answer.c */
+/* Whether the pass may send: not while the store's wait runs. */
+bool ship_answer_may_send(const struct ship *sh);
+/* What the pass's outcome r does: the condition, the back-off, the lines. */
+void ship_answer_pass(struct ship *sh, int r);
+/* A delivered batch: the sender's new totals into the state, the points
+ * it skipped named by file (m: the batch's marks), the size it learned. */
+void ship_answer_delivered(struct ship *sh, const struct ship_marks *m);
 
 /* ship_log.c */
 void ship_log(const struct ship *sh, const char *fmt, ...)
@@ -75,6 +106,9 @@ void ship_log(const struct ship *sh, const char *fmt, ...)
 void ship_log_down(struct ship *sh, time_t now);
 void ship_log_up(struct ship *sh, time_t now);
 void ship_log_dropped(struct ship *sh);
+void ship_log_refused(struct ship *sh, time_t hold);
+void ship_log_skip(struct ship *sh, const char *key,
+                   const struct http_sender_skip *skip);
 void ship_log_problem(struct ship *sh, struct ship_entry *e, int r,
                       const char *why);
 

@@ -9,9 +9,11 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define REPEAT_AFTER 600 /* seconds between two "still away" lines */
+#define SKIPS_SAID 10    /* skipped points named in a pass */
 
 void ship_log(const struct ship *sh, const char *fmt, ...) {
   FILE *log = sh->o->log;
@@ -49,24 +51,68 @@ void ship_log_up(struct ship *sh, time_t now) {
            (unsigned long long)(sh->state.stats.rows_sent - sh->rows_at_down));
 }
 
-/* InfluxDB's partial writes: counted always, said when there are new
- * ones, at most every ten minutes, with the server's own words. */
+/* Partial writes: counted always (as delivered), said after a pass that
+ * had new ones, at most every ten minutes, with the store's own words. */
 void ship_log_dropped(struct ship *sh) {
-  struct http_sender_stats st;
-  if (sh->http == NULL)
-    return;
-  http_sender_stats(sh->http, &st);
-  size_t fresh = st.dropped - sh->dropped_counted;
-  sh->dropped_counted = st.dropped;
-  sh->state.stats.dropped += fresh;
-  sh->dropped_unsaid += fresh;
   time_t now = time(NULL);
   if (sh->dropped_unsaid == 0 || now - sh->dropped_said_at < REPEAT_AFTER)
     return;
   ship_log(sh, "%s: the store dropped %zu points of batches it took: %s",
-           sh->o->to, sh->dropped_unsaid, st.partial_answer);
+           sh->o->to, sh->dropped_unsaid, sh->dropped_words);
   sh->dropped_unsaid = 0;
   sh->dropped_said_at = now;
+}
+
+/* A refused target: said when the refusal is new or its words changed,
+ * not at every try. */
+void ship_log_refused(struct ship *sh, time_t hold) {
+  if (strcmp(sh->refusal_said, sh->err) == 0)
+    return;
+  snprintf(sh->refusal_said, sizeof(sh->refusal_said), "%s", sh->err);
+  ship_log(sh,
+           "%s: the store refuses the rows: %s; %s; the rows wait behind the "
+           "cursors, next try in %lld s",
+           sh->o->to, sh->err,
+           sh->failure.fix != NULL ? sh->failure.fix : "check the target",
+           (long long)hold);
+}
+
+/* The row time of a skipped line, from its last field: InfluxDB's in the
+ * URL's unit, Prometheus' text in ms, OpenMetrics' in s. */
+static long long skip_time(const struct ship *sh, const char *field) {
+  char *end;
+  double v = strtod(field, &end);
+  if (end == field || *end != '\0')
+    return -1;
+  const struct export_run *run = &sh->o->run;
+  double per_s = run->format == EXPORT_INFLUX
+                     ? (double)(run->time_scale ? run->time_scale : 1000000000)
+                 : run->format == EXPORT_PROMETHEUS ? 1000.0
+                                                    : 1.0;
+  return (long long)(v / per_s);
+}
+
+/* A point the store would not take alone, named by its file and time;
+ * at most SKIPS_SAID a pass, the rest counted in the state. */
+void ship_log_skip(struct ship *sh, const char *key,
+                   const struct http_sender_skip *skip) {
+  if (sh->skips_said++ >= SKIPS_SAID) {
+    if (sh->skips_said == SKIPS_SAID + 1)
+      ship_log(sh, "%s: more points skipped this pass; see --status",
+               sh->o->to);
+    return;
+  }
+  long long t = skip_time(sh, skip->time);
+  char when[32] = "an unknown time";
+  struct tm tm;
+  time_t tt = (time_t)t;
+  if (t >= 0 && gmtime_r(&tt, &tm) != NULL)
+    strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+  ship_log(sh, "%s: the point of %s (%lld) was skipped: %s: %s (%s)", key, when,
+           t,
+           skip->why == STORE_BAD_LINE ? "the store cannot parse it"
+                                       : "too large for the store alone",
+           skip->words, skip->line);
 }
 
 void ship_log_problem(struct ship *sh, struct ship_entry *e, int r,

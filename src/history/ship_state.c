@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAGIC "pvecg-ship-state 1"
+#define MAGIC "pvecg-ship-state 2"
+#define MAGIC_V1 "pvecg-ship-state 1"
 #define LINE_MAX_LEN 2048
 
 void ship_state_id(const char *identity, char id[SHIP_ID_SIZE]) {
@@ -110,6 +111,13 @@ int ship_state_format(const struct ship_state *s, FILE *out) {
           st->rows_sent, st->rows_failed, st->batches_failed, st->dropped,
           (long long)st->last_success, (long long)st->last_failure,
           (long long)st->lag);
+  fprintf(out, "answers %" PRIu64, st->batch_cap);
+  for (size_t i = 0; i < STORE_REASONS; i++)
+    fprintf(out, " %" PRIu64, st->dropped_by[i]);
+  fprintf(out, " %" PRIu64 " %" PRIu64 " %" PRIu64 " %d\n", st->skipped[0],
+          st->skipped[1], st->refused, (int)st->condition);
+  fprintf(out, "refusal %lld %d %s\n", (long long)st->refusal_at,
+          st->refusal_status, st->refusal[0] ? st->refusal : "-");
   for (size_t i = 0; i < s->count; i++) {
     const struct ship_entry *e = &s->entry[i];
     fputs("file ", out);
@@ -235,6 +243,37 @@ static int parse_stats(struct reader *r, struct ship_stats *st) {
   return 0;
 }
 
+static int parse_answers(struct reader *r, struct ship_stats *st) {
+  char *p = r->text + strlen("answers ");
+  uint64_t condition;
+  bool ok =
+      strncmp(r->text, "answers ", 8) == 0 && take_u64(&p, &st->batch_cap);
+  for (size_t i = 0; ok && i < STORE_REASONS; i++)
+    ok = take_u64(&p, &st->dropped_by[i]);
+  if (!ok || !take_u64(&p, &st->skipped[0]) || !take_u64(&p, &st->skipped[1]) ||
+      !take_u64(&p, &st->refused) || !take_u64(&p, &condition) || *p ||
+      condition > SHIP_REFUSED)
+    return wrong(r, "not the answers' totals");
+  st->condition = (enum ship_condition)condition;
+  return 0;
+}
+
+/* "refusal <time> <status> <words>": the words printable, as kept. */
+static int parse_refusal(struct reader *r, struct ship_stats *st) {
+  char *p = r->text + strlen("refusal ");
+  uint64_t status;
+  if (strncmp(r->text, "refusal ", 8) != 0 || !take_time(&p, &st->refusal_at) ||
+      !take_u64(&p, &status) || status > 999 || *p == '\0' ||
+      strlen(p) >= sizeof(st->refusal))
+    return wrong(r, "not the latest refusal");
+  for (const char *c = p; *c; c++)
+    if (*c < 0x20 || *c >= 0x7f)
+      return wrong(r, "not the latest refusal");
+  st->refusal_status = (int)status;
+  snprintf(st->refusal, sizeof(st->refusal), "%s", strcmp(p, "-") ? p : "");
+  return 0;
+}
+
 static int parse_target(struct reader *r, struct ship_state *s) {
   const char *p = r->text + strlen("target ");
   size_t idlen = SHIP_ID_SIZE - 1;
@@ -302,11 +341,17 @@ static int parse_body(struct reader *r, struct ship_state *s) {
   int rc;
   if ((rc = next_line(r)) < 0)
     return rc;
-  if (strcmp(r->text, MAGIC) != 0)
+  bool v1 = strcmp(r->text, MAGIC_V1) == 0;
+  if (!v1 && strcmp(r->text, MAGIC) != 0)
     return wrong(r, "not a pvecg ship state (or of another version)");
   if ((rc = next_line(r)) < 0 || (rc = parse_target(r, s)) < 0)
     return rc;
   if ((rc = next_line(r)) < 0 || (rc = parse_stats(r, &s->stats)) < 0)
+    return rc;
+  if (v1) /* its partial writes said no reason */
+    s->stats.dropped_by[STORE_REASON_OTHER] = s->stats.dropped;
+  else if ((rc = next_line(r)) < 0 || (rc = parse_answers(r, &s->stats)) < 0 ||
+           (rc = next_line(r)) < 0 || (rc = parse_refusal(r, &s->stats)) < 0)
     return rc;
   for (;;) {
     if ((rc = next_line(r)) < 0)

@@ -5,10 +5,14 @@
  * and the target's totals.  One text file per target in the state
  * directory, "<id>.state":
  *
- *   pvecg-ship-state 1
+ *   pvecg-ship-state 2
  *   target <id> <what the target is, for a person: no query, no password>
  *   stats <rows sent> <rows failed> <batches failed> <points dropped>
  *         <last success> <last failure> <lag>          (one line)
+ *   answers <batch cap> <dropped: retention> <type_conflict> <limit>
+ *           <unparsable> <other> <skipped: too large> <unparsable>
+ *           <refused batches> <condition>              (one line)
+ *   refusal <time> <status> <the store's words, or "-">
  *   file <layout>/<name> <dev> <inode> <last update> <cursor> <counters>
  *   file <cluster>/<layout>/<name> ...     (a file of a named cluster)
  *   ...
@@ -18,6 +22,11 @@
  * started, totals written with 17 significant digits so they read back as
  * the same doubles.  Times are epoch seconds; <lag> the seconds of rows
  * the files held that the store had not acknowledged at the last pass.
+ * <batch cap> is the largest request the store (or a proxy) is known to
+ * take after a 413, 0 for none met; <condition> 0 while the store takes
+ * the rows, 1 while it is away, 2 while it refuses the target; the
+ * refusal line keeps the latest answer that was not a taking.  Version 1
+ * (without the answers and refusal lines) is read as well.
  *
  * It is saved only after the store acknowledged rows: written to a
  * temporary file, fsync'ed, the previous version kept as "<id>.state.prev"
@@ -33,6 +42,7 @@
 
 #include "pvecg/export_counter.h"
 #include "pvecg/rrd_file_name.h"
+#include "pvecg/store_answer.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,10 +77,20 @@ struct ship_entry {
   struct timespec read_mtime; /* when all its rows were last read */
 };
 
+enum ship_condition { SHIP_TAKING, SHIP_AWAY, SHIP_REFUSED };
+
 struct ship_stats {
   uint64_t rows_sent, rows_failed, batches_failed, dropped;
   time_t last_success, last_failure;
   time_t lag;
+  uint64_t batch_cap;
+  uint64_t dropped_by[STORE_REASONS];
+  uint64_t skipped[2]; /* points: [0] too large, [1] unparsable */
+  uint64_t refused;    /* batches refused as the target's fault */
+  enum ship_condition condition;
+  int refusal_status; /* 0: no answer (a connection that failed) */
+  time_t refusal_at;
+  char refusal[STORE_WORDS_SIZE]; /* "" when none */
 };
 
 struct ship_state {

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pvecg export --to http://: what a write endpoint in trouble gets, against
 # a stand-in that answers as told (http_standin.py): batches on one kept-
-# alive connection; 503 answers retried until taken; a 400 not retried,
-# named with the server's message, exit 1; a server that is slow, closes
+# alive connection; 503 answers retried until taken; a 400 that names no
+# line not retried, named with the server's message and the fix, exit 1; a
+# 400 for every line halved down to lines, then refused the same; a server that is slow, closes
 # without answering or is not there: five tries, then a clear error; the
 # token from --token-file as "Token" for /api/v2/ and "Bearer" elsewhere,
 # never in a message; HTTPS with --ca-file, and a certificate that does
@@ -66,13 +67,31 @@ awk '$4 > 4096 { exit 1 }' "$T/log" || fail "a batch over 4096 bytes: $(cat "$T/
 [ "$(awk '{ print $5 }' "$T/log" | sort -u | wc -l)" -le 2 ] ||
   fail "not kept alive: $(awk '{ print $5 }' "$T/log" | sort -u | tr '\n' ' ')"
 
-# 400: the batch is named with the server's message, and not sent again.
+# A 400 that names no line is the target's fault: refused at once, named
+# with the server's message and what fixes it, not sent again.
+standin '400:{"error":"database is required"}'
+run 1 export_vm /write
+grep -Eqx "pvecg export: sending to http://127.0.0.1:$PORT/write: batch 1 \([0-9]+ bytes, rows of qemu/100 to qemu/100\): the server answered HTTP 400: database is required; 0 of $lines lines sent before" "$T/err" ||
+  fail "400: $(cat "$T/err")"
+grep -qx "pvecg export: check the URL (its path and db=, bucket=, org=) and --format" "$T/err" ||
+  fail "400's fix: $(cat "$T/err")"
+[ "$(grep -c . "$T/log")" -eq 1 ] || fail "a 400 was sent again"
+
+# A 400 naming a line, for every line: halved down to single lines, and
+# when line after line is refused and none taken (here 8), the target is
+# refused rather than every row skipped: 7 halvings to the first line,
+# then 8 single lines and the halves between them.
 standin "400:unable to parse 'x': bad timestamp"
 run 1 export_vm /write
 grep -Eqx "pvecg export: sending to http://127.0.0.1:$PORT/write: batch 1 \([0-9]+ bytes, rows of qemu/100 to qemu/100\): the server answered HTTP 400: unable to parse 'x': bad timestamp; 0 of $lines lines sent before" "$T/err" ||
-  fail "400: $(cat "$T/err")"
-[ "$(grep -c . "$T/log")" -eq 1 ] || fail "a 400 was sent again"
-
+  fail "400 of every line: $(cat "$T/err")"
+grep -qx "pvecg export: the store refuses every line: check the URL's precision= and --format" "$T/err" ||
+  fail "400 of every line, the fix: $(cat "$T/err")"
+# 122 lines: 122 61 30 15 7 3 2 (1 1) 1 (... ) -- 20 requests in all, each
+# the first half of the one before until single lines.
+[ "$(grep -c . "$T/log")" -eq 20 ] || fail "400 of every line: $(grep -c . "$T/log") requests, not 20"
+awk 'NR > 1 && NR <= 7 && $4 > prev / 2 + 400 { exit 1 } { prev = $4 }' "$T/log" ||
+  fail "400 of every line: not halved: $(awk '{ print $4 }' "$T/log" | tr '\n' ' ')"
 # Slow, closing, absent: five tries (0.5 + 1 + 2 + 4 s apart), then given up.
 standin slow
 run 1 export_vm /write --timeout 1

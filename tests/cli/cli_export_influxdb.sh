@@ -68,8 +68,10 @@ set +e
 rc=$?
 set -e
 [ "$rc" -eq 1 ] || fail "no such database: exit $rc"
-grep -Eq '^pvecg export: sending to http://127.0.0.1:[0-9]+/write\?db=nosuch: batch 1 \([0-9]+ bytes, rows of qemu/100 to qemu/100\): the server answered HTTP 404: \{"error":"database not found: \\"nosuch\\""\}; 0 of [0-9]+ lines sent before$' "$T/err" ||
+grep -Eq '^pvecg export: sending to http://127.0.0.1:[0-9]+/write\?db=nosuch: batch 1 \([0-9]+ bytes, rows of qemu/100 to qemu/100\): the server answered HTTP 404: database not found: "nosuch"; 0 of [0-9]+ lines sent before$' "$T/err" ||
   fail "$(cat "$T/err")"
+grep -qx 'pvecg export: nothing to write to at that URL: check its path and the database or bucket and organization it names (db=, bucket=, org=)' "$T/err" ||
+  fail "no such database, the fix: $(cat "$T/err")"
 (cd "$D" && find . -type f -print0 | sort -z | xargs -0 sha256sum) >"$T/after"
 diff "$T/before" "$T/after" >/dev/null || fail "an export changed the RRD files"
 [ -z "$(find "$D" -type f -newermt @1)" ] || fail "an export wrote to an RRD file"

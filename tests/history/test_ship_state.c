@@ -43,6 +43,12 @@
 #define L5 L5_HEAD "6=2099017.9999999995,7=629700\n"
 #define L6 "end 2\n"
 #define TEXT L1 L2 L3 L4 L5 L6
+/* The same state as version 2 writes it: version 1's partial writes said
+ * no reason ("other"). */
+#define V2 "pvecg-ship-state 2\n"
+#define A0 "answers 0 0 0 0 0 3 0 0 0 0\n"
+#define R0 "refusal 0 0 -\n"
+#define TEXT2 V2 L2 L3 A0 R0 L4 L5 L6
 
 /* 2099017.9999999995 is the double 0x41400... with every low mantissa bit
  * set: 16 significant digits would not read back as the same double. */
@@ -59,6 +65,7 @@ static void make_state(struct ship_state *s) {
                                  .last_success = 1700000000,
                                  .last_failure = 1699990000,
                                  .lag = 120};
+  s->stats.dropped_by[STORE_REASON_OTHER] = 3;
   struct ship_entry *vm = ship_state_add(s, "pve-vm-9.0/100");
   assert_non_null(vm);
   vm->dev = 2049;
@@ -132,8 +139,8 @@ static void test_format_exact(void **state) {
   make_state(&s);
   size_t len;
   char *text = format_text(&s, &len);
-  assert_string_equal(text, TEXT);
-  assert_int_equal(len, strlen(TEXT));
+  assert_string_equal(text, TEXT2);
+  assert_int_equal(len, strlen(TEXT2));
   free(text);
   ship_state_free(&s);
 }
@@ -182,8 +189,17 @@ static void test_parse_round_trip(void **state) {
   assert_string_equal(none.target, "");
   assert_int_equal(none.count, 0);
   char *again = format_text(&none, NULL);
-  assert_string_equal(again, empty);
+  assert_string_equal(again, V2 "target fedcba9876543210 \n"
+                                "stats 0 0 0 0 0 0 0\n"
+                                "answers 0 0 0 0 0 0 0 0 0 0\n" R0 "end 0\n");
   free(again);
+
+  /* Version 2's text reads back as the same state. */
+  struct ship_state v2 = {0};
+  assert_int_equal(
+      ship_state_parse(TEXT2, strlen(TEXT2), &v2, err, sizeof(err)), 0);
+  assert_same_state(&v2, &want);
+  ship_state_free(&v2);
 
   ship_state_free(&none);
   ship_state_free(&preset);
@@ -431,7 +447,7 @@ static void test_parse_damaged(void **state) {
   refuse(L1 L2 L3 L4 L4 L6, "line 5: a file named twice");
   refuse(L1 L2 L3 L4 L5 L4 "end 3\n", "line 6: a file named twice");
   /* Another format, or another version of it. */
-  refuse("pvecg-ship-state 2\n" L2 L3 L4 L5 L6,
+  refuse("pvecg-ship-state 3\n" L2 L3 L4 L5 L6,
          "line 1: not a pvecg ship state (or of another version)");
   refuse("pvecg-ship-state 1 \n" L2 L3 L4 L5 L6,
          "line 1: not a pvecg ship state (or of another version)");
@@ -452,6 +468,57 @@ static void test_parse_damaged(void **state) {
   snprintf(longer, 4096, L1 "target 0123456789abcdef %2100d\n" L3 L4 L5 L6, 1);
   refuse(longer, "line 2: " NOT_LINE);
   free(longer);
+}
+
+/* What the store answered, kept by version 2: exact text, read back the
+ * same, and every damage to its two lines refused with the line. */
+static void test_answers_round_trip(void **state) {
+  (void)state;
+  struct ship_state s;
+  make_state(&s);
+  struct ship_stats *st = &s.stats;
+  st->batch_cap = 131072;
+  st->dropped_by[STORE_REASON_RETENTION] = 7;
+  st->dropped_by[STORE_REASON_TYPE_CONFLICT] = 1;
+  st->dropped_by[STORE_REASON_LIMIT] = 2;
+  st->dropped_by[STORE_REASON_UNPARSABLE] = 4;
+  st->skipped[0] = 5;
+  st->skipped[1] = 6;
+  st->refused = 9;
+  st->condition = SHIP_REFUSED;
+  st->refusal_at = 1700000100;
+  st->refusal_status = 401;
+  snprintf(st->refusal, sizeof(st->refusal), "unauthorized access");
+#define A1 "answers 131072 7 1 2 4 3 5 6 9 2\n"
+#define R1 "refusal 1700000100 401 unauthorized access\n"
+  char *text = format_text(&s, NULL);
+  assert_string_equal(text, V2 L2 L3 A1 R1 L4 L5 L6);
+  struct ship_state got = {0};
+  char err[256] = "";
+  assert_int_equal(ship_state_parse(text, strlen(text), &got, err, sizeof(err)),
+                   0);
+  assert_same_state(&got, &s);
+  free(text);
+  ship_state_free(&got);
+  ship_state_free(&s);
+
+  refuse(V2 L2 L3 L4 L5 L6, "line 4: not the answers' totals");
+  refuse(V2 L2 L3 "answers 131072 7 1 2 4 3 5 6 9\n" R1 L4 L5 L6,
+         "line 4: not the answers' totals");
+  refuse(V2 L2 L3 "answers 131072 7 1 2 4 3 5 6 9 3\n" R1 L4 L5 L6,
+         "line 4: not the answers' totals");
+  refuse(V2 L2 L3 "answers 131072 7 1 2 4 3 5 6 9 2 \n" R1 L4 L5 L6,
+         "line 4: not the answers' totals");
+  refuse(V2 L2 L3 A1 L4 L5 L6, "line 5: not the latest refusal");
+  refuse(V2 L2 L3 A1 "refusal 1700000100 401\n" L4 L5 L6,
+         "line 5: not the latest refusal");
+  refuse(V2 L2 L3 A1 "refusal 1700000100 4010 x\n" L4 L5 L6,
+         "line 5: not the latest refusal");
+  refuse(V2 L2 L3 A1 "refusal 1700000100 401 a\tb\n" L4 L5 L6,
+         "line 5: not the latest refusal");
+  refuse(V2 L2 L3 A1 "refusal 1700000100 401 caf\xc3\xa9\n" L4 L5 L6,
+         "line 5: not the latest refusal");
+  refuse(V2 L2 L3 A1 R1 L4 L5, "line 8: missing (the file is cut short)");
 }
 
 static void test_parse_wrong_lines(void **state) {
@@ -806,7 +873,7 @@ static void test_save_load(void **state) {
   assert_int_equal(ship_state_load(dir, &got, err, sizeof(err)), -EINVAL);
   snprintf(want, sizeof(want),
            "%s: line 1: not a pvecg ship state (or of another version), and "
-           "%s: line 6: missing (the file is cut short).  Restore one, or "
+           "%s: line 8: missing (the file is cut short).  Restore one, or "
            "remove both to start again from --since (the files' first rows "
            "when not given)",
            path, prev);
@@ -884,6 +951,7 @@ int main(void) {
       cmocka_unit_test(test_id),
       cmocka_unit_test(test_parse_damaged),
       cmocka_unit_test(test_parse_wrong_lines),
+      cmocka_unit_test(test_answers_round_trip),
       cmocka_unit_test(test_parse_bad_counters),
       cmocka_unit_test(test_parse_empty_total),
       cmocka_unit_test(test_round_trip_key_with_space),
