@@ -9,9 +9,21 @@
  *   pvecg_ship_rows_sent_total{target="..."}   rows the store took
  *   pvecg_ship_rows_failed_total{target="..."} rows of batches it did not
  *   pvecg_ship_batches_failed_total{target="..."}
- *   pvecg_ship_points_dropped_total{target="..."}  InfluxDB partial writes
  *   pvecg_ship_last_success_timestamp_seconds{target="..."}
  *   pvecg_ship_files{target="..."}             files with a cursor
+ *   pvecg_ship_batches_refused_total{target="..."}  refused as the
+ *                                               target's fault (401, 404..)
+ *   pvecg_ship_request_bytes_limit{target="..."}  learned from a 413
+ *   pvecg_ship_points_dropped_total{target="...",reason="..."}
+ *                                               partial writes, by reason
+ *                                               (retention, type_conflict,
+ *                                               limit, unparsable, other)
+ *   pvecg_ship_points_skipped_total{target="...",reason="..."}
+ *                                               too_large, unparsable
+ *   pvecg_ship_store_condition{target="...",condition="..."}  1 for the
+ *                                               condition (taking, away,
+ *                                               refused), 0 for the others
+ *   pvecg_ship_last_refusal_timestamp_seconds{target="...",status="..."}
  *
  * The state is read as saved (after every acknowledged batch, and after a
  * pass that changed it), without the shipper's lock.

@@ -108,11 +108,11 @@ void ship_log_skip(struct ship *sh, const char *key,
   time_t tt = (time_t)t;
   if (t >= 0 && gmtime_r(&tt, &tm) != NULL)
     strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-  ship_log(sh, "%s: the point of %s (%lld) was skipped: %s: %s (%s)", key, when,
-           t,
+  /* the store's words quote the line, as far as they go */
+  ship_log(sh, "%s: the point of %s (%lld) was skipped: %s: %s", key, when, t,
            skip->why == STORE_BAD_LINE ? "the store cannot parse it"
                                        : "too large for the store alone",
-           skip->words, skip->line);
+           skip->words);
 }
 
 void ship_log_problem(struct ship *sh, struct ship_entry *e, int r,

@@ -110,6 +110,38 @@ static void print_clusters(const struct ship_state *s, FILE *out) {
 
 /* ---- the forms ---------------------------------------------------------- */
 
+static const char *const condition_name[] = {"taking", "away", "refused"};
+static const char *const skip_name[] = {"too_large", "unparsable"};
+
+/* What the store answered: its condition, the latest refusal, what it
+ * dropped and would not take, the request size it takes. */
+static void print_answers(const struct ship_stats *st, time_t now, FILE *out) {
+  static const char *const says[] = {
+      "takes the rows", "away (the rows wait, sent when it is back)",
+      "refuses the target (the rows wait: see the refusal)"};
+  fprintf(out, "  %-14s %s\n", "store", says[st->condition]);
+  if (st->refusal_at > 0) {
+    print_time(out, "last refusal", st->refusal_at, now);
+    fprintf(out, "  %-14s HTTP %d: %s\n", "", st->refusal_status, st->refusal);
+  }
+  fprintf(out, "  %-14s", "dropped");
+  for (size_t r = 0; r < STORE_REASONS; r++)
+    fprintf(out, "%s %s %" PRIu64, r ? "," : "",
+            store_reason_name((enum store_reason)r), st->dropped_by[r]);
+  fprintf(out, " (points, by the store, of batches it took)\n");
+  fprintf(out,
+          "  %-14s too_large %" PRIu64 ", unparsable %" PRIu64
+          " (points the store would not take alone)\n",
+          "skipped", st->skipped[0], st->skipped[1]);
+  if (st->batch_cap > 0)
+    fprintf(out,
+            "  %-14s at most %" PRIu64 " bytes a request (the store "
+            "answered 413 for more)\n",
+            "batches", st->batch_cap);
+  fprintf(out, "  %-14s %" PRIu64 " refused as the target's fault\n", "",
+          st->refused);
+}
+
 static void print_person(const struct ship_state *s, FILE *out) {
   const struct ship_stats *st = &s->stats;
   time_t now = time(NULL);
@@ -124,6 +156,7 @@ static void print_person(const struct ship_state *s, FILE *out) {
           " batches), %" PRIu64 " points dropped by the store\n",
           "rows", st->rows_sent, st->rows_failed, st->batches_failed,
           st->dropped);
+  print_answers(st, now, out);
 }
 
 /* A label value as the text format wants it. */
@@ -151,21 +184,67 @@ static const struct family families[] = {
      "Rows of batches the store did not take (sent again later)."},
     {"pvecg_ship_batches_failed_total", "counter",
      "Batches the store did not take."},
-    {"pvecg_ship_points_dropped_total", "counter",
-     "Points the store said it dropped of batches it took."},
     {"pvecg_ship_last_success_timestamp_seconds", "gauge",
      "When the store last acknowledged rows."},
     {"pvecg_ship_files", "gauge", "Files with a cursor."},
+    {"pvecg_ship_batches_refused_total", "counter",
+     "Batches the store refused as the target's fault (token, URL)."},
+    {"pvecg_ship_request_bytes_limit", "gauge",
+     "The largest request the store takes, learned from a 413 (0: none "
+     "met)."},
 };
 
 static double value_of(const struct ship_state *s, size_t family) {
   const struct ship_stats *st = &s->stats;
-  double v[] = {(double)st->lag,         (double)st->rows_sent,
-                (double)st->rows_failed, (double)st->batches_failed,
-                (double)st->dropped,     (double)st->last_success,
-                (double)s->count};
+  double v[] = {(double)st->lag,          (double)st->rows_sent,
+                (double)st->rows_failed,  (double)st->batches_failed,
+                (double)st->last_success, (double)s->count,
+                (double)st->refused,      (double)st->batch_cap};
   return v[family];
 }
+
+/* Families with a label of their own beside target and state: one
+ * sample per reason, kind or condition. */
+static const struct family labelled[] = {
+    {"pvecg_ship_points_dropped_total", "counter",
+     "Points the store said it dropped of batches it took, by reason."},
+    {"pvecg_ship_points_skipped_total", "counter",
+     "Points the store would not take even alone, skipped, by reason."},
+    {"pvecg_ship_store_condition", "gauge",
+     "1 for the store's condition at the last pass (taking, away, "
+     "refused), 0 for the others."},
+    {"pvecg_ship_last_refusal_timestamp_seconds", "gauge",
+     "When the store last answered other than taking, with its status "
+     "(0: no answer)."},
+};
+
+/* The label and value of a labelled family's i-th sample; false past
+ * the last. */
+static bool labelled_sample(const struct ship_stats *st, size_t family,
+                            size_t i, char *label, size_t size, double *v) {
+  switch (family) {
+  case 0:
+    snprintf(label, size, "reason=\"%s\"",
+             store_reason_name((enum store_reason)i));
+    *v = (double)st->dropped_by[i < STORE_REASONS ? i : 0];
+    return i < STORE_REASONS;
+  case 1:
+    snprintf(label, size, "reason=\"%s\"", skip_name[i < 2 ? i : 0]);
+    *v = (double)st->skipped[i < 2 ? i : 0];
+    return i < 2;
+  case 2:
+    snprintf(label, size, "condition=\"%s\"", condition_name[i < 3 ? i : 0]);
+    *v = (unsigned)st->condition == i;
+    return i < 3;
+  default:
+    snprintf(label, size, "status=\"%d\"", st->refusal_status);
+    *v = (double)st->refusal_at;
+    return i == 0 && st->refusal_at > 0;
+  }
+}
+
+static void print_labelled(const struct ship_state *states, size_t n,
+                           bool openmetrics, FILE *out);
 
 /* OpenMetrics names a counter's family without its samples' "_total". */
 static void write_meta(const struct family *f, bool openmetrics, FILE *out) {
@@ -223,7 +302,26 @@ static void print_prometheus(const struct ship_state *states, size_t n,
               value_of(&states[i], f));
     }
   }
+  print_labelled(states, n, openmetrics, out);
   print_cluster_families(states, n, openmetrics, out);
+}
+
+static void print_labelled(const struct ship_state *states, size_t n,
+                           bool openmetrics, FILE *out) {
+  for (size_t f = 0; f < sizeof(labelled) / sizeof(labelled[0]); f++) {
+    write_meta(&labelled[f], openmetrics, out);
+    for (size_t s = 0; s < n; s++) {
+      char label[64];
+      double v;
+      for (size_t i = 0;
+           labelled_sample(&states[s].stats, f, i, label, sizeof(label), &v);
+           i++) {
+        fprintf(out, "%s{target=\"", labelled[f].name);
+        print_label(out, states[s].target);
+        fprintf(out, "\",state=\"%s\",%s} %.17g\n", states[s].id, label, v);
+      }
+    }
+  }
 }
 
 static int compare_names(const void *a, const void *b) {

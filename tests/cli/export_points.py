@@ -16,6 +16,7 @@ usage:
   export_points.py expect influx|graphite|prometheus|victoria-influx \\
       JSON GUESTS            (GUESTS: lines "vmid object nodename title")
   export_points.py influx URL DB
+  export_points.py influx2 POINTS_FILE    (influxdb2_standin.py's points)
   export_points.py graphite WHISPER_DIR FROM UNTIL
   export_points.py prometheus URL TIME    (a Prometheus' HTTP API)
   export_points.py victoria URL           (VictoriaMetrics' /api/v1/export)
@@ -210,6 +211,17 @@ def read_influx(url, db):
     print("\n".join(sorted(out)))
 
 
+def read_influx2(points_file):
+    """The points influxdb2_standin.py keeps (JSON lines, times in ns)."""
+    out = []
+    for line in open(points_file):
+        p = json.loads(line)
+        out.append("%s,%s %s\t%d\t%s" % (
+            p["measurement"], tags(p["tags"].items()), p["field"],
+            p["time"] // 1000000000, num(p["value"])))
+    print("\n".join(sorted(out)))
+
+
 def read_graphite(root, start, until):
     out = []
     for top, _, files in os.walk(root):
@@ -274,6 +286,8 @@ def main(argv):
         expect(argv[2], argv[3], argv[4])
     elif argv[1] == "influx":
         read_influx(argv[2], argv[3])
+    elif argv[1] == "influx2":
+        read_influx2(argv[2])
     elif argv[1] == "graphite":
         read_graphite(argv[2], argv[3], argv[4])
     elif argv[1] == "prometheus":
