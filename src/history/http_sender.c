@@ -294,7 +294,7 @@ static void keep_skips(struct http_sender *s, const char *body,
     *to = (struct http_sender_skip){
         .batch = s->batch, .offset = k->offset, .why = k->why};
     describe_line(body + k->offset, k->len, to);
-    snprintf(to->words, sizeof(to->words), "%s", o->answer.words);
+    memcpy(to->words, k->words, sizeof(to->words));
   }
 }
 

@@ -16,6 +16,7 @@ struct range {
 
 struct split {
   const char *body;
+  size_t len;
   size_t *cap;
   http_split_try try_piece;
   void *ctx;
@@ -23,6 +24,7 @@ struct split {
   size_t depth, room;
   size_t skip_room;
   uint64_t refused_alone; /* lines skipped in this batch */
+  bool probed;            /* the batch's last line was tried alone */
   struct http_split_outcome *out;
 };
 
@@ -75,7 +77,8 @@ static int halve(struct split *s, struct range r) {
   return push(s, r.at, mid);
 }
 
-static int skip(struct split *s, struct range r, enum store_verdict why) {
+static int skip(struct split *s, struct range r, enum store_verdict why,
+                const struct store_answer *a) {
   struct http_split_outcome *o = s->out;
   if (o->skips == s->skip_room) {
     size_t room = s->skip_room ? s->skip_room * 2 : 16;
@@ -85,14 +88,34 @@ static int skip(struct split *s, struct range r, enum store_verdict why) {
     o->skip = grown;
     s->skip_room = room;
   }
-  o->skip[o->skips++] = (struct http_split_skip){r.at, r.len, why};
+  o->skip[o->skips] = (struct http_split_skip){r.at, r.len, why, ""};
+  memcpy(o->skip[o->skips++].words, a->words, sizeof(a->words));
   s->refused_alone++;
   return 0;
 }
 
 /* Line after line refused, none taken: the target's fault, not the rows'. */
-static bool systematic(const struct split *s) {
-  return s->refused_alone >= HTTP_SPLIT_SYSTEMATIC && s->out->lines_taken == 0;
+static bool systematic(struct split *s, const struct store_answer *a) {
+  if (s->refused_alone < HTTP_SPLIT_SYSTEMATIC || s->out->lines_taken > 0)
+    return false;
+  if (s->probed)
+    return true;
+  /* unless the batch's last line, far from the first ones, passes alone
+   * (a run of bad rows at the start) */
+  s->probed = true;
+  size_t at = s->len;
+  if (at > 0 && s->body[at - 1] == '\n')
+    at--;
+  while (at > 0 && s->body[at - 1] != '\n')
+    at--;
+  struct store_answer last;
+  s->try_piece(s->ctx, s->body + at, s->len - at, &last);
+  s->out->requests++;
+  if (last.verdict == STORE_TAKEN || last.verdict == STORE_PARTIAL) {
+    s->out->lines_taken++; /* sent again in its turn: one point still */
+    return false;
+  }
+  return last.verdict == a->verdict;
 }
 
 static void refuse_all(struct split *s) {
@@ -132,9 +155,9 @@ static int settle(struct split *s, struct range r,
       }
       return halve(s, r) < 0 ? -ENOMEM : 1;
     }
-    if (skip(s, r, a->verdict) < 0)
+    if (skip(s, r, a->verdict, a) < 0)
       return -ENOMEM;
-    if (!systematic(s))
+    if (!systematic(s, a))
       return 1;
     refuse_all(s);
     return 0;
@@ -180,8 +203,12 @@ int http_split_send(const char *body, size_t len, size_t *cap,
                     http_split_try try_piece, void *ctx,
                     struct http_split_outcome *ret) {
   *ret = (struct http_split_outcome){.verdict = STORE_TAKEN};
-  struct split s = {
-      .body = body, .cap = cap, .try_piece = try_piece, .ctx = ctx, .out = ret};
+  struct split s = {.body = body,
+                    .len = len,
+                    .cap = cap,
+                    .try_piece = try_piece,
+                    .ctx = ctx,
+                    .out = ret};
   int r = push(&s, 0, len);
   if (r == 0)
     r = run(&s);

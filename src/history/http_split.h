@@ -11,6 +11,8 @@
  * twice is one point to these stores).  A batch of which not one line
  * passes while line after line is refused is the target's fault too (a
  * wrong precision=, a wrong format): skipping every row would lose them.
+ * Before saying so, the batch's last line is tried alone: a batch that
+ * merely starts with bad rows goes on.
  *
  * Pure but for the try callback, which does one request with its own
  * retries while the store is away, so the halving is tested without a
@@ -31,8 +33,9 @@
 
 /* A line the store would not take alone. */
 struct http_split_skip {
-  size_t offset, len;     /* in the batch */
-  enum store_verdict why; /* STORE_TOO_LARGE or STORE_BAD_LINE */
+  size_t offset, len;           /* in the batch */
+  enum store_verdict why;       /* STORE_TOO_LARGE or STORE_BAD_LINE */
+  char words[STORE_WORDS_SIZE]; /* what the store said of it */
 };
 
 struct http_split_outcome {

@@ -2,8 +2,8 @@
 /*
  * A store's answer to a write, read for what it means (see
  * store_answer.h).  The message is taken from InfluxDB's JSON ("message"
- * in 2.x, "error" in 1.x), a proxy's HTML <title>, or the first line of
- * plain text; the verdict from the status and those words.
+ * in 2.x, "error" in 1.x), a proxy's HTML <title>, or plain text (as far
+ * as it is read); the verdict from the status and those words.
  */
 #include "pvecg/store_answer.h"
 
@@ -139,7 +139,7 @@ static enum store_reason reason_of(const char *msg) {
       strcasestr(msg, "max-series") != NULL ||
       strcasestr(msg, "limit exceeded") != NULL)
     return STORE_REASON_LIMIT;
-  if (strcasestr(msg, "parse") != NULL)
+  if (strcasestr(msg, "parse") != NULL || strcasestr(msg, "parsing") != NULL)
     return STORE_REASON_UNPARSABLE;
   return STORE_REASON_OTHER;
 }
@@ -160,7 +160,9 @@ static uint64_t dropped_of(const char *s) {
 
 /* Words of a 400 that name a line the store could not read. */
 static bool names_a_line(const char *msg) {
+  /* "parsing": InfluxDB 3.x's "parsing failed for write_lp endpoint" */
   return strcasestr(msg, "parse") != NULL ||
+         strcasestr(msg, "parsing") != NULL ||
          strcasestr(msg, "outside range") != NULL ||
          strcasestr(msg, "bad timestamp") != NULL ||
          strcasestr(msg, "malformed") != NULL ||
@@ -196,17 +198,19 @@ static unsigned retry_after_of(const char *value, time_t now) {
     return 0;
   while (*value == ' ')
     value++;
-  long long s = -1;
+  long long s;
   if (isdigit((unsigned char)*value)) {
     s = strtoll(value, NULL, 10);
   } else {
     struct tm tm = {0};
     const char *end = strptime(value, "%a, %d %b %Y %H:%M:%S GMT", &tm);
-    if (end != NULL)
-      s = (long long)(timegm(&tm) - now);
+    if (end == NULL)
+      return 0;
+    s = (long long)(timegm(&tm) - now);
   }
+  /* now or past (a date 1 s ago too): again after the least wait */
   if (s < 1)
-    return s == -1 ? 0 : 1;
+    return 1;
   return s > RETRY_AFTER_MAX ? RETRY_AFTER_MAX : (unsigned)s;
 }
 
@@ -237,7 +241,10 @@ void store_answer_read(long status, const char *body, size_t len,
     free(s);
     free(msg);
     ret->verdict = verdict_of(status, "");
-    ret->dropped = 1;
+    ret->dropped = ret->verdict == STORE_PARTIAL ? 1 : 0;
+    ret->reason = STORE_REASON_OTHER;
+    ret->fix = ret->verdict == STORE_REFUSED ? fix_of(status, "") : NULL;
+    snprintf(ret->words, sizeof(ret->words), "(no memory to read it)");
     return;
   }
   message_of(s, msg, STORE_ANSWER_BODY_MAX + 1);

@@ -87,9 +87,10 @@ grep -Eqx "pvecg export: sending to http://127.0.0.1:$PORT/write: batch 1 \([0-9
   fail "400 of every line: $(cat "$T/err")"
 grep -qx "pvecg export: the store refuses every line: check the URL's precision= and --format" "$T/err" ||
   fail "400 of every line, the fix: $(cat "$T/err")"
-# 122 lines: 122 61 30 15 7 3 2 (1 1) 1 (... ) -- 20 requests in all, each
+# 122 lines: 122 61 30 15 7 3 2 (1 1) 1 (... ), then the last line alone
+# -- 21 requests in all, each
 # the first half of the one before until single lines.
-[ "$(grep -c . "$T/log")" -eq 20 ] || fail "400 of every line: $(grep -c . "$T/log") requests, not 20"
+[ "$(grep -c . "$T/log")" -eq 21 ] || fail "400 of every line: $(grep -c . "$T/log") requests, not 21"
 awk 'NR > 1 && NR <= 7 && $4 > prev / 2 + 400 { exit 1 } { prev = $4 }' "$T/log" ||
   fail "400 of every line: not halved: $(awk '{ print $4 }' "$T/log" | tr '\n' ' ')"
 # Slow, closing, absent: five tries (0.5 + 1 + 2 + 4 s apart), then given up.
