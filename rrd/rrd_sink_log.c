@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 #define MESSAGE_SIZE 1024
 
@@ -122,31 +123,39 @@ static void guest_words(char *buf, size_t size, const char *cluster,
     snprintf(buf, size, "guest %s", vmid);
 }
 
-/* The collision's line names the setting that fixes it: pve_rrd's
+/* The collision's line names the setting that fixes it, pve_rrd's
  * <Cluster> blocks (or StandaloneHosts), which give each cluster its own
- * directory. */
+ * directory, and the command that settles the file meanwhile. */
 static void log_collision(struct rrd_sink *s, const struct rrd_layout *layout,
                           const char *cluster, const char *vmid,
                           const struct rrd_owner_news *news) {
   /* room for the longest path and host names; the log may cut it */
-  char message[MESSAGE_SIZE + PATH_MAX + 8 * OWNER_HOST_SIZE + 192];
-  char path[PATH_MAX];
+  char message[MESSAGE_SIZE + 3 * PATH_MAX + 8 * OWNER_HOST_SIZE + 256];
+  char path[PATH_MAX], since[32] = "?", owner[OWNER_HOST_SIZE + 32];
   char guest[2 * RRD_STORE_NAME_MAX + 32];
   if (rrd_store_path(s->store, layout, cluster, vmid, path, sizeof(path)) != 0)
     snprintf(path, sizeof(path), "%s/%s", layout->name, vmid);
   guest_words(guest, sizeof(guest), cluster, vmid);
+  time_t t = (time_t)news->since;
+  struct tm tm;
+  if (gmtime_r(&t, &tm) != NULL)
+    strftime(since, sizeof(since), "%Y-%m-%d %H:%M:%S UTC", &tm);
+  snprintf(owner, sizeof(owner), "%s", news->other[0] ? news->other : "?");
   snprintf(message, sizeof(message),
-           "%s is reported by both %s and %s: its file %s stays with %s, and "
-           "the rows from %s are dropped. If %s and %s are in different "
-           "clusters or are standalone hosts that share VMIDs, put each "
-           "cluster's hosts in a <Cluster> block of pve_rrd's configuration "
-           "(Host \"%s\" in one, Host \"%s\" in another, or StandaloneHosts "
-           "true for hosts of their own); inside one cluster this is a live "
-           "migration that took longer than %g s, and %s takes over once %s "
-           "stops reporting the guest.",
-           guest, news->other, news->host, path, news->other, news->host,
-           news->other, news->host, news->other, news->host, news->window,
-           news->host, news->other);
+           "%s is reported by both %s and %s (since %s): its file %s stays "
+           "with %s, and the rows from %s are dropped, also once %s stops "
+           "reporting it (said again hourly while they come). If %s and %s are "
+           "in different clusters or are standalone hosts that share VMIDs, "
+           "put each cluster's hosts in a <Cluster> block of pve_rrd's "
+           "configuration (Host \"%s\" in one, Host \"%s\" in another, or "
+           "StandaloneHosts true for hosts of their own; see \"Several "
+           "clusters on one collector\" in pvecg's deployment guide). "
+           "\"pvecg check --owners --give %s %s\" hands the file to %s, "
+           "\"pvecg check --owners --forget %s\" forgets the collision.",
+           guest, news->other[0] ? news->other : "its former owner", news->host,
+           since, path, news->other[0] ? news->other : "nobody", news->host,
+           owner, owner, news->host, owner, news->host, path, news->host,
+           news->host, path);
   s->log(s->log_ctx, RRD_SINK_ERROR, message);
 }
 

@@ -58,6 +58,8 @@ struct rrd_sink_options {
   /* Seconds on a clock that never steps, for when guests' rows arrive
    * (NULL: the monotonic clock; tests pass their own). */
   double (*clock)(void);
+  /* The wall clock of the times a collision began (NULL: time()). */
+  time_t (*wall_clock)(void);
 };
 
 struct rrd_sink;
@@ -92,11 +94,16 @@ void rrd_sink_write(struct rrd_sink *sink, const struct rrd_layout *layout,
  * counted by the store, counted in other_host) while the owner reports it
  * too.  When the owner has sent nothing for five of its intervals, the
  * next host to report the guest owns the file (a migration: one info
- * line); when another host goes on reporting it for that long while the
- * owner does too, one error line per guest and pair of hosts.  interval
- * is the seconds between host's rows (0: 10).  Memory, restarts and the
- * reasons for the window are rrd/rrd_owner.h's.  Thread-safe; the check
- * is one lookup under a lock never held across I/O.
+ * line) -- unless that host was seen colliding: when another host goes on
+ * reporting it for that long while the owner does too, it is marked, its
+ * rows are refused from then on even once the owner is quiet, and one
+ * error line per guest and pair of hosts and hour says so.  Every layout
+ * of a guest (its KSM file too) follows the owner of its pve-vm-9.0 file.
+ * interval is the seconds between host's rows (0: 10).  Memory, restarts
+ * and the reasons for the window are rrd/rrd_owner.h's; the owners and
+ * marks are kept in <DataDir>/pvecg-owners where the files are on this
+ * machine (rrd/rrd_owner_keeper.h).  Thread-safe; the check is one lookup
+ * under a lock never held across I/O.
  */
 void rrd_sink_write_guest(struct rrd_sink *sink,
                           const struct rrd_layout *layout, const char *cluster,

@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The owners kept on disk while pve_rrd runs (see rrd_owner_keeper.h).
+ */
+#include "rrd_owner_keeper.h"
+
+#include "rrd_store_entry.h"
+
+#include "pvecg/monotonic.h"
+#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrd_owner_disk.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LINE_SIZE 1024
+
+struct rrd_owner_keeper {
+  struct rrd_owner_keeper_options o;
+  char data_dir[PATH_MAX];
+  int lock_fd;
+  pthread_t thread;
+  pthread_mutex_t lock; /* guards stopping only */
+  pthread_cond_t wake;
+  bool stopping;
+  unsigned long long saved; /* the owners' changes at the last save */
+  bool save_failing;        /* said, until a save succeeds */
+};
+
+__attribute__((format(printf, 3, 4))) static void
+say(struct rrd_owner_keeper *k, enum rrd_sink_level level, const char *fmt,
+    ...) {
+  char line[LINE_SIZE];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(line, sizeof(line), fmt, ap);
+  va_end(ap);
+  if (k->o.log != NULL)
+    k->o.log(k->o.log_ctx, level, line);
+}
+
+/* ---- saving ------------------------------------------------------------ */
+
+static void save(struct rrd_owner_keeper *k, bool even_unchanged) {
+  if (!even_unchanged && rrd_owner_changes(k->o.owners) == k->saved)
+    return;
+  struct rrd_owner_record *records;
+  size_t count;
+  unsigned long long changes;
+  char err[PATH_MAX + 128];
+  if (rrd_owner_snapshot(k->o.owners, &records, &count, &changes) != 0)
+    return; /* tried again at the next look */
+  int r = rrd_owner_disk_save(k->data_dir, records, count, err, sizeof(err));
+  free(records);
+  if (r == 0) {
+    k->saved = changes;
+    if (k->save_failing)
+      say(k, RRD_SINK_INFO, "The owners of guests' files are saved again.");
+    k->save_failing = false;
+  } else if (!k->save_failing) {
+    k->save_failing = true;
+    say(k, RRD_SINK_ERROR,
+        "Cannot save the owners of guests' files (%s); they are kept in "
+        "memory and saved once it works again.",
+        err);
+  }
+}
+
+/* ---- files gone -------------------------------------------------------- */
+
+static bool file_gone(struct rrd_owner_keeper *k,
+                      const struct rrd_owner_record *r) {
+  char path[PATH_MAX];
+  struct stat st;
+  if (rrd_cluster_file_path(k->data_dir, r->cluster, r->layout, r->name, path,
+                            sizeof(path)) != 0)
+    return false;
+  return stat(path, &st) != 0 && errno == ENOENT;
+}
+
+/* Forgets the guests whose file has gone and whom nobody reported for
+ * quiet seconds (a new guest's file may not be written yet). */
+static void drop_gone(struct rrd_owner_keeper *k, double quiet) {
+  struct rrd_owner_record *records;
+  size_t count;
+  unsigned long long changes;
+  if (rrd_owner_snapshot(k->o.owners, &records, &count, &changes) != 0)
+    return;
+  for (size_t i = 0; i < count; i++)
+    if ((i == 0 || strcmp(records[i].name, records[i - 1].name) != 0 ||
+         strcmp(records[i].cluster, records[i - 1].cluster) != 0) &&
+        file_gone(k, &records[i]))
+      rrd_owner_drop(k->o.owners, records[i].layout, records[i].cluster,
+                     records[i].name, k->o.clock(), quiet);
+  free(records);
+}
+
+/* ---- requests ---------------------------------------------------------- */
+
+static int apply_request(const struct rrd_owner_record *r, void *ctx) {
+  struct rrd_owner_keeper *k = ctx;
+  char label[PATH_MAX];
+  if (rrd_owner_file_label(r, label, sizeof(label)) != 0)
+    return 0;
+  int err = rrd_owner_settle(k->o.owners, r, k->o.clock());
+  if (err == 0 && r->kind == RRD_OWNER_RECORD_GIVE)
+    say(k, RRD_SINK_INFO,
+        "The file %s now belongs to %s, as pvecg check --owners asked.", label,
+        r->host);
+  else if (err == 0)
+    say(k, RRD_SINK_INFO,
+        "The collisions of the file %s are forgotten, as pvecg check "
+        "--owners asked.",
+        label);
+  else if (err == -ENOENT)
+    say(k, RRD_SINK_WARNING,
+        "pvecg check --owners asked to forget the collisions of %s, which "
+        "has none.",
+        label);
+  return 0;
+}
+
+static void take_requests(struct rrd_owner_keeper *k) {
+  struct rrd_owner_file_problems p;
+  int n = rrd_owner_disk_take_requests(k->data_dir, apply_request, k, &p);
+  if (p.first[0] != '\0')
+    say(k, RRD_SINK_WARNING, "Ignored a request of pvecg check --owners: %s.",
+        p.first);
+  if (n > 0)
+    save(k, false); /* the command waits for it */
+}
+
+/* ---- the thread -------------------------------------------------------- */
+
+static bool wait_or_stop(struct rrd_owner_keeper *k, double seconds) {
+  double at = monotonic_seconds() + seconds;
+  struct timespec ts = {.tv_sec = (time_t)at};
+  ts.tv_nsec = (long)((at - (double)ts.tv_sec) * 1e9);
+  pthread_mutex_lock(&k->lock);
+  while (!k->stopping &&
+         pthread_cond_timedwait(&k->wake, &k->lock, &ts) != ETIMEDOUT)
+    ;
+  bool stop = k->stopping;
+  pthread_mutex_unlock(&k->lock);
+  return stop;
+}
+
+static void *keeper_main(void *arg) {
+  struct rrd_owner_keeper *k = arg;
+  double next_requests = 0, next_gone = k->o.gone_every;
+  for (double t = 0; !wait_or_stop(k, k->o.save_every); t += k->o.save_every) {
+    if (t >= next_requests) {
+      take_requests(k);
+      next_requests = t + k->o.requests_every;
+    }
+    if (t >= next_gone) {
+      drop_gone(k, k->o.gone_every);
+      next_gone = t + k->o.gone_every;
+    }
+    save(k, false);
+  }
+  return NULL;
+}
+
+/* ---- start and stop ---------------------------------------------------- */
+
+struct loading {
+  struct rrd_owner_keeper *k;
+  size_t owners, collisions;
+};
+
+static int restore_one(const struct rrd_owner_record *r, void *ctx) {
+  struct loading *l = ctx;
+  if (rrd_owner_restore(l->k->o.owners, r, l->k->o.clock()) == 0)
+    *(r->kind == RRD_OWNER_RECORD_OWNER ? &l->owners : &l->collisions) += 1;
+  return 0;
+}
+
+/* Reads the owners back; a damaged file is said once, and what could be
+ * read of it is kept: a collision known is better than none. */
+static void load(struct rrd_owner_keeper *k) {
+  struct loading l = {.k = k};
+  struct rrd_owner_file_problems p;
+  int r = rrd_owner_disk_read(k->data_dir, restore_one, &l, &p);
+  if (r == -ENOENT)
+    return;
+  if (r < 0 || p.truncated || p.bad_lines > 0)
+    say(k, RRD_SINK_ERROR,
+        "The owners file %s/" RRD_OWNER_FILE_NAME " %s%s%s; %s guest it does "
+        "not name is owned by the first host to report it that was not seen "
+        "colliding.",
+        k->data_dir, r < 0 && p.first[0] == '\0' ? "cannot be read: " : "is ",
+        r < 0 && p.first[0] == '\0' ? strerror(-r) : p.first,
+        p.bad_lines > 0 ? " (lines skipped)" : "", r < 0 ? "every" : "a");
+  /* Saved again only once something changes: a file of another version
+   * is not overwritten just for having been read. */
+  k->saved = rrd_owner_changes(k->o.owners);
+  drop_gone(k, 0);
+  if (r == 0)
+    say(k, RRD_SINK_INFO,
+        "Read back the owners of %zu guests' files and %zu hosts seen "
+        "colliding from %s/" RRD_OWNER_FILE_NAME ".",
+        l.owners, l.collisions, k->data_dir);
+}
+
+/* Waits are measured on the monotonic clock, immune to clock steps. */
+static int init_sync(struct rrd_owner_keeper *k) {
+  pthread_condattr_t attr;
+  if (pthread_condattr_init(&attr) != 0)
+    return -ENOMEM;
+  pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+  int r = pthread_mutex_init(&k->lock, NULL) != 0 ||
+                  pthread_cond_init(&k->wake, &attr) != 0
+              ? -ENOMEM
+              : 0;
+  pthread_condattr_destroy(&attr);
+  return r;
+}
+
+static void set_defaults(struct rrd_owner_keeper *k,
+                         const struct rrd_owner_keeper_options *o) {
+  k->o = *o;
+  k->o.clock = o->clock != NULL ? o->clock : monotonic_seconds;
+  k->o.save_every = o->save_every > 0 ? o->save_every : 1.0;
+  k->o.requests_every = o->requests_every > 0 ? o->requests_every : 2.0;
+  k->o.gone_every = o->gone_every > 0 ? o->gone_every : 300.0;
+}
+
+/* The data directory is made here, as the store makes it for its first
+ * file: a fresh DataDir needs no preparation. */
+static int take_lock(struct rrd_owner_keeper *k) {
+  int r = rrd_store_make_dirs(k->data_dir);
+  k->lock_fd = r < 0 ? r : rrd_owner_disk_lock(k->data_dir);
+  if (k->lock_fd == -EWOULDBLOCK)
+    say(k, RRD_SINK_ERROR,
+        "Another process holds %s/" RRD_OWNER_LOCK_NAME " (another collectd "
+        "writing the same DataDir?): the owners of guests' files are kept in "
+        "memory only.",
+        k->data_dir);
+  else if (k->lock_fd < 0)
+    say(k, RRD_SINK_ERROR,
+        "Cannot lock %s/" RRD_OWNER_LOCK_NAME " (%s): the owners of guests' "
+        "files are kept in memory only.",
+        k->data_dir, strerror(-k->lock_fd));
+  return k->lock_fd < 0 ? k->lock_fd : 0;
+}
+
+int rrd_owner_keeper_start(const struct rrd_owner_keeper_options *o,
+                           struct rrd_owner_keeper **ret) {
+  struct rrd_owner_keeper *k = calloc(1, sizeof(*k));
+  if (k == NULL)
+    return -ENOMEM;
+  set_defaults(k, o);
+  snprintf(k->data_dir, sizeof(k->data_dir), "%s", o->data_dir);
+  k->o.data_dir = k->data_dir;
+  int r = take_lock(k);
+  if (r == 0)
+    r = init_sync(k);
+  if (r == 0) {
+    load(k);
+    if (pthread_create(&k->thread, NULL, keeper_main, k) != 0)
+      r = -EAGAIN;
+  }
+  if (r != 0) {
+    if (k->lock_fd >= 0)
+      close(k->lock_fd);
+    free(k);
+    return r;
+  }
+  *ret = k;
+  return 0;
+}
+
+void rrd_owner_keeper_stop(struct rrd_owner_keeper *k) {
+  if (k == NULL)
+    return;
+  pthread_mutex_lock(&k->lock);
+  k->stopping = true;
+  pthread_cond_signal(&k->wake);
+  pthread_mutex_unlock(&k->lock);
+  pthread_join(k->thread, NULL);
+  save(k, false);
+  close(k->lock_fd);
+  pthread_mutex_destroy(&k->lock);
+  pthread_cond_destroy(&k->wake);
+  free(k);
+}
