@@ -110,6 +110,7 @@ static int apply_request(const struct rrd_owner_record *r, void *ctx) {
   if (rrd_owner_file_label(r, label, sizeof(label)) != 0)
     return 0;
   int err = rrd_owner_settle(k->o.owners, r, k->o.clock());
+  save(k, false); /* before the request goes: the command then reads it */
   if (err == 0 && r->kind == RRD_OWNER_RECORD_GIVE)
     say(k, RRD_SINK_INFO,
         "The file %s now belongs to %s, as pvecg check --owners asked.", label,
@@ -129,12 +130,10 @@ static int apply_request(const struct rrd_owner_record *r, void *ctx) {
 
 static void take_requests(struct rrd_owner_keeper *k) {
   struct rrd_owner_file_problems p;
-  int n = rrd_owner_disk_take_requests(k->data_dir, apply_request, k, &p);
+  rrd_owner_disk_take_requests(k->data_dir, apply_request, k, &p);
   if (p.first[0] != '\0')
     say(k, RRD_SINK_WARNING, "Ignored a request of pvecg check --owners: %s.",
         p.first);
-  if (n > 0)
-    save(k, false); /* the command waits for it */
 }
 
 /* ---- the thread -------------------------------------------------------- */
@@ -191,23 +190,25 @@ static void load(struct rrd_owner_keeper *k) {
   int r = rrd_owner_disk_read(k->data_dir, restore_one, &l, &p);
   if (r == -ENOENT)
     return;
+  char skipped[64] = "";
+  if (p.bad_lines > 0)
+    snprintf(skipped, sizeof(skipped), " (%zu lines skipped)", p.bad_lines);
   if (r < 0 || p.truncated || p.bad_lines > 0)
     say(k, RRD_SINK_ERROR,
-        "The owners file %s/" RRD_OWNER_FILE_NAME " %s%s%s; %s guest it does "
+        "The owners file %s/" RRD_OWNER_FILE_NAME ": %s%s; %s guest it does "
         "not name is owned by the first host to report it that was not seen "
         "colliding.",
-        k->data_dir, r < 0 && p.first[0] == '\0' ? "cannot be read: " : "is ",
-        r < 0 && p.first[0] == '\0' ? strerror(-r) : p.first,
-        p.bad_lines > 0 ? " (lines skipped)" : "", r < 0 ? "every" : "a");
-  /* Saved again only once something changes: a file of another version
-   * is not overwritten just for having been read. */
-  k->saved = rrd_owner_changes(k->o.owners);
-  drop_gone(k, 0);
-  if (r == 0)
+        k->data_dir, r < 0 && p.first[0] == '\0' ? strerror(-r) : p.first,
+        skipped, r < 0 ? "every" : "a");
+  else
     say(k, RRD_SINK_INFO,
         "Read back the owners of %zu guests' files and %zu hosts seen "
         "colliding from %s/" RRD_OWNER_FILE_NAME ".",
         l.owners, l.collisions, k->data_dir);
+  /* Saved again only once something changes: a file of another version
+   * is not overwritten just for having been read. */
+  k->saved = rrd_owner_changes(k->o.owners);
+  drop_gone(k, 0);
 }
 
 /* Waits are measured on the monotonic clock, immune to clock steps. */

@@ -596,6 +596,30 @@ static void test_sink_migration(void **state) {
                   "guest 196 now reported by nodeb, was nodea.");
 }
 
+/* A guest's KSM file follows the owner of its pve-vm-9.0 file: nodeb's
+ * KSM rows are refused, nodea's written, even with nodeb first to send
+ * one for the KSM file. */
+static void test_sink_ksm_follows_owner(void **state) {
+  struct sink_fixture *f = *state;
+  open_sink(f, false);
+  const struct rrd_layout *ksm = &layout_pvecg_ksm_vm_1_0;
+  double v[RRD_LAYOUT_DS_MAX];
+  for (size_t i = 0; i < ksm->ds_count; i++)
+    v[i] = 1;
+  guest_row(f, "nodea", START, 100.0);
+  clock_now = 100.5;
+  rrd_sink_write_guest(f->sink, ksm, NULL, "196", "nodeb", 1.0, START, v,
+                       ksm->ds_count);
+  char path[700];
+  snprintf(path, sizeof(path), "%s/pvecg-ksm-vm-1.0/196", f->daemon.db);
+  struct stat st;
+  assert_int_not_equal(stat(path, &st), 0);
+  rrd_sink_write_guest(f->sink, ksm, NULL, "196", "nodea", 1.0, START, v,
+                       ksm->ds_count);
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(sink_stats(f).other_host, 1);
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -616,6 +640,7 @@ int main(void) {
       S(test_sink_collision_direct),
       S(test_sink_collision_daemon),
       S(test_sink_migration),
+      S(test_sink_ksm_follows_owner),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
