@@ -65,4 +65,18 @@ int rrd_owner_disk_take_requests(const char *data_dir,
                                  rrd_owner_record_fn *each, void *ctx,
                                  struct rrd_owner_file_problems *problems);
 
+/*
+ * The operator's request (GIVE or FORGET), the one way for both cases:
+ * with no writer running it is applied to the file here, under the lock,
+ * by the same rule the writer applies (rrd_owner_settle); with one, it is
+ * left as a request and waited for (at most wait seconds) until the writer
+ * has applied it and saved.  Returns 0 (applied here), 1 (applied by the
+ * writer), -ENOENT (FORGET of a file with no collision), -ETIMEDOUT (the
+ * writer did not take it: the request is withdrawn), or another negative
+ * errno, with the reason in err.
+ */
+int rrd_owner_disk_settle(const char *data_dir,
+                          const struct rrd_owner_record *request, double wait,
+                          char *err, size_t err_size);
+
 #endif
