@@ -222,15 +222,18 @@ struct parse_state {
   struct rrd_owner_file_problems *problems;
 };
 
-/* The end line: the count of the records before it. */
+/* The end line: the count of the records before it.  It ends the file
+ * even when it counts others: records were lost before it. */
 static bool end_line(const struct field *fl, int n, struct parse_state *st) {
   double count;
   if (n != 2 || !field_is(&fl[0], "end"))
     return false;
-  st->ended = number(&fl[1], true, &count) == 0 && count == (double)st->records;
-  if (!st->ended)
+  st->ended = true;
+  if (number(&fl[1], true, &count) != 0 || count != (double)st->records) {
+    st->problems->truncated = true;
     problem(st->problems, "line %zu: the end line counts other records",
             st->line_no);
+  }
   return true;
 }
 

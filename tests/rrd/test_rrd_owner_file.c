@@ -4,7 +4,8 @@
  * on disk (rrd/rrd_owner_disk.c): records written and read back exactly,
  * host names with spaces and '%' escaped; a file of another version read
  * as nothing; one cut short keeps the records before the cut and says so;
- * a line that is not exactly a record is skipped and counted; labels to
+ * an end line that counts other records ends it as cut short; a line that
+ * is not exactly a record is skipped and counted; labels to
  * and from files; saving leaves no temporary file; the lock is exclusive
  * between processes' open files; requests are taken in name order and
  * removed, a bad one too.
@@ -161,6 +162,14 @@ static void test_cut_short(void **state) {
   assert_int_equal(c.n, 1);
   assert_true(p.truncated);
   assert_string_equal(p.first, "line 3: the end line counts other records");
+  /* it ends the file all the same: what follows is no record */
+  assert_int_equal(parse("pvecg-owners 1\nend 1\nowner pve-vm-9.0 . 1 a 1\n"
+                         "end 1\n",
+                         &c, &p),
+                   0);
+  assert_int_equal(c.n, 0);
+  assert_true(p.truncated);
+  assert_int_equal(p.bad_lines, 2);
 }
 
 static void test_bad_lines(void **state) {
