@@ -4,8 +4,6 @@
  */
 #include "rrd_owner_keeper.h"
 
-#include "rrd_store_entry.h"
-
 #include "pvecg/monotonic.h"
 #include "pvecg/rrd_file_name.h"
 #include "pvecg/rrd_owner_disk.h"
@@ -21,10 +19,14 @@
 #include <unistd.h>
 
 #define LINE_SIZE 1024
+#define WAITING (-ENOENT)
 
 struct rrd_owner_keeper {
   struct rrd_owner_keeper_options o;
   char data_dir[PATH_MAX];
+  /* The owners file's lock: held (>= 0), WAITING for the data directory
+   * to be made by the first file, or another negative errno: the owners
+   * are kept in memory only. */
   int lock_fd;
   pthread_t thread;
   pthread_mutex_t lock; /* guards stopping only */
@@ -151,10 +153,16 @@ static bool wait_or_stop(struct rrd_owner_keeper *k, double seconds) {
   return stop;
 }
 
+static void take_lock_now(struct rrd_owner_keeper *k);
+
 static void *keeper_main(void *arg) {
   struct rrd_owner_keeper *k = arg;
   double next_requests = 0, next_gone = k->o.gone_every;
   for (double t = 0; !wait_or_stop(k, k->o.save_every); t += k->o.save_every) {
+    if (k->lock_fd == WAITING)
+      take_lock_now(k);
+    if (k->lock_fd < 0)
+      continue; /* nothing on disk to keep, or nothing allowed */
     if (t >= next_requests) {
       take_requests(k);
       next_requests = t + k->o.requests_every;
@@ -234,23 +242,31 @@ static void set_defaults(struct rrd_owner_keeper *k,
   k->o.gone_every = o->gone_every > 0 ? o->gone_every : 300.0;
 }
 
-/* The data directory is made here, as the store makes it for its first
- * file: a fresh DataDir needs no preparation. */
+/* Takes the owners file's lock.  A data directory that is not there yet
+ * (a fresh collector) is waited for rather than made: a collectd that
+ * writes no file, refused hosts only, leaves nothing behind; the lock and
+ * the owners follow its first file. */
 static int take_lock(struct rrd_owner_keeper *k) {
-  int r = rrd_store_make_dirs(k->data_dir);
-  k->lock_fd = r < 0 ? r : rrd_owner_disk_lock(k->data_dir);
+  k->lock_fd = rrd_owner_disk_lock(k->data_dir);
   if (k->lock_fd == -EWOULDBLOCK)
     say(k, RRD_SINK_ERROR,
         "Another process holds %s/" RRD_OWNER_LOCK_NAME " (another collectd "
         "writing the same DataDir?): the owners of guests' files are kept in "
         "memory only.",
         k->data_dir);
-  else if (k->lock_fd < 0)
+  else if (k->lock_fd < 0 && k->lock_fd != WAITING)
     say(k, RRD_SINK_ERROR,
         "Cannot lock %s/" RRD_OWNER_LOCK_NAME " (%s): the owners of guests' "
         "files are kept in memory only.",
         k->data_dir, strerror(-k->lock_fd));
-  return k->lock_fd < 0 ? k->lock_fd : 0;
+  return k->lock_fd < 0 && k->lock_fd != WAITING ? k->lock_fd : 0;
+}
+
+/* The data directory has been waited for: once it is there, the lock is
+ * taken and whatever is on disk read back. */
+static void take_lock_now(struct rrd_owner_keeper *k) {
+  if (take_lock(k) == 0 && k->lock_fd >= 0)
+    load(k);
 }
 
 int rrd_owner_keeper_start(const struct rrd_owner_keeper_options *o,
@@ -265,7 +281,8 @@ int rrd_owner_keeper_start(const struct rrd_owner_keeper_options *o,
   if (r == 0)
     r = init_sync(k);
   if (r == 0) {
-    load(k);
+    if (k->lock_fd >= 0)
+      load(k);
     if (pthread_create(&k->thread, NULL, keeper_main, k) != 0)
       r = -EAGAIN;
   }
@@ -287,8 +304,12 @@ void rrd_owner_keeper_stop(struct rrd_owner_keeper *k) {
   pthread_cond_signal(&k->wake);
   pthread_mutex_unlock(&k->lock);
   pthread_join(k->thread, NULL);
-  save(k, false);
-  close(k->lock_fd);
+  if (k->lock_fd == WAITING)
+    take_lock_now(k);
+  if (k->lock_fd >= 0) {
+    save(k, false);
+    close(k->lock_fd);
+  }
   pthread_mutex_destroy(&k->lock);
   pthread_cond_destroy(&k->wake);
   free(k);

@@ -5,7 +5,9 @@
  * change (never from a write thread: a row only moves a counter), takes
  * the operator's requests every few seconds, and forgets guests whose
  * file has gone.  It holds the owners file's lock (rrd_owner_disk.h) from
- * start to stop, so that it is the only one writing the file.
+ * start to stop, so that it is the only one writing the file.  A data
+ * directory that is not there yet is not made: the lock is taken, and the
+ * owners kept, once the first file has made it.
  *
  * Its log lines: the owners read back (one line), what was wrong with the
  * file (one line, and the guests concerned fall back to "the first host to

@@ -109,7 +109,7 @@ static int found_foreign(const struct store_row *row, int r, const char *why,
 
 /* ---- the layout's directory -------------------------------------------- */
 
-/* One level of rrd_store_make_dirs(): an existing directory is fine. */
+/* One level of make_dirs(): an existing directory is fine. */
 static int make_dir(const char *path) {
   if (mkdir(path, 0750) == 0)
     return 0;
@@ -120,7 +120,8 @@ static int make_dir(const char *path) {
   return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
 }
 
-int rrd_store_make_dirs(const char *path) {
+/* mkdir -p with mode 0750 (pmxcfs's directories under its umask 027). */
+static int make_dirs(const char *path) {
   char buf[PATH_MAX];
   int n = snprintf(buf, sizeof(buf), "%s", path);
   if (n < 0 || (size_t)n >= sizeof(buf))
@@ -149,8 +150,7 @@ static int make_layout_dir(const struct store_row *row,
   const struct entry *e = row->e;
   int n = snprintf(dir, sizeof(dir), "%s/%s%s%s", row->config->data_dir,
                    e->cluster, e->cluster[0] ? "/" : "", e->layout->name);
-  int r = n < 0 || (size_t)n >= sizeof(dir) ? -ENAMETOOLONG
-                                            : rrd_store_make_dirs(dir);
+  int r = n < 0 || (size_t)n >= sizeof(dir) ? -ENAMETOOLONG : make_dirs(dir);
   if (r < 0)
     failed(ev, STORE_FAIL_DIRECTORY, strerror_r(-r, text, sizeof(text)));
   return r;

@@ -145,9 +145,4 @@ int store_entry_prepare(const struct store_row *row, struct store_event *ev);
 void store_entry_applied(const struct store_row *row, int r, time_t last,
                          const char *err, struct store_event *ev);
 
-/* mkdir -p with mode 0750 (pmxcfs's directories under its umask 027);
- * the owners' keeper makes the data directory with it too.  Returns 0 or
- * a negative errno. */
-int rrd_store_make_dirs(const char *path);
-
 #endif

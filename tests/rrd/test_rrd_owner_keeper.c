@@ -8,7 +8,8 @@
  * start; a file cut short or of another version is said once, the
  * collisions read from it still hold and a marked owner is none; a
  * request is applied while the keeper runs, saved and removed; a second
- * keeper of the same directory is refused with one line.
+ * keeper of the same directory is refused with one line; a data directory
+ * not there yet is waited for, not made.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -318,13 +319,39 @@ static void test_second_keeper_refused(void **state) {
   assert_string_equal(f->lines[0], line);
 }
 
+/* A data directory that is not there yet is not made: the lock and the
+ * owners follow once the first file has made it. */
+static void test_data_dir_waited_for(void **state) {
+  struct fixture *f = *state;
+  char *parent = f->dir;
+  f->dir = malloc(strlen(parent) + 8);
+  sprintf(f->dir, "%s/fresh", parent);
+  snprintf(f->owners_path, sizeof(f->owners_path), "%s/pvecg-owners", f->dir);
+  assert_int_equal(start(f), 0);
+  assert_true(admit(f, "196", "nodea", 100.0));
+  usleep(100000);
+  struct stat st;
+  assert_int_not_equal(stat(f->dir, &st), 0);
+  assert_int_equal(mkdir(f->dir, 0750), 0);
+  char lock[PATH_MAX + 16];
+  snprintf(lock, sizeof(lock), "%s.lock", f->owners_path);
+  for (int i = 0; i < 500 && access(f->owners_path, F_OK) != 0; i++)
+    usleep(10000);
+  assert_int_equal(access(lock, F_OK), 0);
+  assert_file(f, "pvecg-owners 1\nowner pve-vm-9.0 . 196 nodea 1\nend 1\n");
+  assert_int_equal(f->count, 0);
+  stop(f);
+  free(f->dir);
+  f->dir = parent; /* removed with what is in it */
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
       T(test_restart_keeps_owner),   T(test_file_gone_forgotten),
       T(test_cut_short_said_once),   T(test_other_version_said_once),
       T(test_marked_owner_is_none),  T(test_requests_applied),
-      T(test_second_keeper_refused),
+      T(test_second_keeper_refused), T(test_data_dir_waited_for),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
