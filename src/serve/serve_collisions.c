@@ -5,6 +5,7 @@
  */
 #include "serve_collisions.h"
 
+#include "pvecg/json_writer.h"
 #include "pvecg/rrd_owner_disk.h"
 
 #include <errno.h>
@@ -115,4 +116,35 @@ void serve_collisions_metrics(FILE *out, const struct serve_collision *c,
     labels(out, &c[i]);
     fprintf(out, " %lld\n", c[i].since);
   }
+}
+
+static bool of_guest(const struct serve_collision *c, const char *cluster,
+                     const char *vmid) {
+  return strcmp(c->cluster, cluster) == 0 && strcmp(c->vmid, vmid) == 0;
+}
+
+void serve_collisions_json(struct json_writer *w,
+                           const struct serve_collision *c, size_t count,
+                           const char *cluster, const char *vmid) {
+  bool any = false;
+  cluster = cluster != NULL ? cluster : "";
+  for (size_t i = 0; i < count; i++) {
+    if (!of_guest(&c[i], cluster, vmid))
+      continue;
+    if (!any) {
+      json_key(w, "collisions");
+      json_begin_array(w);
+      any = true;
+    }
+    json_begin_object(w);
+    json_key(w, "owner");
+    json_string(w, c[i].owner);
+    json_key(w, "other");
+    json_string(w, c[i].other);
+    json_key(w, "since");
+    json_int(w, c[i].since);
+    json_end_object(w);
+  }
+  if (any)
+    json_end_array(w);
 }

@@ -34,4 +34,14 @@ int serve_collisions_read(const char *dir, struct serve_collision **ret,
 void serve_collisions_metrics(FILE *out, const struct serve_collision *c,
                               size_t count);
 
+struct json_writer;
+
+/* For the overview's entry of a guest (cluster "" for the data directory's
+ * own) with collisions, a member
+ *   "collisions":[{"owner":"nodea","other":"nodeb","since":1764934800}]
+ * and nothing for one without, so that other entries stay as they were. */
+void serve_collisions_json(struct json_writer *w,
+                           const struct serve_collision *c, size_t count,
+                           const char *cluster, const char *vmid);
+
 #endif

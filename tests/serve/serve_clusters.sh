@@ -10,7 +10,8 @@
 #   - rrddata with ?cluster= is `pvecg rrddata --cluster` byte for byte
 #     and holds that cluster's values; without it the data directory's
 #     file, else the one cluster's, else a 400 naming the clusters;
-#   - the overview's entries carry their cluster and values;
+#   - the overview's entries carry their cluster and values, and those of
+#     a guest with collisions these;
 #   - /metrics: a cluster label on every series of a named cluster's file,
 #     none on the others, no series twice, the collisions pve_rrd keeps in
 #     pvecg-owners with their owner, other host, cluster and since when,
@@ -118,6 +119,10 @@ same "the overview: each guest 196 with its cluster and memhost" \
   "-:${CLUSTER_MEMHOST[0]} prod:${CLUSTER_MEMHOST[1]} lab:${CLUSTER_MEMHOST[2]} solo:${CLUSTER_MEMHOST[3]}" \
   "$(curl -s "$API/pvecg/overview" | jq -r '[.data[] | select(.vmid == 196) | "\(.cluster // "-"):\(.memhost)"] | sort_by(.) | join(" ")' |
      tr ' ' '\n' | awk -F: '{ o[$1] = $0 } END { print o["-"], o["prod"], o["lab"], o["solo"] }')"
+same "the overview: the collisions of the guests that have any, exactly" \
+  '{"cluster":null,"vmid":196,"collisions":[{"owner":"","other":"node\"x","since":1800000000}]}
+{"cluster":"prod","vmid":196,"collisions":[{"owner":"pve1","other":"other","since":1800000100}]}' \
+  "$(curl -s "$API/pvecg/overview" | jq -c '.data[] | select(has("collisions")) | {cluster, vmid, collisions}' | LC_ALL=C sort -r)"
 
 # ---- /metrics ------------------------------------------------------------------
 printf '%s\n' '- 196 qemu pve0 0 - plain-196' 'prod 196 qemu pve1 0 web prod-web' \
