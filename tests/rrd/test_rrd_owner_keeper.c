@@ -35,7 +35,8 @@
 
 static const struct rrd_layout *const VM = &layout_pve_vm_9_0;
 
-static double clock_now;
+/* Read by the keeper's thread too. */
+static _Atomic double clock_now;
 static double test_clock(void) { return clock_now; }
 static time_t test_wall(void) { return (time_t)(1800000000 + clock_now); }
 
@@ -60,6 +61,29 @@ static void capture(void *ctx, enum rrd_sink_level level, const char *line) {
     f->levels[f->count++] = level;
   }
   pthread_mutex_unlock(&f->lock);
+}
+
+/* The log as the keeper's thread left it, read under its lock. */
+static int log_count(struct fixture *f) {
+  pthread_mutex_lock(&f->lock);
+  int n = f->count;
+  pthread_mutex_unlock(&f->lock);
+  return n;
+}
+
+static const char *log_line(struct fixture *f, int i) {
+  static char copy[1024];
+  pthread_mutex_lock(&f->lock);
+  snprintf(copy, sizeof(copy), "%s", f->lines[i]);
+  pthread_mutex_unlock(&f->lock);
+  return copy;
+}
+
+static enum rrd_sink_level log_level(struct fixture *f, int i) {
+  pthread_mutex_lock(&f->lock);
+  enum rrd_sink_level level = f->levels[i];
+  pthread_mutex_unlock(&f->lock);
+  return level;
 }
 
 /* Makes an (empty) file for guest name: the keeper forgets guests whose
@@ -147,7 +171,7 @@ static void test_restart_keeps_owner(void **state) {
                  "owner pve-vm-9.0 . 196 nodea 1\n"
                  "collision pve-vm-9.0 . 196 nodeb 1800000100\n"
                  "end 2\n");
-  assert_int_equal(f->count, 0);
+  assert_int_equal(log_count(f), 0);
   /* restarted: nodeb reports first, and alone, for longer than a window */
   assert_int_equal(start(f), 0);
   char line[PATH_MAX + 128];
@@ -155,9 +179,9 @@ static void test_restart_keeps_owner(void **state) {
            "Read back the owners of 1 guests' files and 1 hosts seen "
            "colliding from %s.",
            f->owners_path);
-  assert_int_equal(f->count, 1);
-  assert_string_equal(f->lines[0], line);
-  assert_int_equal(f->levels[0], RRD_SINK_INFO);
+  assert_int_equal(log_count(f), 1);
+  assert_string_equal(log_line(f, 0), line);
+  assert_int_equal(log_level(f, 0), RRD_SINK_INFO);
   for (int i = 0; i < 60; i++)
     assert_false(admit(f, "196", "nodeb", 1000.0 + i));
   assert_true(admit(f, "196", "nodec", 1061.0)); /* a migration */
@@ -207,9 +231,9 @@ static void test_cut_short_said_once(void **state) {
            "records); a guest it does not name is owned by the first host to "
            "report it that was not seen colliding.",
            f->owners_path);
-  assert_int_equal(f->count, 1);
-  assert_string_equal(f->lines[0], line);
-  assert_int_equal(f->levels[0], RRD_SINK_ERROR);
+  assert_int_equal(log_count(f), 1);
+  assert_string_equal(log_line(f, 0), line);
+  assert_int_equal(log_level(f, 0), RRD_SINK_ERROR);
   assert_false(admit(f, "196", "nodeb", 1000.0));
   assert_true(admit(f, "197", "nodeb", 1000.0));
   assert_true(admit(f, "196", "nodea", 1001.0));
@@ -229,8 +253,8 @@ static void test_other_version_said_once(void **state) {
            "owned by the first host to report it that was not seen "
            "colliding.",
            f->owners_path);
-  assert_int_equal(f->count, 1);
-  assert_string_equal(f->lines[0], line);
+  assert_int_equal(log_count(f), 1);
+  assert_string_equal(log_line(f, 0), line);
   usleep(100000);
   assert_file(f, text);
   assert_int_equal(rrd_owner_count(f->owners), 0);
@@ -255,8 +279,8 @@ static void test_marked_owner_is_none(void **state) {
            "guest it does not name is owned by the first host to report it "
            "that was not seen colliding.",
            f->owners_path);
-  assert_int_equal(f->count, 1);
-  assert_string_equal(f->lines[0], line);
+  assert_int_equal(log_count(f), 1);
+  assert_string_equal(log_line(f, 0), line);
   assert_false(admit(f, "196", "nodea", 1000.0));
   assert_true(admit(f, "196", "nodeb", 1000.5));
 }
@@ -290,12 +314,13 @@ static void test_requests_applied(void **state) {
   assert_int_equal(rrd_owner_disk_request(f->dir, &r, 1, path, sizeof(path)),
                    0);
   wait_taken(path);
-  assert_int_equal(f->count, 2);
-  assert_string_equal(f->lines[0], "The file pve-vm-9.0/196 now belongs to "
-                                   "nodeb, as pvecg check --owners asked.");
-  assert_string_equal(f->lines[1], "The collisions of the file pve-vm-9.0/196 "
-                                   "are forgotten, as pvecg check --owners "
-                                   "asked.");
+  assert_int_equal(log_count(f), 2);
+  assert_string_equal(log_line(f, 0), "The file pve-vm-9.0/196 now belongs to "
+                                      "nodeb, as pvecg check --owners asked.");
+  assert_string_equal(log_line(f, 1),
+                      "The collisions of the file pve-vm-9.0/196 "
+                      "are forgotten, as pvecg check --owners "
+                      "asked.");
 }
 
 /* A second writer of the same data directory keeps its owners in memory. */
@@ -315,8 +340,8 @@ static void test_second_keeper_refused(void **state) {
            "Another process holds %s.lock (another collectd writing the same "
            "DataDir?): the owners of guests' files are kept in memory only.",
            f->owners_path);
-  assert_int_equal(f->count, 1);
-  assert_string_equal(f->lines[0], line);
+  assert_int_equal(log_count(f), 1);
+  assert_string_equal(log_line(f, 0), line);
 }
 
 /* A data directory that is not there yet is not made: the lock and the
@@ -339,7 +364,7 @@ static void test_data_dir_waited_for(void **state) {
     usleep(10000);
   assert_int_equal(access(lock, F_OK), 0);
   assert_file(f, "pvecg-owners 1\nowner pve-vm-9.0 . 196 nodea 1\nend 1\n");
-  assert_int_equal(f->count, 0);
+  assert_int_equal(log_count(f), 0);
   stop(f);
   free(f->dir);
   f->dir = parent; /* removed with what is in it */
