@@ -26,8 +26,9 @@
  * - COLLISION: another host and the owner both go on reporting the guest
  *   for longer than the owner's window (from the other's first row to the
  *   owner's latest).  The other's rows are refused from the first (the
- *   file stays the owner's); the collision is said once per guest and pair
- *   of hosts.  The line waits for the window because during a live
+ *   file stays the owner's); once the overlap passes the window the other
+ *   host is marked as seen colliding (below) and the collision said.  The
+ *   mark and the line wait for the window because during a live
  *   migration both nodes of a cluster report the guest for a while (the
  *   target's process exists before the source's ends): a migration that
  *   ends within the window is no collision.
@@ -47,10 +48,10 @@
  * takes the file after its window, as in a migration.  A guest without a
  * restored owner (a damaged file) is owned by the first host to report it
  * that is not marked.  A guest nobody has reported for RRD_OWNER_EXPIRY
- * seconds is forgotten unless a host is marked for it (forgetting it
- * changes nothing then: the next host to report it would have taken it
- * over anyway), which bounds the memory by the guests of the last day and
- * the disputed ones; a disputed guest is forgotten when its file goes
+ * seconds is forgotten unless a host is marked for it (without a mark,
+ * forgetting it changes nothing: the next host to report it would have
+ * taken it over anyway), which bounds the memory by the guests of the last day
+ * and the disputed ones; a disputed guest is forgotten when its file goes
  * (rrd_owner_drop).
  *
  * Thread-safe: one mutex, held for one table lookup and a few compares per

@@ -23,9 +23,9 @@
  * state change — connected (the first time only), cannot reach, daemon
  * lost, not answering for longer than timeout, reachable or answering
  * again, queue full, queue accepting again, rows lost or giving up at
- * shutdown — plus what the store reports about single files, and for
+ * shutdown — plus what the store reports about single files, for
  * guests' rows a migration or two hosts reporting one VMID
- * (rrd_sink_write_guest).
+ * (rrd_sink_write_guest), and the owners file's (rrd/rrd_owner_keeper.h).
  */
 #ifndef PVECG_RRD_SINK_H
 #define PVECG_RRD_SINK_H
