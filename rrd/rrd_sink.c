@@ -125,6 +125,7 @@ void rrd_sink_destroy(struct rrd_sink *s) {
   rrd_sender_batch_free(s->batch);
   rrd_queue_destroy(&s->queue);
   free(s->flush_path);
+  free(s->data_dir);
   free(s);
 }
 
@@ -158,6 +159,7 @@ static void keep_owners(struct rrd_sink *s, const struct rrd_sink_options *o) {
   };
   if (rrd_owner_keeper_start(&ko, &s->owners_keeper) != 0)
     s->owners_keeper = NULL; /* said; the owners live in memory */
+  s->owners_kept = s->owners_keeper != NULL;
 }
 
 int rrd_sink_new(const struct rrd_sink_options *o, struct rrd_sink **ret,
@@ -168,6 +170,11 @@ int rrd_sink_new(const struct rrd_sink_options *o, struct rrd_sink **ret,
     return -ENOMEM;
   }
   set_defaults(s, o);
+  if (o->data_dir != NULL && (s->data_dir = strdup(o->data_dir)) == NULL) {
+    free(s);
+    snprintf(err, err_size, "out of memory");
+    return -ENOMEM;
+  }
   bool daemon = o->daemon_address != NULL && o->daemon_address[0] != '\0';
   int r = daemon ? open_client(s, o->daemon_address, err, err_size) : 0;
   if (r == 0)

@@ -35,6 +35,8 @@ struct rrd_sink {
   struct rrd_owner *owners;
   /* Keeps them on disk (rrd_owner_keeper.c); NULL: in memory only. */
   struct rrd_owner_keeper *owners_keeper;
+  bool owners_kept; /* on disk: the collision's line names the command */
+  char *data_dir;   /* as given, for that command's --data-dir */
   double (*clock)(void);
 
   pthread_mutex_t lock;

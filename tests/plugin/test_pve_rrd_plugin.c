@@ -213,9 +213,10 @@ static void collision_line(char *buf, size_t size, const char *other,
            "(Host \"nodea\" in one, Host \"%s\" in another, or "
            "StandaloneHosts true for hosts of their own; see \"Several "
            "clusters on one collector\" in pvecg's deployment guide). "
-           "\"pvecg check --owners --give %s %s\" hands the file to %s, "
-           "\"pvecg check --owners --forget %s\" forgets the collision.",
-           other, when, file, other, other, other, file, other, other, file);
+           "\"pvecg check --owners --data-dir %s/data --give pve-vm-9.0/196 "
+           "%s\" hands the file to %s, \"pvecg check --owners --data-dir "
+           "%s/data --forget pve-vm-9.0/196\" forgets the collision.",
+           other, when, file, other, other, other, root, other, other, root);
 }
 
 /* The time a collision line says it began, or -1. */

@@ -523,10 +523,10 @@ static void collision_line(const struct sink_fixture *f, char *buf,
            "(Host \"nodea\" in one, Host \"nodeb\" in another, or "
            "StandaloneHosts true for hosts of their own; see \"Several "
            "clusters on one collector\" in pvecg's deployment guide). "
-           "\"pvecg check --owners --give %s nodeb\" hands the file to "
-           "nodeb, \"pvecg check --owners --forget %s\" forgets the "
-           "collision.",
-           f->path, f->path, f->path);
+           "\"pvecg check --owners --data-dir %s --give pve-vm-9.0/196 "
+           "nodeb\" hands the file to nodeb, \"pvecg check --owners "
+           "--data-dir %s --forget pve-vm-9.0/196\" forgets the collision.",
+           f->path, f->daemon.db, f->daemon.db);
 }
 
 /* Both hosts report guest 196 every second, for the same seconds: nodeb's
@@ -620,6 +620,56 @@ static void test_sink_ksm_follows_owner(void **state) {
   assert_int_equal(sink_stats(f).other_host, 1);
 }
 
+/* Whether the log holds exactly text, at level. */
+static bool logged(struct sink_fixture *f, enum rrd_sink_level level,
+                   const char *text) {
+  pthread_mutex_lock(&f->log.lock);
+  bool found = false;
+  for (int i = 0; i < f->log.count; i++)
+    found |= f->log.levels[i] == level && strcmp(f->log.lines[i], text) == 0;
+  pthread_mutex_unlock(&f->log.lock);
+  return found;
+}
+
+/* A daemon over TCP has the files on its side: the owners are kept in
+ * memory only, said once, and the collision's line says what a restart
+ * does instead of naming a command that could not reach them. */
+static void test_sink_memory_only_over_tcp(void **state) {
+  struct sink_fixture *f = *state;
+  struct rrd_sink_options o = {
+      .data_dir = "pvecg",
+      .daemon_address = "127.0.0.1:1", /* nobody: the rows wait */
+      .timeout = 1,
+      .log = capture,
+      .log_ctx = &f->log,
+      .clock = test_clock,
+      .wall_clock = test_wall,
+  };
+  char err[256] = "";
+  if (rrd_sink_new(&o, &f->sink, err, sizeof(err)) != 0)
+    fail_msg("rrd_sink_new: %s", err);
+  for (int i = 0; i < 20; i++) {
+    guest_row(f, "nodea", START + i, 100.0 + i);
+    guest_row(f, "nodeb", START + i, 100.5 + i);
+  }
+  assert_true(logged(f, RRD_SINK_INFO,
+                     "The owners of guests' files are kept in memory only: "
+                     "the files are not on this machine."));
+  assert_true(logged(
+      f, RRD_SINK_ERROR,
+      "guest 196 is reported by both nodea and nodeb (since 2027-01-15 "
+      "08:01:40 UTC): its file pvecg/pve-vm-9.0/196 stays with nodea, and "
+      "the rows from nodeb are dropped, also once nodea stops reporting it "
+      "(said again hourly while they come). If nodea and nodeb are in "
+      "different clusters or are standalone hosts that share VMIDs, put each "
+      "cluster's hosts in a <Cluster> block of pve_rrd's configuration (Host "
+      "\"nodea\" in one, Host \"nodeb\" in another, or StandaloneHosts true "
+      "for hosts of their own; see \"Several clusters on one collector\" in "
+      "pvecg's deployment guide). The owners are kept in memory only here: a "
+      "restart of collectd forgets the collision."));
+  assert_int_equal(sink_stats(f).other_host, 20);
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -641,6 +691,7 @@ int main(void) {
       S(test_sink_collision_daemon),
       S(test_sink_migration),
       S(test_sink_ksm_follows_owner),
+      S(test_sink_memory_only_over_tcp),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
