@@ -153,23 +153,31 @@ static void mark(struct rrd_owner *o, struct owner_entry *e, const char *host,
   o->changes++;
 }
 
-/* The news of a marked host's row, unless told lately. */
-static void tell(struct owner_entry *e, const struct owner_mark *m, double now,
-                 struct rrd_owner_news *news) {
+/* The news of a collision of host with the owner, unless told lately. */
+static void tell(struct owner_entry *e, const char *host, long long since,
+                 bool marked, double now, struct rrd_owner_news *news) {
   const char *owner = e->owner.in_use ? e->owner.host : "";
-  if (said_lately(e, owner, m->host, now))
+  if (said_lately(e, owner, host, now))
     return;
   news->kind = RRD_OWNER_COLLISION;
-  snprintf(news->host, sizeof(news->host), "%s", m->host);
+  snprintf(news->host, sizeof(news->host), "%s", host);
   snprintf(news->other, sizeof(news->other), "%s", owner);
-  news->since = m->since;
+  news->since = since;
+  news->marked = marked;
+  news->window = rrd_owner_window(e->owner.interval);
 }
 
 /* Another host's row while the owner reports the guest: refused, and once
- * both have reported it for longer than the owner's window, a collision:
- * the host is marked.  The overlap ends at the owner's latest row, not
- * now: an owner that stopped (the source of a live migration) hands over
- * without one. */
+ * both have reported it for longer than the owner's window, a collision.
+ * The overlap ends at the owner's latest row, not now: an owner that
+ * stopped (the source of a live migration) hands over without one.
+ *
+ * In the data directory's own files nothing says which hosts are one
+ * cluster, and the other host is marked: never its file.  In a named
+ * cluster's directory the configuration says the two are nodes of one
+ * cluster, whose VMIDs are unique: this is a live migration that takes
+ * longer than the window (a guest with much memory), told but not marked,
+ * and the file passes on once the owner stops. */
 static void contend(struct rrd_owner *o, struct owner_entry *e,
                     const char *host, double interval, double now,
                     struct rrd_owner_news *news) {
@@ -182,12 +190,16 @@ static void contend(struct rrd_owner *o, struct owner_entry *e,
     heard(r, interval, now);
   if (e->owner.last - r->first <= rrd_owner_window(e->owner.interval))
     return;
-  time_t wall = o->wall();
-  mark(o, e, r->host, (long long)wall - (long long)(now - r->first));
+  long long since = (long long)o->wall() - (long long)(now - r->first);
+  if (e->cluster[0] != '\0') {
+    tell(e, r->host, since, false, now, news);
+    return;
+  }
+  mark(o, e, r->host, since);
   r->in_use = false;
   const struct owner_mark *m = owner_table_mark_of(e, host);
   if (m != NULL)
-    tell(e, m, now, news);
+    tell(e, m->host, m->since, true, now, news);
 }
 
 /* The owner has gone quiet: the file passes to host. */
@@ -231,7 +243,7 @@ static bool settle_row(struct rrd_owner *o, struct owner_entry *e,
   }
   const struct owner_mark *m = owner_table_mark_of(e, host);
   if (m != NULL) { /* seen colliding: never the owner */
-    tell(e, m, now, news);
+    tell(e, m->host, m->since, true, now, news);
     return false;
   }
   if (e->owner.in_use && !silent(&e->owner, now)) {

@@ -33,13 +33,17 @@
  *   target's process exists before the source's ends): a migration that
  *   ends within the window is no collision.
  *
- * A host seen colliding is remembered (marked, with the time it began):
- * it never gets the file, not even once the owner goes quiet, until the
- * operator hands the file to it or forgets the collision (`pvecg check
- * --owners`, rrd_owner_settle).  Its rows are refused and counted, and
- * the collision is said again at most once an hour per pair of hosts
- * while they come.  A migration therefore goes only to a host never seen
- * colliding.
+ * A host seen colliding in the data directory's own files, where nothing
+ * says which hosts are one cluster, is remembered (marked, with the time
+ * it began): it never gets the file, not even once the owner goes quiet,
+ * until the operator hands the file to it or forgets the collision
+ * (`pvecg check --owners`, rrd_owner_settle).  Its rows are refused and
+ * counted, and the collision is said again at most once an hour per pair
+ * of hosts while they come.  A migration there goes only to a host never
+ * seen colliding.  In a named cluster's directory (pve_rrd's <Cluster>
+ * blocks: the operator said which hosts are one cluster, whose VMIDs are
+ * unique) an overlap longer than the window is a long live migration: said
+ * the same way, not marked, and the file passes on once the owner stops.
  *
  * The owners and the marks survive restarts: rrd_owner_keeper.c saves
  * them (rrd_owner_snapshot) whenever rrd_owner_changes() moves, and they
@@ -89,6 +93,8 @@ struct rrd_owner_news {
   char other[OWNER_HOST_SIZE]; /* the owner before (MIGRATED), the owner
                                   ("" when unknown) */
   long long since;             /* COLLISION: host seen colliding since */
+  bool marked;   /* COLLISION: host is marked (not in a named cluster) */
+  double window; /* COLLISION: the owner's window, s */
 };
 
 struct rrd_owner;

@@ -179,11 +179,36 @@ static void log_collision(struct rrd_sink *s, const struct rrd_layout *layout,
   s->log(s->log_ctx, RRD_SINK_ERROR, message);
 }
 
+/* Two nodes of one configured cluster: a live migration longer than the
+ * window, unless the block holds two clusters. */
+static void log_long_migration(struct rrd_sink *s,
+                               const struct rrd_layout *layout,
+                               const char *cluster, const char *vmid,
+                               const struct rrd_owner_news *news) {
+  char message[MESSAGE_SIZE + PATH_MAX + 8 * OWNER_HOST_SIZE];
+  char path[PATH_MAX], guest[2 * RRD_STORE_NAME_MAX + 32];
+  if (rrd_store_path(s->store, layout, cluster, vmid, path, sizeof(path)) != 0)
+    snprintf(path, sizeof(path), "%s/%s", layout->name, vmid);
+  guest_words(guest, sizeof(guest), cluster, vmid);
+  snprintf(message, sizeof(message),
+           "%s is reported by both %s and %s: its file %s stays with %s while "
+           "%s reports it, and the rows from %s are dropped meanwhile. Both "
+           "are in cluster %s, so this is taken for a live migration that "
+           "takes longer than %g s: %s takes over once %s stops reporting the "
+           "guest. If they are in fact different clusters, give each its own "
+           "<Cluster> block.",
+           guest, news->other, news->host, path, news->other, news->other,
+           news->host, cluster, news->window, news->host, news->other);
+  s->log(s->log_ctx, RRD_SINK_WARNING, message);
+}
+
 void rrd_sink_log_owner(struct rrd_sink *s, const struct rrd_layout *layout,
                         const char *cluster, const char *vmid,
                         const struct rrd_owner_news *news) {
   char message[MESSAGE_SIZE], guest[2 * RRD_STORE_NAME_MAX + 32];
-  if (news->kind == RRD_OWNER_COLLISION) {
+  if (news->kind == RRD_OWNER_COLLISION && !news->marked) {
+    log_long_migration(s, layout, cluster, vmid, news);
+  } else if (news->kind == RRD_OWNER_COLLISION) {
     log_collision(s, layout, cluster, vmid, news);
   } else if (news->kind == RRD_OWNER_MIGRATED) {
     guest_words(guest, sizeof(guest), cluster, vmid);

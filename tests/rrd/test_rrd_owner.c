@@ -176,6 +176,7 @@ static void test_collision_told_once(void **state) {
   assert_int_equal(t.collisions, 1);
   assert_string_equal(t.last.host, "nodeb");
   assert_string_equal(t.last.other, "nodea");
+  assert_true(t.last.marked);
   /* since nodeb's first row, on the wall clock */
   assert_int_equal(t.last.since, WALL_BASE + 100);
   both(o, &t, "196", 107.0, 200);
@@ -223,6 +224,36 @@ static void test_marked_host_never_takes_over(void **state) {
   assert_false(row(o, &t, "196", "nodeb", 3811.0));
   assert_true(row(o, &t, "196", "nodec", 3811.0));
   assert_int_equal(rrd_owner_refused(o), 10 + 3700 + 1);
+}
+
+/* In a named cluster's directory two nodes of the cluster reporting one
+ * VMID for longer than the window is a long live migration: told once,
+ * not marked, and the file passes on once the owner stops. */
+static void test_long_live_migration_in_a_cluster(void **state) {
+  struct rrd_owner *o = *state;
+  struct rrd_owner_news news;
+  int told = 0;
+  for (int i = 0; i < 60; i++) {
+    clock_now = 100.0 + i;
+    assert_true(
+        rrd_owner_admit(o, VM, "prod", "196", "pve1", 1.0, clock_now, &news));
+    assert_false(rrd_owner_admit(o, VM, "prod", "196", "pve2", 1.0,
+                                 clock_now + 0.5, &news));
+    if (news.kind == RRD_OWNER_COLLISION) {
+      told++;
+      assert_false(news.marked);
+      assert_true(news.window == 5.0);
+      assert_string_equal(news.host, "pve2");
+      assert_string_equal(news.other, "pve1");
+    }
+  }
+  assert_int_equal(told, 1);
+  /* pve1 stops: pve2 takes over after the window */
+  assert_false(rrd_owner_admit(o, VM, "prod", "196", "pve2", 1.0, 164.0,
+                               &news));
+  assert_true(rrd_owner_admit(o, VM, "prod", "196", "pve2", 1.0, 164.5,
+                              &news));
+  assert_int_equal(news.kind, RRD_OWNER_MIGRATED);
 }
 
 /* The mark keeps a guest that nobody reports for a day. */
@@ -670,6 +701,42 @@ static void test_sink_memory_only_over_tcp(void **state) {
   assert_int_equal(sink_stats(f).other_host, 20);
 }
 
+/* Two nodes of cluster prod: the long live migration's line, exactly,
+ * once, and the file passes on once pve1 stops. */
+static void test_sink_long_live_migration(void **state) {
+  struct sink_fixture *f = *state;
+  open_sink(f, false);
+  double v[17];
+  for (int i = 0; i < 20; i++) {
+    host_values("nodea", START + i, v);
+    clock_now = 100.0 + i;
+    rrd_sink_write_guest(f->sink, VM, "prod", "196", "pve1", 1.0, START + i, v,
+                         17);
+    clock_now = 100.5 + i;
+    rrd_sink_write_guest(f->sink, VM, "prod", "196", "pve2", 1.0, START + i, v,
+                         17);
+  }
+  char line[2048];
+  snprintf(line, sizeof(line),
+           "guest 196 of cluster prod is reported by both pve1 and pve2: its "
+           "file %s/prod/pve-vm-9.0/196 stays with pve1 while pve1 reports "
+           "it, and the rows from pve2 are dropped meanwhile. Both are in "
+           "cluster prod, so this is taken for a live migration that takes "
+           "longer than 5 s: pve2 takes over once pve1 stops reporting the "
+           "guest. If they are in fact different clusters, give each its own "
+           "<Cluster> block.",
+           f->daemon.db);
+  assert_one_line(f, RRD_SINK_WARNING, line);
+  host_values("nodeb", START + 30, v);
+  clock_now = 130.0;
+  rrd_sink_write_guest(f->sink, VM, "prod", "196", "pve2", 1.0, START + 30, v,
+                       17);
+  assert_true(logged(f, RRD_SINK_INFO,
+                     "guest 196 of cluster prod now reported by pve2, was "
+                     "pve1."));
+  assert_int_equal(sink_stats(f).other_host, 20);
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -681,6 +748,7 @@ int main(void) {
       T(test_pair_told_once_either_way),
       T(test_marked_host_never_takes_over),
       T(test_marked_guest_not_forgotten),
+      T(test_long_live_migration_in_a_cluster),
       T(test_third_host_told_once),
       T(test_many_rival_hosts),
       T(test_guests_apart),
@@ -692,6 +760,7 @@ int main(void) {
       S(test_sink_migration),
       S(test_sink_ksm_follows_owner),
       S(test_sink_memory_only_over_tcp),
+      S(test_sink_long_live_migration),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
