@@ -180,14 +180,43 @@ static void *keeper_main(void *arg) {
 
 struct loading {
   struct rrd_owner_keeper *k;
-  size_t owners, collisions;
+  size_t owners, collisions, gone;
+  struct rrd_owner_record first_gone; /* the first owner left out */
 };
+
+/* An owner whose rows the configuration now sends elsewhere (a host
+ * moved to another <Cluster> block, or removed) will not report the file
+ * again: it is left out, and the guest has no owner known. */
+static bool owner_gone(const struct loading *l,
+                       const struct rrd_owner_record *r) {
+  return r->kind == RRD_OWNER_RECORD_OWNER && l->k->o.host_in_cluster != NULL &&
+         !l->k->o.host_in_cluster(r->cluster, r->host);
+}
 
 static int restore_one(const struct rrd_owner_record *r, void *ctx) {
   struct loading *l = ctx;
+  if (owner_gone(l, r)) {
+    if (l->gone++ == 0)
+      l->first_gone = *r;
+    return 0;
+  }
   if (rrd_owner_restore(l->k->o.owners, r, l->k->o.clock()) == 0)
     *(r->kind == RRD_OWNER_RECORD_OWNER ? &l->owners : &l->collisions) += 1;
   return 0;
+}
+
+/* Said once: the owners left out, the first named. */
+static void say_gone(struct rrd_owner_keeper *k, const struct loading *l) {
+  char label[PATH_MAX];
+  if (l->gone == 0 ||
+      rrd_owner_file_label(&l->first_gone, label, sizeof(label)) != 0)
+    return;
+  say(k, RRD_SINK_WARNING,
+      "The owners file %s/" RRD_OWNER_FILE_NAME " names %zu owners whose "
+      "rows the configuration no longer sends to their file (the first: %s "
+      "of %s); those files go to the first host to report them that was not "
+      "seen colliding.",
+      k->data_dir, l->gone, l->first_gone.host, label);
 }
 
 /* Reads the owners back; a damaged file is said once, and what could be
@@ -213,6 +242,7 @@ static void load(struct rrd_owner_keeper *k) {
         "Read back the owners of %zu guests' files and %zu hosts seen "
         "colliding from %s/" RRD_OWNER_FILE_NAME ".",
         l.owners, l.collisions, k->data_dir);
+  say_gone(k, &l);
   /* Saved again only once something changes: a file of another version
    * is not overwritten just for having been read. */
   k->saved = rrd_owner_changes(k->o.owners);

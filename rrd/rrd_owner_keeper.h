@@ -11,9 +11,11 @@
  *
  * Its log lines: the owners read back (one line), what was wrong with the
  * file (one line, and the guests concerned fall back to "the first host to
- * report them that was not seen colliding"), a request applied (one line
- * each), the file cannot be saved (one line until it can again), another
- * process holds the lock (one line: then the owners live in memory only).
+ * report them that was not seen colliding"), owners the configuration no
+ * longer sends to their file's cluster (one line; likewise no owners), a
+ * request applied (one line each), the file cannot be saved (one line until it
+ * can again), another process holds the lock (one line: then the owners live in
+ * memory only).
  */
 #ifndef PVECG_RRD_OWNER_KEEPER_H
 #define PVECG_RRD_OWNER_KEEPER_H
@@ -31,6 +33,8 @@ struct rrd_owner_keeper_options {
   double save_every;     /* s between looks for changes (0: 1) */
   double requests_every; /* s between looks for requests (0: 2) */
   double gone_every;     /* s between looks for files gone (0: 300) */
+  /* see rrd_sink_options; NULL: every host still belongs */
+  bool (*host_in_cluster)(const char *cluster, const char *host);
 };
 
 struct rrd_owner_keeper;

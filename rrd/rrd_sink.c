@@ -156,6 +156,7 @@ static void keep_owners(struct rrd_sink *s, const struct rrd_sink_options *o) {
       .clock = s->clock,
       .log = s->log,
       .log_ctx = s->log_ctx,
+      .host_in_cluster = o->host_in_cluster,
   };
   if (rrd_owner_keeper_start(&ko, &s->owners_keeper) != 0)
     s->owners_keeper = NULL; /* said; the owners live in memory */

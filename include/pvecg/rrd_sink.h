@@ -60,6 +60,10 @@ struct rrd_sink_options {
   double (*clock)(void);
   /* The wall clock of the times a collision began (NULL: time()). */
   time_t (*wall_clock)(void);
+  /* Whether the configuration still sends host's rows to cluster's
+   * directory ("": the data directory's own); an owner read back that it
+   * does not is no owner (NULL: every host still does). */
+  bool (*host_in_cluster)(const char *cluster, const char *host);
 };
 
 struct rrd_sink;

@@ -96,6 +96,13 @@ static void guest_file(struct fixture *f, const char *name) {
   fixture_write(path, "", 0);
 }
 
+/* The configuration of the test: pve1 has left cluster prod. */
+static bool moved_hosts;
+static bool test_host_in_cluster(const char *cluster, const char *host) {
+  return !(moved_hosts && strcmp(host, "pve1") == 0 &&
+           strcmp(cluster, "prod") == 0);
+}
+
 static int start(struct fixture *f) {
   rrd_owner_free(f->owners);
   assert_int_equal(rrd_owner_new(&f->owners), 0);
@@ -108,6 +115,7 @@ static int start(struct fixture *f) {
       .log_ctx = f,
       .save_every = 0.02,
       .requests_every = 0.02,
+      .host_in_cluster = test_host_in_cluster,
   };
   return rrd_owner_keeper_start(&o, &f->keeper);
 }
@@ -370,6 +378,46 @@ static void test_data_dir_waited_for(void **state) {
   f->dir = parent; /* removed with what is in it */
 }
 
+/* An owner the configuration no longer sends to its file's cluster is
+ * none: said once, and the guest goes to the first host to report it that
+ * was not seen colliding. */
+static void test_owner_moved_away(void **state) {
+  struct fixture *f = *state;
+  char path[PATH_MAX];
+  snprintf(path, sizeof(path), "%s/prod", f->dir);
+  mkdir(path, 0750);
+  snprintf(path, sizeof(path), "%s/prod/pve-vm-9.0", f->dir);
+  mkdir(path, 0750);
+  snprintf(path, sizeof(path), "%s/prod/pve-vm-9.0/196", f->dir);
+  fixture_write(path, "", 0);
+  snprintf(path, sizeof(path), "%s/prod/pve-vm-9.0/197", f->dir);
+  fixture_write(path, "", 0);
+  static const char text[] = "pvecg-owners 1\n"
+                             "owner pve-vm-9.0 prod 196 pve1 1\n"
+                             "collision pve-vm-9.0 prod 196 pve3 5\n"
+                             "owner pve-vm-9.0 prod 197 pve1 1\n"
+                             "end 3\n";
+  fixture_write(f->owners_path, text, strlen(text));
+  moved_hosts = true;
+  assert_int_equal(start(f), 0);
+  moved_hosts = false;
+  char line[PATH_MAX + 256];
+  snprintf(line, sizeof(line),
+           "The owners file %s names 2 owners whose rows the configuration "
+           "no longer sends to their file (the first: pve1 of "
+           "prod/pve-vm-9.0/196); those files go to the first host to report "
+           "them that was not seen colliding.",
+           f->owners_path);
+  assert_int_equal(log_count(f), 2);
+  assert_string_equal(log_line(f, 1), line);
+  assert_int_equal(log_level(f, 1), RRD_SINK_WARNING);
+  struct rrd_owner_news news;
+  assert_false(
+      rrd_owner_admit(f->owners, VM, "prod", "196", "pve3", 1, 1000, &news));
+  assert_true(
+      rrd_owner_admit(f->owners, VM, "prod", "196", "pve2", 1, 1000, &news));
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -377,6 +425,7 @@ int main(void) {
       T(test_cut_short_said_once),   T(test_other_version_said_once),
       T(test_marked_owner_is_none),  T(test_requests_applied),
       T(test_second_keeper_refused), T(test_data_dir_waited_for),
+      T(test_owner_moved_away),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
