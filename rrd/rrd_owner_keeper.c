@@ -50,8 +50,8 @@ say(struct rrd_owner_keeper *k, enum rrd_sink_level level, const char *fmt,
 
 /* ---- saving ------------------------------------------------------------ */
 
-static void save(struct rrd_owner_keeper *k, bool even_unchanged) {
-  if (!even_unchanged && rrd_owner_changes(k->o.owners) == k->saved)
+static void save(struct rrd_owner_keeper *k) {
+  if (rrd_owner_changes(k->o.owners) == k->saved)
     return;
   struct rrd_owner_record *records;
   size_t count;
@@ -112,7 +112,7 @@ static int apply_request(const struct rrd_owner_record *r, void *ctx) {
   if (rrd_owner_file_label(r, label, sizeof(label)) != 0)
     return 0;
   int err = rrd_owner_settle(k->o.owners, r, k->o.clock());
-  save(k, false); /* before the request goes: the command then reads it */
+  save(k); /* before the request goes: the command then reads it */
   if (err == 0 && r->kind == RRD_OWNER_RECORD_GIVE)
     say(k, RRD_SINK_INFO,
         "The file %s now belongs to %s, as pvecg check --owners asked.", label,
@@ -171,7 +171,7 @@ static void *keeper_main(void *arg) {
       drop_gone(k, k->o.gone_every);
       next_gone = t + k->o.gone_every;
     }
-    save(k, false);
+    save(k);
   }
   return NULL;
 }
@@ -337,7 +337,7 @@ void rrd_owner_keeper_stop(struct rrd_owner_keeper *k) {
   if (k->lock_fd == WAITING)
     take_lock_now(k);
   if (k->lock_fd >= 0) {
-    save(k, false);
+    save(k);
     close(k->lock_fd);
   }
   pthread_mutex_destroy(&k->lock);
