@@ -16,10 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LINE_SIZE 1024
 #define WAITING (-ENOENT)
+/* How long a lock held by another process is waited for: 2 s. */
+#define LOCK_TRIES 20
+#define LOCK_PAUSE_NS 100000000L
 
 struct rrd_owner_keeper {
   struct rrd_owner_keeper_options o;
@@ -50,6 +54,8 @@ say(struct rrd_owner_keeper *k, enum rrd_sink_level level, const char *fmt,
 
 /* ---- saving ------------------------------------------------------------ */
 
+/* Saves the owners if they changed since the last save; a failure is said
+ * once, until a save succeeds again. */
 static void save(struct rrd_owner_keeper *k) {
   if (rrd_owner_changes(k->o.owners) == k->saved)
     return;
@@ -278,6 +284,12 @@ static void set_defaults(struct rrd_owner_keeper *k,
  * the owners follow its first file. */
 static int take_lock(struct rrd_owner_keeper *k) {
   k->lock_fd = rrd_owner_disk_lock(k->data_dir);
+  /* pvecg check --owners holds it for the moment of an edit: waited for */
+  struct timespec pause = {.tv_nsec = LOCK_PAUSE_NS};
+  for (int i = 0; i < LOCK_TRIES && k->lock_fd == -EWOULDBLOCK; i++) {
+    nanosleep(&pause, NULL);
+    k->lock_fd = rrd_owner_disk_lock(k->data_dir);
+  }
   if (k->lock_fd == -EWOULDBLOCK)
     say(k, RRD_SINK_ERROR,
         "Another process holds %s/" RRD_OWNER_LOCK_NAME " (another collectd "
