@@ -17,7 +17,8 @@
  * (rrd/rrd_store*.c), and how rows reach a daemon without making
  * collectd's write threads wait is the sink's (rrd/rrd_sink*.c,
  * rrd/rrd_sender.c), and so is which host a guest's file belongs to when
- * hosts sharing VMIDs send to one collector (rrd/rrd_owner.c).  Which
+ * hosts sharing VMIDs send to one collector (rrd/rrd_owner.c), kept in
+ * <DataDir>/pvecg-owners across restarts (rrd/rrd_owner_keeper.c).  Which
  * cluster's directory a host's rows go to, <DataDir>/<cluster>/... with
  * <Cluster> blocks, is cluster_config.c's.  This file maps value lists to
  * rows (with their cluster, host and interval) and collectd's FLUSH to the
@@ -148,6 +149,13 @@ static void sink_log(void *ctx, enum rrd_sink_level level,
     INFO(PLUGIN_NAME " plugin: %s", message);
 }
 
+/* Whether host's rows still go to cluster's directory: an owner the
+ * owners file names that the configuration now sends elsewhere is none. */
+static bool host_in_cluster(const char *cluster, const char *host) {
+  const char *now = cluster_config_peek(host);
+  return now != NULL && strcmp(now, cluster) == 0;
+}
+
 static int open_sink(const char *dir) {
   struct rrd_sink_options options = {
       .data_dir = dir,
@@ -159,6 +167,7 @@ static int open_sink(const char *dir) {
       .queue_size = queue_size,
       .timeout = CDTIME_T_TO_DOUBLE(daemon_timeout),
       .log = sink_log,
+      .host_in_cluster = host_in_cluster,
   };
   char err[256] = "";
   rrd_sink_free(sink); /* init is not expected twice, but be safe */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Which host a guest's file belongs to (see rrd_owner.h): the rule that
- * tells a migration from a collision, the rival hosts of a guest and the
- * collisions already said, under one lock.  The entries' memory is
- * rrd_owner_table.c's.
+ * tells a migration from a collision, the rival hosts of a guest, the
+ * hosts seen colliding and the collisions already said, under one lock.
+ * The entries' memory is rrd_owner_table.c's; the owners to and from
+ * records, rrd_owner_state.c's.
  */
-#include "rrd_owner.h"
+#include "rrd_owner_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -17,12 +18,7 @@
 /* How often forgotten guests are looked for, s: a walk of the table. */
 #define SWEEP_EVERY 600.0
 
-struct rrd_owner {
-  pthread_mutex_t lock;
-  struct owner_table table;
-  double next_sweep;
-  unsigned long long refused;
-};
+static time_t wall_now(void) { return time(NULL); }
 
 int rrd_owner_new(struct rrd_owner **ret) {
   struct rrd_owner *o = calloc(1, sizeof(*o));
@@ -37,8 +33,13 @@ int rrd_owner_new(struct rrd_owner **ret) {
     free(o);
     return -ENOMEM;
   }
+  o->wall = wall_now;
   *ret = o;
   return 0;
+}
+
+void rrd_owner_set_wall_clock(struct rrd_owner *o, time_t (*wall)(void)) {
+  o->wall = wall != NULL ? wall : wall_now;
 }
 
 void rrd_owner_free(struct rrd_owner *o) {
@@ -51,7 +52,7 @@ void rrd_owner_free(struct rrd_owner *o) {
 
 /* ---- claims ------------------------------------------------------------ */
 
-static double window_of(double interval) {
+double rrd_owner_window(double interval) {
   return RRD_OWNER_WINDOW_INTERVALS *
          (interval > 0 ? interval : RRD_OWNER_DEFAULT_INTERVAL);
 }
@@ -76,7 +77,7 @@ static void heard(struct owner_claim *c, double interval, double now) {
 
 /* The claim's host has sent no row for longer than its window. */
 static bool silent(const struct owner_claim *c, double now) {
-  return now - c->last > window_of(c->interval);
+  return now - c->last > rrd_owner_window(c->interval);
 }
 
 /* ---- a disputed guest -------------------------------------------------- */
@@ -109,14 +110,19 @@ static bool pair_is(const struct owner_pair *p, const char *a, const char *b) {
          (strcmp(p->a, b) == 0 && strcmp(p->b, a) == 0);
 }
 
-/* Whether the collision of a and b (either way round) was told before; if
- * not, it is now.  Without memory to remember it, it stays untold rather
- * than being told with every row. */
-static bool said_before(struct owner_entry *e, const char *a, const char *b) {
+/* Whether the collision of a and b (either way round) was told less than
+ * RRD_OWNER_SAY_AGAIN ago; if not, it is now.  Without memory to remember
+ * it, it stays untold rather than being told with every row. */
+static bool said_lately(struct owner_entry *e, const char *a, const char *b,
+                        double now) {
   struct owner_dispute *d = e->dispute;
   for (size_t i = 0; i < d->said_count; i++)
-    if (pair_is(&d->said[i], a, b))
-      return true;
+    if (pair_is(&d->said[i], a, b)) {
+      if (now - d->said[i].said_at < RRD_OWNER_SAY_AGAIN)
+        return true;
+      d->said[i].said_at = now;
+      return false;
+    }
   struct owner_pair *p = owner_table_add_pair(e);
   if (p == NULL && d->said_count < OWNER_PAIRS_MAX)
     return true;
@@ -126,15 +132,55 @@ static bool said_before(struct owner_entry *e, const char *a, const char *b) {
   }
   snprintf(p->a, sizeof(p->a), "%s", a);
   snprintf(p->b, sizeof(p->b), "%s", b);
+  p->said_at = now;
   return false;
+}
+
+/* Remembers that host was seen colliding since (s since the epoch); the
+ * mark made first gives way when there are too many. */
+static void mark(struct rrd_owner *o, struct owner_entry *e, const char *host,
+                 long long since) {
+  struct owner_mark *m = owner_table_add_mark(e);
+  if (m == NULL && e->dispute != NULL && e->dispute->mark_count > 0) {
+    m = &e->dispute->marks[e->dispute->mark_next];
+    e->dispute->mark_next =
+        (e->dispute->mark_next + 1) % e->dispute->mark_count;
+  }
+  if (m == NULL)
+    return; /* no memory: it stays a rival, refused while the owner reports */
+  snprintf(m->host, sizeof(m->host), "%s", host);
+  m->since = since;
+  o->changes++;
+}
+
+/* The news of a collision of host with the owner, unless told lately. */
+static void tell(struct owner_entry *e, const char *host, long long since,
+                 bool marked, double now, struct rrd_owner_news *news) {
+  const char *owner = e->owner.in_use ? e->owner.host : "";
+  if (said_lately(e, owner, host, now))
+    return;
+  news->kind = RRD_OWNER_COLLISION;
+  snprintf(news->host, sizeof(news->host), "%s", host);
+  snprintf(news->other, sizeof(news->other), "%s", owner);
+  news->since = since;
+  news->marked = marked;
+  news->window = rrd_owner_window(e->owner.interval);
 }
 
 /* Another host's row while the owner reports the guest: refused, and once
  * both have reported it for longer than the owner's window, a collision.
  * The overlap ends at the owner's latest row, not now: an owner that
- * stopped (the source of a live migration) hands over without one. */
-static void contend(struct owner_entry *e, const char *host, double interval,
-                    double now, struct rrd_owner_news *news) {
+ * stopped (the source of a live migration) hands over without one.
+ *
+ * In the data directory's own files nothing says which hosts are one
+ * cluster, and the other host is marked: never its file.  In a named
+ * cluster's directory the configuration says the two are nodes of one
+ * cluster, whose VMIDs are unique: this is a live migration that takes
+ * longer than the window (a guest with much memory), told but not marked,
+ * and the file passes on once the owner stops. */
+static void contend(struct rrd_owner *o, struct owner_entry *e,
+                    const char *host, double interval, double now,
+                    struct rrd_owner_news *news) {
   struct owner_claim *r = rival_of(e, host, now);
   if (r == NULL)
     return; /* refused all the same, only not told apart */
@@ -142,14 +188,18 @@ static void contend(struct owner_entry *e, const char *host, double interval,
     claim(r, host, interval, now); /* it begins (again) */
   else
     heard(r, interval, now);
-  double window = window_of(e->owner.interval);
-  if (e->owner.last - r->first <= window ||
-      said_before(e, e->owner.host, r->host))
+  if (e->owner.last - r->first <= rrd_owner_window(e->owner.interval))
     return;
-  news->kind = RRD_OWNER_COLLISION;
-  snprintf(news->host, sizeof(news->host), "%s", host);
-  snprintf(news->other, sizeof(news->other), "%s", e->owner.host);
-  news->window = window;
+  long long since = (long long)o->wall() - (long long)(now - r->first);
+  if (e->cluster[0] != '\0') {
+    tell(e, r->host, since, false, now, news);
+    return;
+  }
+  mark(o, e, r->host, since);
+  r->in_use = false;
+  const struct owner_mark *m = owner_table_mark_of(e, host);
+  if (m != NULL)
+    tell(e, m->host, m->since, true, now, news);
 }
 
 /* The owner has gone quiet: the file passes to host. */
@@ -166,37 +216,56 @@ static void migrate(struct owner_entry *e, const char *host, double interval,
 
 /* ---- rows -------------------------------------------------------------- */
 
+/* Nobody reported it for a day, and no host is marked for it. */
 static bool forgotten(const struct owner_entry *e, void *ctx) {
   double now = *(const double *)ctx;
-  return now - e->seen > fmax(RRD_OWNER_EXPIRY, window_of(e->owner.interval));
+  return (e->dispute == NULL || e->dispute->mark_count == 0) &&
+         now - e->seen >
+             fmax(RRD_OWNER_EXPIRY, rrd_owner_window(e->owner.interval));
 }
 
 static void sweep(struct rrd_owner *o, double now) {
   if (now < o->next_sweep)
     return;
-  owner_table_drop(&o->table, forgotten, &now);
+  if (owner_table_drop(&o->table, forgotten, &now) > 0)
+    o->changes++;
   o->next_sweep = now + SWEEP_EVERY;
+}
+
+/* A guest with an owner, or with none known: which host's row is written. */
+static bool settle_row(struct rrd_owner *o, struct owner_entry *e,
+                       const char *host, double interval, double now,
+                       struct rrd_owner_news *news) {
+  e->seen = now;
+  if (is_host(&e->owner, host)) {
+    heard(&e->owner, interval, now);
+    return true;
+  }
+  const struct owner_mark *m = owner_table_mark_of(e, host);
+  if (m != NULL) { /* seen colliding: never the owner */
+    tell(e, m->host, m->since, true, now, news);
+    return false;
+  }
+  if (e->owner.in_use && !silent(&e->owner, now)) {
+    contend(o, e, host, interval, now, news);
+    return false;
+  }
+  if (e->owner.in_use)
+    migrate(e, host, interval, now, news);
+  else
+    claim(&e->owner, host, interval, now); /* owner unknown: first wins */
+  o->changes++;
+  return true;
 }
 
 static bool decide(struct rrd_owner *o, const struct rrd_layout *layout,
                    const char *cluster, const char *name, const char *host,
                    double interval, double now, struct rrd_owner_news *news) {
   struct owner_entry *e = owner_table_find(&o->table, layout, cluster, name);
-  if (e == NULL) {
-    if ((e = owner_table_add(&o->table, layout, cluster, name)) == NULL)
-      return false;
-    claim(&e->owner, host, interval, now); /* the first to report it */
-  } else if (is_host(&e->owner, host)) {
-    heard(&e->owner, interval, now);
-  } else if (silent(&e->owner, now)) {
-    migrate(e, host, interval, now, news);
-  } else {
-    e->seen = now;
-    contend(e, host, interval, now, news);
+  if (e == NULL &&
+      (e = owner_table_add(&o->table, layout, cluster, name)) == NULL)
     return false;
-  }
-  e->seen = now;
-  return true;
+  return settle_row(o, e, host, interval, now, news);
 }
 
 bool rrd_owner_admit(struct rrd_owner *o, const struct rrd_layout *layout,

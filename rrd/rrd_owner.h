@@ -26,16 +26,37 @@
  * - COLLISION: another host and the owner both go on reporting the guest
  *   for longer than the owner's window (from the other's first row to the
  *   owner's latest).  The other's rows are refused from the first (the
- *   file stays the owner's); the collision is said once per guest and pair
- *   of hosts.  The line waits for the window because during a live
+ *   file stays the owner's); once the overlap passes the window the other
+ *   host is marked as seen colliding (below) and the collision said.  The
+ *   mark and the line wait for the window because during a live
  *   migration both nodes of a cluster report the guest for a while (the
  *   target's process exists before the source's ends): a migration that
  *   ends within the window is no collision.
  *
- * Nothing survives a restart: afterwards the first host to report a guest
- * owns it.  A guest nobody has reported for RRD_OWNER_EXPIRY seconds is
- * forgotten the same way, which bounds the memory by the guests of the
- * last day.
+ * A host seen colliding in the data directory's own files, where nothing
+ * says which hosts are one cluster, is remembered (marked, with the time
+ * it began): it never gets the file, not even once the owner goes quiet,
+ * until the operator hands the file to it or forgets the collision
+ * (`pvecg check --owners`, rrd_owner_settle).  Its rows are refused and
+ * counted, and the collision is said again at most once an hour per pair
+ * of hosts while they come.  A migration there goes only to a host never
+ * seen colliding.  In a named cluster's directory (pve_rrd's <Cluster>
+ * blocks: the operator said which hosts are one cluster, whose VMIDs are
+ * unique) an overlap longer than the window is a long live migration: said
+ * the same way, not marked, and the file passes on once the owner stops.
+ *
+ * The owners and the marks survive restarts: rrd_owner_keeper.c saves
+ * them (rrd_owner_snapshot) whenever rrd_owner_changes() moves, and they
+ * are read back at start (rrd_owner_restore).  A restored owner counts as
+ * heard at start: if it never reports again, a host never seen colliding
+ * takes the file after its window, as in a migration.  A guest without a
+ * restored owner (a damaged file) is owned by the first host to report it
+ * that is not marked.  A guest nobody has reported for RRD_OWNER_EXPIRY
+ * seconds is forgotten unless a host is marked for it (without a mark,
+ * forgetting it changes nothing: the next host to report it would have
+ * taken it over anyway), which bounds the memory by the guests of the last day
+ * and the disputed ones; a disputed guest is forgotten when its file goes
+ * (rrd_owner_drop).
  *
  * Thread-safe: one mutex, held for one table lookup and a few compares per
  * row, never across I/O or a log call.
@@ -49,6 +70,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <time.h>
 
 #define RRD_OWNER_WINDOW_INTERVALS 5
 /* The interval of a row that says none: collectd's default. */
@@ -56,17 +78,23 @@
 /* A guest nobody reported for this long (s) is forgotten. */
 #define RRD_OWNER_EXPIRY 86400.0
 
+/* Collisions of one pair of hosts are said again at most this often, s. */
+#define RRD_OWNER_SAY_AGAIN 3600.0
+
 enum rrd_owner_news_kind {
   RRD_OWNER_QUIET,     /* nothing to say */
   RRD_OWNER_MIGRATED,  /* the file passed to host from other */
-  RRD_OWNER_COLLISION, /* host reports a guest other owns */
+  RRD_OWNER_COLLISION, /* host, seen colliding, reports a guest */
 };
 
 struct rrd_owner_news {
   enum rrd_owner_news_kind kind;
   char host[OWNER_HOST_SIZE];  /* the row's host */
-  char other[OWNER_HOST_SIZE]; /* the owner before (MIGRATED), the owner */
-  double window;               /* COLLISION: the owner's window, s */
+  char other[OWNER_HOST_SIZE]; /* the owner before (MIGRATED), the owner
+                                  ("" when unknown) */
+  long long since;             /* COLLISION: host seen colliding since */
+  bool marked;   /* COLLISION: host is marked (not in a named cluster) */
+  double window; /* COLLISION: the owner's window, s */
 };
 
 struct rrd_owner;
@@ -92,5 +120,44 @@ unsigned long long rrd_owner_refused(struct rrd_owner *owner);
 
 /* Guests remembered now. */
 size_t rrd_owner_count(struct rrd_owner *owner);
+
+/* The clock of the marks' times (default time()); tests set their own. */
+void rrd_owner_set_wall_clock(struct rrd_owner *owner, time_t (*wall)(void));
+
+/* ---- to and from records (rrd_owner_state.c) --------------------------- */
+
+/* Moves whenever something worth saving changed. */
+unsigned long long rrd_owner_changes(struct rrd_owner *owner);
+
+/*
+ * Every owner and mark as records (OWNER, COLLISION) sorted by cluster,
+ * layout and name, in a new array (*ret, to free), and the changes counted
+ * when it was taken.  Returns 0 or -ENOMEM.
+ */
+int rrd_owner_snapshot(struct rrd_owner *owner, struct rrd_owner_record **ret,
+                       size_t *count, unsigned long long *changes);
+
+/*
+ * Takes back one record of a saved file at start (now as in admit).  An
+ * owner that is also marked is no owner: a file is never handed to a host
+ * seen colliding, whatever the file says.  Returns 0, -EINVAL for a
+ * request record, or -ENOMEM.
+ */
+int rrd_owner_restore(struct rrd_owner *owner,
+                      const struct rrd_owner_record *record, double now);
+
+/*
+ * The operator's request: GIVE makes host the owner (and forgets that it
+ * was seen colliding), FORGET forgets every collision of the file.
+ * Returns 0, -ENOENT (FORGET of a file not known), -EINVAL or -ENOMEM.
+ */
+int rrd_owner_settle(struct rrd_owner *owner,
+                     const struct rrd_owner_record *request, double now);
+
+/* Forgets the file of (layout, cluster, name) if nobody has reported it
+ * for quiet seconds (its file has gone).  Returns whether it did. */
+bool rrd_owner_drop(struct rrd_owner *owner, const struct rrd_layout *layout,
+                    const char *cluster, const char *name, double now,
+                    double quiet);
 
 #endif

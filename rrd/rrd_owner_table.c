@@ -29,6 +29,7 @@ static void entry_free(struct owner_entry *e) {
   if (e->dispute != NULL) {
     free(e->dispute->rivals);
     free(e->dispute->said);
+    free(e->dispute->marks);
     free(e->dispute);
   }
   free(e);
@@ -92,11 +93,16 @@ struct owner_entry *owner_table_add(struct owner_table *table,
   return e;
 }
 
+static struct owner_dispute *dispute_of(struct owner_entry *e) {
+  if (e->dispute == NULL)
+    e->dispute = calloc(1, sizeof(*e->dispute));
+  return e->dispute;
+}
+
 struct owner_claim *owner_table_add_rival(struct owner_entry *e) {
-  if (e->dispute == NULL &&
-      (e->dispute = calloc(1, sizeof(*e->dispute))) == NULL)
+  struct owner_dispute *d = dispute_of(e);
+  if (d == NULL)
     return NULL;
-  struct owner_dispute *d = e->dispute;
   if (d->rival_count == OWNER_RIVALS_MAX)
     return NULL;
   struct owner_claim *r = realloc(d->rivals, (d->rival_count + 1) * sizeof(*r));
@@ -117,6 +123,60 @@ struct owner_pair *owner_table_add_pair(struct owner_entry *e) {
     return NULL;
   d->said = p;
   return &d->said[d->said_count++];
+}
+
+struct owner_mark *owner_table_add_mark(struct owner_entry *e) {
+  struct owner_dispute *d = dispute_of(e);
+  if (d == NULL || d->mark_count == OWNER_MARKS_MAX)
+    return NULL;
+  struct owner_mark *m = realloc(d->marks, (d->mark_count + 1) * sizeof(*m));
+  if (m == NULL)
+    return NULL;
+  d->marks = m;
+  m = &d->marks[d->mark_count++];
+  memset(m, 0, sizeof(*m));
+  return m;
+}
+
+struct owner_mark *owner_table_mark_of(const struct owner_entry *e,
+                                       const char *host) {
+  for (size_t i = 0; e->dispute != NULL && i < e->dispute->mark_count; i++)
+    if (strncmp(e->dispute->marks[i].host, host, OWNER_HOST_SIZE - 1) == 0)
+      return &e->dispute->marks[i];
+  return NULL;
+}
+
+bool owner_table_unmark(struct owner_entry *e, const char *host) {
+  struct owner_mark *m = owner_table_mark_of(e, host);
+  if (m == NULL)
+    return false;
+  struct owner_dispute *d = e->dispute;
+  *m = d->marks[--d->mark_count]; /* the last takes its place */
+  d->mark_next = 0;
+  return true;
+}
+
+void owner_table_settle(struct owner_entry *e) {
+  if (e->dispute == NULL)
+    return;
+  free(e->dispute->rivals);
+  free(e->dispute->said);
+  free(e->dispute->marks);
+  free(e->dispute);
+  e->dispute = NULL;
+}
+
+void owner_table_remove(struct owner_table *table, struct owner_entry *e) {
+  size_t b = rrd_entry_hash(e->layout, e->cluster, e->name) &
+             (table->bucket_count - 1);
+  for (struct owner_entry **link = &table->buckets[b]; *link != NULL;
+       link = &(*link)->next)
+    if (*link == e) {
+      *link = e->next;
+      entry_free(e);
+      table->entry_count--;
+      return;
+    }
 }
 
 size_t owner_table_drop(struct owner_table *table,

@@ -11,6 +11,7 @@
 #include "rrd_sink_internal.h"
 
 #include "rrd_owner.h"
+#include "rrd_owner_keeper.h"
 #include "rrd_sender_batch.h"
 #include "rrd_sink_log.h"
 #include "rrd_sink_overflow.h"
@@ -117,12 +118,14 @@ void rrd_sink_destroy(struct rrd_sink *s) {
     pthread_cond_destroy(&s->work);
     pthread_cond_destroy(&s->progress);
   }
+  rrd_owner_keeper_stop(s->owners_keeper);
   rrd_store_free(s->store);
   rrd_owner_free(s->owners);
   rrdcached_client_free(s->client);
   rrd_sender_batch_free(s->batch);
   rrd_queue_destroy(&s->queue);
   free(s->flush_path);
+  free(s->data_dir);
   free(s);
 }
 
@@ -137,6 +140,29 @@ static void set_defaults(struct rrd_sink *s, const struct rrd_sink_options *o) {
     s->retry_max = s->retry_min;
 }
 
+/* The owners are kept on disk where the files are on this machine: a
+ * daemon over TCP has them below its own base directory, out of reach. */
+static void keep_owners(struct rrd_sink *s, const struct rrd_sink_options *o) {
+  if (o->data_dir == NULL || o->data_dir[0] != '/' ||
+      (s->client != NULL && !rrdcached_client_is_unix(s->client))) {
+    s->log(s->log_ctx, RRD_SINK_INFO,
+           "The owners of guests' files are kept in memory only: the files "
+           "are not on this machine.");
+    return;
+  }
+  struct rrd_owner_keeper_options ko = {
+      .data_dir = o->data_dir,
+      .owners = s->owners,
+      .clock = s->clock,
+      .log = s->log,
+      .log_ctx = s->log_ctx,
+      .host_in_cluster = o->host_in_cluster,
+  };
+  if (rrd_owner_keeper_start(&ko, &s->owners_keeper) != 0)
+    s->owners_keeper = NULL; /* said; the owners live in memory */
+  s->owners_kept = s->owners_keeper != NULL;
+}
+
 int rrd_sink_new(const struct rrd_sink_options *o, struct rrd_sink **ret,
                  char *err, size_t err_size) {
   struct rrd_sink *s = calloc(1, sizeof(*s));
@@ -145,12 +171,21 @@ int rrd_sink_new(const struct rrd_sink_options *o, struct rrd_sink **ret,
     return -ENOMEM;
   }
   set_defaults(s, o);
+  if (o->data_dir != NULL && (s->data_dir = strdup(o->data_dir)) == NULL) {
+    free(s);
+    snprintf(err, err_size, "out of memory");
+    return -ENOMEM;
+  }
   bool daemon = o->daemon_address != NULL && o->daemon_address[0] != '\0';
   int r = daemon ? open_client(s, o->daemon_address, err, err_size) : 0;
   if (r == 0)
     r = make_store(s, o, err, err_size);
   if (r == 0 && (r = rrd_owner_new(&s->owners)) != 0)
     snprintf(err, err_size, "out of memory");
+  if (r == 0) {
+    rrd_owner_set_wall_clock(s->owners, o->wall_clock);
+    keep_owners(s, o);
+  }
   if (r == 0 && daemon)
     r = start_daemon_mode(s, o, err, err_size);
   if (r != 0) {
@@ -204,6 +239,9 @@ static void report_left(struct rrd_sink *s) {
 void rrd_sink_free(struct rrd_sink *s) {
   if (s == NULL)
     return;
+  /* saved now, whatever becomes of the sender */
+  rrd_owner_keeper_stop(s->owners_keeper);
+  s->owners_keeper = NULL;
   if (s->client == NULL) {
     rrd_sink_destroy(s);
     return;
@@ -263,7 +301,9 @@ void rrd_sink_write(struct rrd_sink *s, const struct rrd_layout *layout,
 
 /* Checked as the row arrives, before any queue: after the daemon was away,
  * the queue's rows are applied in a burst, and a migration meanwhile would
- * look like two hosts reporting the guest at once. */
+ * look like two hosts reporting the guest at once.  Every file of a guest
+ * (its KSM file too) follows the owner of its pve-vm-9.0 file: one guest,
+ * one owner, so that no file of it ever holds another guest's rows. */
 void rrd_sink_write_guest(struct rrd_sink *s, const struct rrd_layout *layout,
                           const char *cluster, const char *vmid,
                           const char *host, double interval, time_t t,
@@ -276,9 +316,9 @@ void rrd_sink_write_guest(struct rrd_sink *s, const struct rrd_layout *layout,
     return;
   }
   struct rrd_owner_news news;
-  bool admitted = rrd_owner_admit(s->owners, layout, cluster, vmid, host,
-                                  interval, s->clock(), &news);
-  rrd_sink_log_owner(s, layout, cluster, vmid, &news);
+  bool admitted = rrd_owner_admit(s->owners, &layout_pve_vm_9_0, cluster, vmid,
+                                  host, interval, s->clock(), &news);
+  rrd_sink_log_owner(s, &layout_pve_vm_9_0, cluster, vmid, &news);
   if (admitted)
     rrd_sink_write(s, layout, cluster, vmid, t, values, n);
 }

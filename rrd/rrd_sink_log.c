@@ -7,9 +7,12 @@
 
 #include "rrd_sink_internal.h"
 
+#include "pvecg/rrd_file_name.h"
+
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 #define MESSAGE_SIZE 1024
 
@@ -122,39 +125,90 @@ static void guest_words(char *buf, size_t size, const char *cluster,
     snprintf(buf, size, "guest %s", vmid);
 }
 
-/* The collision's line names the setting that fixes it: pve_rrd's
+/* What settles the file meanwhile: pvecg check --owners where the owners
+ * are kept on disk; else only a restart forgets. */
+static void settle_words(const struct rrd_sink *s, const char *cluster,
+                         const struct rrd_layout *layout, const char *vmid,
+                         const char *host, char *buf, size_t size) {
+  char label[2 * RRD_STORE_NAME_MAX + 32];
+  if (!s->owners_kept || rrd_cluster_file_path(NULL, cluster, layout, vmid,
+                                               label, sizeof(label)) != 0) {
+    snprintf(buf, size,
+             "The owners are kept in memory only here: a restart of collectd "
+             "forgets the collision.");
+    return;
+  }
+  snprintf(buf, size,
+           "\"pvecg check --owners --data-dir %s --give %s %s\" hands the "
+           "file to %s, \"pvecg check --owners --data-dir %s --forget %s\" "
+           "forgets the collision.",
+           s->data_dir, label, host, host, s->data_dir, label);
+}
+
+/* The collision's line names the setting that fixes it, pve_rrd's
  * <Cluster> blocks (or StandaloneHosts), which give each cluster its own
- * directory. */
+ * directory, and the command that settles the file meanwhile. */
 static void log_collision(struct rrd_sink *s, const struct rrd_layout *layout,
                           const char *cluster, const char *vmid,
                           const struct rrd_owner_news *news) {
-  /* room for the longest path and host names; the log may cut it */
-  char message[MESSAGE_SIZE + PATH_MAX + 8 * OWNER_HOST_SIZE + 192];
-  char path[PATH_MAX];
-  char guest[2 * RRD_STORE_NAME_MAX + 32];
+  /* room for the longest paths and host names; the log may cut it */
+  char message[MESSAGE_SIZE + 4 * PATH_MAX + 8 * OWNER_HOST_SIZE];
+  char path[PATH_MAX], since[32] = "?", owner[OWNER_HOST_SIZE + 32];
+  char guest[2 * RRD_STORE_NAME_MAX + 32], settle[3 * PATH_MAX];
+  if (rrd_store_path(s->store, layout, cluster, vmid, path, sizeof(path)) != 0)
+    snprintf(path, sizeof(path), "%s/%s", layout->name, vmid);
+  guest_words(guest, sizeof(guest), cluster, vmid);
+  time_t t = (time_t)news->since;
+  struct tm tm;
+  if (gmtime_r(&t, &tm) != NULL)
+    strftime(since, sizeof(since), "%Y-%m-%d %H:%M:%S UTC", &tm);
+  snprintf(owner, sizeof(owner), "%s", news->other[0] ? news->other : "?");
+  settle_words(s, cluster, layout, vmid, news->host, settle, sizeof(settle));
+  snprintf(message, sizeof(message),
+           "%s is reported by both %s and %s (since %s): its file %s stays "
+           "with %s, and the rows from %s are dropped, also once %s stops "
+           "reporting it (said again hourly while they come). If %s and %s are "
+           "in different clusters or are standalone hosts that share VMIDs, "
+           "put each cluster's hosts in a <Cluster> block of pve_rrd's "
+           "configuration (Host \"%s\" in one, Host \"%s\" in another, or "
+           "StandaloneHosts true for hosts of their own; see \"Several "
+           "clusters on one collector\" in pvecg's deployment guide). %s",
+           guest, news->other[0] ? news->other : "its former owner", news->host,
+           since, path, news->other[0] ? news->other : "nobody", news->host,
+           owner, owner, news->host, owner, news->host, settle);
+  s->log(s->log_ctx, RRD_SINK_ERROR, message);
+}
+
+/* Two nodes of one configured cluster: a live migration longer than the
+ * window, unless the block holds two clusters. */
+static void log_long_migration(struct rrd_sink *s,
+                               const struct rrd_layout *layout,
+                               const char *cluster, const char *vmid,
+                               const struct rrd_owner_news *news) {
+  char message[MESSAGE_SIZE + PATH_MAX + 8 * OWNER_HOST_SIZE];
+  char path[PATH_MAX], guest[2 * RRD_STORE_NAME_MAX + 32];
   if (rrd_store_path(s->store, layout, cluster, vmid, path, sizeof(path)) != 0)
     snprintf(path, sizeof(path), "%s/%s", layout->name, vmid);
   guest_words(guest, sizeof(guest), cluster, vmid);
   snprintf(message, sizeof(message),
-           "%s is reported by both %s and %s: its file %s stays with %s, and "
-           "the rows from %s are dropped. If %s and %s are in different "
-           "clusters or are standalone hosts that share VMIDs, put each "
-           "cluster's hosts in a <Cluster> block of pve_rrd's configuration "
-           "(Host \"%s\" in one, Host \"%s\" in another, or StandaloneHosts "
-           "true for hosts of their own); inside one cluster this is a live "
-           "migration that took longer than %g s, and %s takes over once %s "
-           "stops reporting the guest.",
-           guest, news->other, news->host, path, news->other, news->host,
-           news->other, news->host, news->other, news->host, news->window,
-           news->host, news->other);
-  s->log(s->log_ctx, RRD_SINK_ERROR, message);
+           "%s is reported by both %s and %s: its file %s stays with %s while "
+           "%s reports it, and the rows from %s are dropped meanwhile. Both "
+           "are in cluster %s, so this is taken for a live migration that "
+           "takes longer than %g s: %s takes over once %s stops reporting the "
+           "guest. If they are in fact different clusters, give each its own "
+           "<Cluster> block.",
+           guest, news->other, news->host, path, news->other, news->other,
+           news->host, cluster, news->window, news->host, news->other);
+  s->log(s->log_ctx, RRD_SINK_WARNING, message);
 }
 
 void rrd_sink_log_owner(struct rrd_sink *s, const struct rrd_layout *layout,
                         const char *cluster, const char *vmid,
                         const struct rrd_owner_news *news) {
   char message[MESSAGE_SIZE], guest[2 * RRD_STORE_NAME_MAX + 32];
-  if (news->kind == RRD_OWNER_COLLISION) {
+  if (news->kind == RRD_OWNER_COLLISION && !news->marked) {
+    log_long_migration(s, layout, cluster, vmid, news);
+  } else if (news->kind == RRD_OWNER_COLLISION) {
     log_collision(s, layout, cluster, vmid, news);
   } else if (news->kind == RRD_OWNER_MIGRATED) {
     guest_words(guest, sizeof(guest), cluster, vmid);

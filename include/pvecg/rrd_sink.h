@@ -23,9 +23,9 @@
  * state change — connected (the first time only), cannot reach, daemon
  * lost, not answering for longer than timeout, reachable or answering
  * again, queue full, queue accepting again, rows lost or giving up at
- * shutdown — plus what the store reports about single files, and for
+ * shutdown — plus what the store reports about single files, for
  * guests' rows a migration or two hosts reporting one VMID
- * (rrd_sink_write_guest).
+ * (rrd_sink_write_guest), and the owners file's (rrd/rrd_owner_keeper.h).
  */
 #ifndef PVECG_RRD_SINK_H
 #define PVECG_RRD_SINK_H
@@ -58,6 +58,12 @@ struct rrd_sink_options {
   /* Seconds on a clock that never steps, for when guests' rows arrive
    * (NULL: the monotonic clock; tests pass their own). */
   double (*clock)(void);
+  /* The wall clock of the times a collision began (NULL: time()). */
+  time_t (*wall_clock)(void);
+  /* Whether the configuration still sends host's rows to cluster's
+   * directory ("": the data directory's own); an owner read back that it
+   * does not is no owner (NULL: every host still does). */
+  bool (*host_in_cluster)(const char *cluster, const char *host);
 };
 
 struct rrd_sink;
@@ -92,11 +98,16 @@ void rrd_sink_write(struct rrd_sink *sink, const struct rrd_layout *layout,
  * counted by the store, counted in other_host) while the owner reports it
  * too.  When the owner has sent nothing for five of its intervals, the
  * next host to report the guest owns the file (a migration: one info
- * line); when another host goes on reporting it for that long while the
- * owner does too, one error line per guest and pair of hosts.  interval
- * is the seconds between host's rows (0: 10).  Memory, restarts and the
- * reasons for the window are rrd/rrd_owner.h's.  Thread-safe; the check
- * is one lookup under a lock never held across I/O.
+ * line) -- unless that host was seen colliding: when another host goes on
+ * reporting it for that long while the owner does too, it is marked, its
+ * rows are refused from then on even once the owner is quiet, and one
+ * error line per guest and pair of hosts and hour says so.  Every layout
+ * of a guest (its KSM file too) follows the owner of its pve-vm-9.0 file.
+ * interval is the seconds between host's rows (0: 10).  Memory, restarts
+ * and the reasons for the window are rrd/rrd_owner.h's; the owners and
+ * marks are kept in <DataDir>/pvecg-owners where the files are on this
+ * machine (rrd/rrd_owner_keeper.h).  Thread-safe; the check is one lookup
+ * under a lock never held across I/O.
  */
 void rrd_sink_write_guest(struct rrd_sink *sink,
                           const struct rrd_layout *layout, const char *cluster,

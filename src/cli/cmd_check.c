@@ -7,8 +7,11 @@
  * before it touches a file, so "check" says what the writer would say.
  * With --all it checks every file of every layout's directory of every
  * cluster of the data directory (data_clusters.h), each line naming the
- * file's cluster when the data directory has named clusters.
+ * file's cluster when the data directory has named clusters.  With
+ * --owners it lists which host owns each guest's file, and settles one
+ * (check_owners.c).
  */
+#include "check_owners.h"
 #include "commands.h"
 #include "pvecg/data_clusters.h"
 #include "pvecg/dir_names.h"
@@ -33,6 +36,9 @@
 static const char usage_text[] =
     "usage: pvecg check FILE...\n"
     "       pvecg check --all [--data-dir DIR]\n"
+    "       pvecg check --owners [--data-dir DIR]\n"
+    "       pvecg check --owners [--data-dir DIR] --give FILE HOST\n"
+    "       pvecg check --owners [--data-dir DIR] --forget FILE\n"
     "\n"
     "Says for each RRD file which layout it has (pve-vm-9.0, pve-node-9.0,\n"
     "pve2-vm, pve2-node), or how it differs from the layout of its\n"
@@ -42,6 +48,17 @@ static const char usage_text[] =
     "                   cluster of the data directory (\"cluster NAME: \"\n"
     "                   before a named cluster's lines)\n"
     "  --data-dir DIR   the data directory (" PVECG_DEFAULT_DATA_DIR ")\n"
+    "  --owners         which host owns each guest's file, as pve_rrd keeps\n"
+    "                   it, and the hosts seen reporting the same VMID at\n"
+    "                   the same time (colliding) and since when; exit\n"
+    "                   status 1 when a host is seen colliding\n"
+    "  --give FILE HOST hand FILE (e.g. pve-vm-9.0/196 or\n"
+    "                   CLUSTER/pve-vm-9.0/196) to HOST, which is no longer\n"
+    "                   taken as colliding\n"
+    "  --forget FILE    forget the collisions of FILE\n"
+    "                   Both work while collectd runs: pve_rrd applies them\n"
+    "                   within a few seconds.  The lasting fix for hosts of\n"
+    "                   different clusters is pve_rrd's <Cluster> blocks.\n"
     "See pvecg-check(1).\n";
 
 /* How many of the layout's data sources the file has at the same index. */
@@ -204,18 +221,57 @@ static int check_all(const char *data_dir, bool *all) {
   return 0;
 }
 
-enum { OPT_ALL = 0x100, OPT_DATA_DIR };
+enum { OPT_ALL = 0x100, OPT_DATA_DIR, OPT_OWNERS, OPT_GIVE, OPT_FORGET };
+
+struct owners_args {
+  bool owners;
+  const char *give, *forget; /* FILE of --give or --forget */
+};
+
+/* --owners and its options; an exit status.  Only --give takes an
+ * argument besides its option's: the HOST. */
+static int owners_command(const struct owners_args *a, const char *data_dir,
+                          int argc, char **argv) {
+  int left = argc - optind;
+  if ((a->give != NULL) + (a->forget != NULL) > 1 ||
+      left != (a->give != NULL ? 1 : 0)) {
+    fputs(usage_text, stderr);
+    return PVECG_EXIT_USAGE;
+  }
+  data_dir = data_dir ? data_dir : PVECG_DEFAULT_DATA_DIR;
+  if (a->give != NULL)
+    return check_owners_settle(data_dir, a->give, argv[optind]);
+  if (a->forget != NULL)
+    return check_owners_settle(data_dir, a->forget, NULL);
+  return check_owners_list(data_dir);
+}
+
+static bool owners_option(int opt, struct owners_args *a) {
+  if (opt == OPT_OWNERS)
+    a->owners = true;
+  else if (opt == OPT_GIVE)
+    a->give = optarg;
+  else if (opt == OPT_FORGET)
+    a->forget = optarg;
+  return opt == OPT_OWNERS || opt == OPT_GIVE || opt == OPT_FORGET;
+}
 
 int cmd_check(int argc, char **argv) {
   static const struct option options[] = {
       {"all", no_argument, NULL, OPT_ALL},
       {"data-dir", required_argument, NULL, OPT_DATA_DIR},
+      {"owners", no_argument, NULL, OPT_OWNERS},
+      {"give", required_argument, NULL, OPT_GIVE},
+      {"forget", required_argument, NULL, OPT_FORGET},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
   const char *data_dir = NULL;
   bool walk = false;
+  struct owners_args owners = {0};
   int opt;
   while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+    if (owners_option(opt, &owners))
+      continue;
     if (opt == OPT_ALL || opt == OPT_DATA_DIR) {
       walk |= opt == OPT_ALL;
       data_dir = opt == OPT_DATA_DIR ? optarg : data_dir;
@@ -224,7 +280,10 @@ int cmd_check(int argc, char **argv) {
     fputs(usage_text, opt == 'h' ? stdout : stderr);
     return opt == 'h' ? PVECG_EXIT_OK : PVECG_EXIT_USAGE;
   }
-  if (walk == (optind != argc) || (data_dir != NULL && !walk)) {
+  if (owners.owners && !walk)
+    return owners_command(&owners, data_dir, argc, argv);
+  if (owners.owners || owners.give || owners.forget ||
+      walk == (optind != argc) || (data_dir != NULL && !walk)) {
     fputs(usage_text, stderr);
     return PVECG_EXIT_USAGE;
   }

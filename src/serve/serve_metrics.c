@@ -25,11 +25,14 @@
  * reads them: a scrape of thousands of files never holds the lock for
  * all of them, and other requests get their turn between batches.  Under
  * a token's scope only the files it sees are listed (serve_list_names),
- * so no other file is read, and pvecg ship's totals are left out.
+ * so no other file is read, and pvecg ship's totals are left out, as are
+ * the collisions pve_rrd remembers (serve_collisions.h), which otherwise
+ * follow the files' families.
  */
 #include "serve_metrics.h"
 
 #include "serve_cluster.h"
+#include "serve_collisions.h"
 #include "serve_list.h"
 #include "serve_read.h"
 
@@ -80,6 +83,8 @@ struct scrape {
   struct guest_identity *who;
   size_t count, guest_count, capacity;
   size_t state[FILE_STATES];
+  struct serve_collision *collisions;
+  size_t collision_count;
   char err[256];
 };
 
@@ -265,6 +270,9 @@ static int gather(struct scrape *s, const struct serve_request *req) {
     r = list_clusters(s);
   for (size_t c = 0; r == 0 && c < s->clusters.count; c++)
     r = gather_cluster(s, &s->listed[c]);
+  if (r == 0 && s->scope == NULL)
+    r = serve_collisions_read(s->config->list_dir, &s->collisions,
+                              &s->collision_count);
   return r;
 }
 
@@ -283,6 +291,8 @@ static void write_scrape(const struct scrape *s, enum export_format format,
   metrics_text_gauge(out, "pvecg_metrics_files",
                      "RRD files read for this scrape, by what was found",
                      "state", states, counts, FILE_STATES);
+  if (s->scope == NULL)
+    serve_collisions_metrics(out, s->collisions, s->collision_count);
   if (s->config->ship_state_dir != NULL && s->scope == NULL)
     ship_status_metrics(s->config->ship_state_dir, format == EXPORT_OPENMETRICS,
                         out);
@@ -314,6 +324,7 @@ static void scrape_free(struct scrape *s) {
   free(s->values);
   free(s->guests);
   free(s->who);
+  free(s->collisions);
 }
 
 static void text_reply(const struct scrape *s, enum export_format format,

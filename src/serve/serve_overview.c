@@ -16,10 +16,15 @@
  * minute and undo the daemon's -w; the sparkline's last minutes may then
  * be missing until the daemon writes them.  Over TCP the daemon reads the
  * file itself (FETCH), as for rrddata.
+ *
+ * A guest that pve_rrd saw two hosts report at once carries its
+ * collisions (serve_collisions.h), read once per overview; not under a
+ * token's scope, whose holder need not learn other hosts' names.
  */
 #include "serve_overview.h"
 
 #include "serve_cluster.h"
+#include "serve_collisions.h"
 #include "serve_list.h"
 #include "serve_read.h"
 
@@ -81,6 +86,8 @@ struct overview {
   struct dir_names ksm; /* the cluster's nodes or guests with a KSM file */
   bool guests;          /* the files being read are guests' */
   time_t now;
+  struct serve_collision *collisions; /* pve_rrd's, NULL: none */
+  size_t collision_count;
   int failure; /* -ENOTCONN: the daemon cannot be reached; or -ENOMEM */
   char err[256];
   struct file_read batch[BATCH];
@@ -271,6 +278,9 @@ static void write_file(struct json_writer *w, const struct overview *o,
   }
   json_key(w, "ksm");
   json_bool(w, has_ksm(o, name));
+  if (cols == &guest_columns)
+    serve_collisions_json(w, o->collisions, o->collision_count, o->cluster,
+                          name);
   write_spark(w, f);
   json_end_object(w);
 }
@@ -350,6 +360,13 @@ void serve_overview_reply(const struct serve_config *config,
   time_t now = config->now != 0 ? config->now : time(NULL);
   o->now = now;
   rrddata_window(RRDDATA_HOUR, false, now, &o->hour);
+  if (scope == NULL && serve_collisions_read(config->list_dir, &o->collisions,
+                                             &o->collision_count) != 0) {
+    serve_fail_reply(ret, 500, "out of memory");
+    data_clusters_free(&clusters);
+    free(o);
+    return;
+  }
   serve_json_reply(ret, 200, fill_overview, &(struct fill_arg){o, &clusters});
   if (o->failure == -ENOMEM) {
     serve_reply_free(ret);
@@ -360,5 +377,6 @@ void serve_overview_reply(const struct serve_config *config,
     snprintf(ret->message, sizeof(ret->message), "%s", o->err);
   }
   data_clusters_free(&clusters);
+  free(o->collisions);
   free(o);
 }

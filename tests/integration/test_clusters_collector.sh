@@ -103,7 +103,8 @@ flush() {
     "$(unixsock "$T/collector.sock" 'FLUSH plugin=pve_rrd')"
 }
 flush
-check "one directory per cluster, nothing else" "lab prod solo" "$(ls "$DB" | xargs)"
+check "one directory per cluster, and the owners' file and lock" \
+  "lab prod pvecg-owners pvecg-owners.lock solo" "$(ls "$DB" | xargs)"
 check "prod's guest 196: pve1's memhost" "$MEM1" "$(rrd_last "$DB/prod/pve-vm-9.0/196" memhost)"
 check "lab's guest 196: lab1's memhost" "$MEM3" "$(rrd_last "$DB/lab/pve-vm-9.0/196" memhost)"
 check "solo's guest 196: solo's memhost" "$MEM4" "$(rrd_last "$DB/solo/pve-vm-9.0/196" memhost)"

@@ -4,14 +4,17 @@
  * file belongs to when hosts that share VMIDs send to one collector, on a
  * clock the test sets.  A migration after the window passes the file on
  * with one piece of news; a collision refuses the other host's rows from
- * the first and is told once per guest and pair of hosts, after the
- * window; a live migration shorter than the window is no collision; the
- * window follows the owner's interval; guests nobody reports are
- * forgotten; and threads that share guests keep the counts whole (under
- * ThreadSanitizer in build-tsan).  Through the sink, with librrd and a
- * real rrdcached: the other host's rows never reach the file (not even at
- * the same second), are not counted by the store, and the log has exactly
- * the lines promised.
+ * the first, marks the host after the window and is told once per guest,
+ * pair of hosts and hour; a marked host never takes the file over, not
+ * even once the owner is quiet, while a host never seen colliding does; a
+ * live migration shorter than the window is no collision; the window
+ * follows the owner's interval; guests nobody reports are forgotten unless
+ * a host is marked for them; and threads that share guests keep the counts
+ * whole (under ThreadSanitizer in build-tsan).  Through the sink, with
+ * librrd and a real rrdcached: the other host's rows never reach the file
+ * (not even at the same second), are not counted by the store, the KSM
+ * file follows the guest's owner, and the log has exactly the lines
+ * promised.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -43,9 +46,15 @@ struct tally {
   struct rrd_owner_news last; /* the latest news that was not quiet */
 };
 
+/* The wall clock of the marks: START - 100 + the test's clock. */
+#define WALL_BASE 1800000000LL
+static double clock_now;
+static time_t test_wall(void) { return (time_t)(WALL_BASE + clock_now); }
+
 static int setup(void **state) {
   struct rrd_owner *o = NULL;
   assert_int_equal(rrd_owner_new(&o), 0);
+  rrd_owner_set_wall_clock(o, test_wall);
   *state = o;
   return 0;
 }
@@ -59,6 +68,7 @@ static int teardown(void **state) {
 static bool row(struct rrd_owner *o, struct tally *t, const char *name,
                 const char *host, double now) {
   struct rrd_owner_news news;
+  clock_now = now;
   bool ok = rrd_owner_admit(o, VM, NULL, name, host, 1.0, now, &news);
   *(ok ? &t->admitted : &t->refused) += 1;
   if (news.kind == RRD_OWNER_MIGRATED)
@@ -166,13 +176,19 @@ static void test_collision_told_once(void **state) {
   assert_int_equal(t.collisions, 1);
   assert_string_equal(t.last.host, "nodeb");
   assert_string_equal(t.last.other, "nodea");
-  assert_true(t.last.window == 5.0);
+  assert_true(t.last.marked);
+  /* since nodeb's first row, on the wall clock */
+  assert_int_equal(t.last.since, WALL_BASE + 100);
   both(o, &t, "196", 107.0, 200);
   assert_int_equal(t.collisions, 1);
   assert_int_equal(t.migrated, 0);
   assert_int_equal(t.refused, 207);
   assert_int_equal(rrd_owner_refused(o), 207);
   assert_int_equal(t.admitted, 208);
+  /* an hour after it was told, told again, once */
+  both(o, &t, "196", 3707.0, 10);
+  assert_int_equal(t.collisions, 2);
+  assert_int_equal(t.last.since, WALL_BASE + 100);
 }
 
 static void test_pair_told_once_either_way(void **state) {
@@ -185,16 +201,69 @@ static void test_pair_told_once_either_way(void **state) {
     row(o, &t, "196", "nodea", 110.0 + i);
   both(o, &t, "196", 130.0, 10);
   assert_int_equal(t.collisions, 1);
-  /* nodea goes away: nodeb takes over; nodea comes back and collides with
-   * nodeb -- still the pair told before */
-  for (int i = 0; i < 10; i++)
-    row(o, &t, "196", "nodeb", 146.0 + i);
-  assert_int_equal(t.migrated, 1);
-  for (int i = 0; i < 10; i++) {
-    assert_true(row(o, &t, "196", "nodeb", 156.0 + i));
-    assert_false(row(o, &t, "196", "nodea", 156.5 + i));
-  }
+  assert_int_equal(t.migrated, 0);
+}
+
+/* A host seen colliding never takes the file, not even once the owner is
+ * quiet for far longer than its window; it is told once an hour while its
+ * rows come.  A host never seen colliding still follows a migration. */
+static void test_marked_host_never_takes_over(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  both(o, &t, "196", 100.0, 10);
   assert_int_equal(t.collisions, 1);
+  for (int i = 0; i < 3700; i++)
+    assert_false(row(o, &t, "196", "nodeb", 110.0 + i));
+  assert_int_equal(t.migrated, 0);
+  assert_int_equal(t.collisions, 2); /* at 3706.5, an hour after 106.5 */
+  assert_string_equal(t.last.other, "nodea");
+  assert_true(row(o, &t, "196", "nodec", 3810.0));
+  assert_int_equal(t.migrated, 1);
+  assert_string_equal(t.last.host, "nodec");
+  assert_string_equal(t.last.other, "nodea");
+  assert_false(row(o, &t, "196", "nodeb", 3811.0));
+  assert_true(row(o, &t, "196", "nodec", 3811.0));
+  assert_int_equal(rrd_owner_refused(o), 10 + 3700 + 1);
+}
+
+/* In a named cluster's directory two nodes of the cluster reporting one
+ * VMID for longer than the window is a long live migration: told once,
+ * not marked, and the file passes on once the owner stops. */
+static void test_long_live_migration_in_a_cluster(void **state) {
+  struct rrd_owner *o = *state;
+  struct rrd_owner_news news;
+  int told = 0;
+  for (int i = 0; i < 60; i++) {
+    clock_now = 100.0 + i;
+    assert_true(
+        rrd_owner_admit(o, VM, "prod", "196", "pve1", 1.0, clock_now, &news));
+    assert_false(rrd_owner_admit(o, VM, "prod", "196", "pve2", 1.0,
+                                 clock_now + 0.5, &news));
+    if (news.kind == RRD_OWNER_COLLISION) {
+      told++;
+      assert_false(news.marked);
+      assert_true(news.window == 5.0);
+      assert_string_equal(news.host, "pve2");
+      assert_string_equal(news.other, "pve1");
+    }
+  }
+  assert_int_equal(told, 1);
+  /* pve1 stops: pve2 takes over after the window */
+  assert_false(rrd_owner_admit(o, VM, "prod", "196", "pve2", 1.0, 164.0,
+                               &news));
+  assert_true(rrd_owner_admit(o, VM, "prod", "196", "pve2", 1.0, 164.5,
+                              &news));
+  assert_int_equal(news.kind, RRD_OWNER_MIGRATED);
+}
+
+/* The mark keeps a guest that nobody reports for a day. */
+static void test_marked_guest_not_forgotten(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  both(o, &t, "196", 100.0, 10);
+  row(o, &t, "100", "nodea", 100.0 + 2 * RRD_OWNER_EXPIRY);
+  assert_int_equal(rrd_owner_count(o), 2);
+  assert_false(row(o, &t, "196", "nodeb", 101.0 + 2 * RRD_OWNER_EXPIRY));
 }
 
 static void test_third_host_told_once(void **state) {
@@ -350,7 +419,6 @@ struct sink_fixture {
 };
 
 /* The arrival clock the sink reads (only the test's thread writes rows). */
-static double clock_now;
 static double test_clock(void) { return clock_now; }
 
 static void capture(void *ctx, enum rrd_sink_level level, const char *message) {
@@ -400,6 +468,7 @@ static void open_sink(struct sink_fixture *f, bool daemon) {
       .log = capture,
       .log_ctx = &f->log,
       .clock = test_clock,
+      .wall_clock = test_wall,
   };
   char err[256] = "";
   if (rrd_sink_new(&o, &f->sink, err, sizeof(err)) != 0)
@@ -476,16 +545,19 @@ static void assert_one_line(struct sink_fixture *f, enum rrd_sink_level level,
 static void collision_line(const struct sink_fixture *f, char *buf,
                            size_t size) {
   snprintf(buf, size,
-           "guest 196 is reported by both nodea and nodeb: its file %s stays "
-           "with nodea, and the rows from nodeb are dropped. If nodea and "
-           "nodeb are in different clusters or are standalone hosts that "
-           "share VMIDs, put each cluster's hosts in a <Cluster> block of "
-           "pve_rrd's configuration (Host \"nodea\" in one, Host \"nodeb\" "
-           "in another, or StandaloneHosts true for hosts of their own); "
-           "inside one cluster this is a live migration that took longer "
-           "than 5 s, and nodeb takes over once nodea stops reporting the "
-           "guest.",
-           f->path);
+           "guest 196 is reported by both nodea and nodeb (since 2027-01-15 "
+           "08:01:40 UTC): its file %s stays with nodea, and the rows from "
+           "nodeb are dropped, also once nodea stops reporting it (said again "
+           "hourly while they come). If nodea and nodeb are in different "
+           "clusters or are standalone hosts that share VMIDs, put each "
+           "cluster's hosts in a <Cluster> block of pve_rrd's configuration "
+           "(Host \"nodea\" in one, Host \"nodeb\" in another, or "
+           "StandaloneHosts true for hosts of their own; see \"Several "
+           "clusters on one collector\" in pvecg's deployment guide). "
+           "\"pvecg check --owners --data-dir %s --give pve-vm-9.0/196 "
+           "nodeb\" hands the file to nodeb, \"pvecg check --owners "
+           "--data-dir %s --forget pve-vm-9.0/196\" forgets the collision.",
+           f->path, f->daemon.db, f->daemon.db);
 }
 
 /* Both hosts report guest 196 every second, for the same seconds: nodeb's
@@ -503,7 +575,7 @@ static void collide(struct sink_fixture *f, bool daemon) {
   assert_int_equal(st.store.rows[RRD_STORE_WRITTEN], 19);
   for (int o = RRD_STORE_FOREIGN; o < RRD_STORE_OUTCOMES; o++)
     assert_int_equal(st.store.rows[o], 0);
-  char line[2048];
+  char line[4096];
   collision_line(f, line, sizeof(line));
   assert_one_line(f, RRD_SINK_ERROR, line);
 }
@@ -555,6 +627,116 @@ static void test_sink_migration(void **state) {
                   "guest 196 now reported by nodeb, was nodea.");
 }
 
+/* A guest's KSM file follows the owner of its pve-vm-9.0 file: nodeb's
+ * KSM rows are refused, nodea's written, even with nodeb first to send
+ * one for the KSM file. */
+static void test_sink_ksm_follows_owner(void **state) {
+  struct sink_fixture *f = *state;
+  open_sink(f, false);
+  const struct rrd_layout *ksm = &layout_pvecg_ksm_vm_1_0;
+  double v[RRD_LAYOUT_DS_MAX];
+  for (size_t i = 0; i < ksm->ds_count; i++)
+    v[i] = 1;
+  guest_row(f, "nodea", START, 100.0);
+  clock_now = 100.5;
+  rrd_sink_write_guest(f->sink, ksm, NULL, "196", "nodeb", 1.0, START, v,
+                       ksm->ds_count);
+  char path[700];
+  snprintf(path, sizeof(path), "%s/pvecg-ksm-vm-1.0/196", f->daemon.db);
+  struct stat st;
+  assert_int_not_equal(stat(path, &st), 0);
+  rrd_sink_write_guest(f->sink, ksm, NULL, "196", "nodea", 1.0, START, v,
+                       ksm->ds_count);
+  assert_int_equal(stat(path, &st), 0);
+  assert_int_equal(sink_stats(f).other_host, 1);
+}
+
+/* Whether the log holds exactly text, at level. */
+static bool logged(struct sink_fixture *f, enum rrd_sink_level level,
+                   const char *text) {
+  pthread_mutex_lock(&f->log.lock);
+  bool found = false;
+  for (int i = 0; i < f->log.count; i++)
+    found |= f->log.levels[i] == level && strcmp(f->log.lines[i], text) == 0;
+  pthread_mutex_unlock(&f->log.lock);
+  return found;
+}
+
+/* A daemon over TCP has the files on its side: the owners are kept in
+ * memory only, said once, and the collision's line says what a restart
+ * does instead of naming a command that could not reach them. */
+static void test_sink_memory_only_over_tcp(void **state) {
+  struct sink_fixture *f = *state;
+  struct rrd_sink_options o = {
+      .data_dir = "pvecg",
+      .daemon_address = "127.0.0.1:1", /* nobody: the rows wait */
+      .timeout = 1,
+      .log = capture,
+      .log_ctx = &f->log,
+      .clock = test_clock,
+      .wall_clock = test_wall,
+  };
+  char err[256] = "";
+  if (rrd_sink_new(&o, &f->sink, err, sizeof(err)) != 0)
+    fail_msg("rrd_sink_new: %s", err);
+  for (int i = 0; i < 20; i++) {
+    guest_row(f, "nodea", START + i, 100.0 + i);
+    guest_row(f, "nodeb", START + i, 100.5 + i);
+  }
+  assert_true(logged(f, RRD_SINK_INFO,
+                     "The owners of guests' files are kept in memory only: "
+                     "the files are not on this machine."));
+  assert_true(logged(
+      f, RRD_SINK_ERROR,
+      "guest 196 is reported by both nodea and nodeb (since 2027-01-15 "
+      "08:01:40 UTC): its file pvecg/pve-vm-9.0/196 stays with nodea, and "
+      "the rows from nodeb are dropped, also once nodea stops reporting it "
+      "(said again hourly while they come). If nodea and nodeb are in "
+      "different clusters or are standalone hosts that share VMIDs, put each "
+      "cluster's hosts in a <Cluster> block of pve_rrd's configuration (Host "
+      "\"nodea\" in one, Host \"nodeb\" in another, or StandaloneHosts true "
+      "for hosts of their own; see \"Several clusters on one collector\" in "
+      "pvecg's deployment guide). The owners are kept in memory only here: a "
+      "restart of collectd forgets the collision."));
+  assert_int_equal(sink_stats(f).other_host, 20);
+}
+
+/* Two nodes of cluster prod: the long live migration's line, exactly,
+ * once, and the file passes on once pve1 stops. */
+static void test_sink_long_live_migration(void **state) {
+  struct sink_fixture *f = *state;
+  open_sink(f, false);
+  double v[17];
+  for (int i = 0; i < 20; i++) {
+    host_values("nodea", START + i, v);
+    clock_now = 100.0 + i;
+    rrd_sink_write_guest(f->sink, VM, "prod", "196", "pve1", 1.0, START + i, v,
+                         17);
+    clock_now = 100.5 + i;
+    rrd_sink_write_guest(f->sink, VM, "prod", "196", "pve2", 1.0, START + i, v,
+                         17);
+  }
+  char line[2048];
+  snprintf(line, sizeof(line),
+           "guest 196 of cluster prod is reported by both pve1 and pve2: its "
+           "file %s/prod/pve-vm-9.0/196 stays with pve1 while pve1 reports "
+           "it, and the rows from pve2 are dropped meanwhile. Both are in "
+           "cluster prod, so this is taken for a live migration that takes "
+           "longer than 5 s: pve2 takes over once pve1 stops reporting the "
+           "guest. If they are in fact different clusters, give each its own "
+           "<Cluster> block.",
+           f->daemon.db);
+  assert_one_line(f, RRD_SINK_WARNING, line);
+  host_values("nodeb", START + 30, v);
+  clock_now = 130.0;
+  rrd_sink_write_guest(f->sink, VM, "prod", "196", "pve2", 1.0, START + 30, v,
+                       17);
+  assert_true(logged(f, RRD_SINK_INFO,
+                     "guest 196 of cluster prod now reported by pve2, was "
+                     "pve1."));
+  assert_int_equal(sink_stats(f).other_host, 20);
+}
+
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -564,6 +746,9 @@ int main(void) {
       T(test_window_follows_owner_interval),
       T(test_collision_told_once),
       T(test_pair_told_once_either_way),
+      T(test_marked_host_never_takes_over),
+      T(test_marked_guest_not_forgotten),
+      T(test_long_live_migration_in_a_cluster),
       T(test_third_host_told_once),
       T(test_many_rival_hosts),
       T(test_guests_apart),
@@ -573,6 +758,9 @@ int main(void) {
       S(test_sink_collision_direct),
       S(test_sink_collision_daemon),
       S(test_sink_migration),
+      S(test_sink_ksm_follows_owner),
+      S(test_sink_memory_only_over_tcp),
+      S(test_sink_long_live_migration),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -656,6 +656,13 @@ def scoped(url, secret, ids, out_png):
         b.close()
 
 
+COLLISION_BADGES = """
+var out = {};
+document.querySelectorAll('tr.row td.col-name span.collision')
+  .forEach(function (s) { out[s.closest('tr').dataset.id] = s.dataset.other; });
+return out;
+"""
+
 CLUSTER_CELLS = """
 var out = {};
 document.querySelectorAll('#overview-table tr.row').forEach(function (tr) {
@@ -708,6 +715,16 @@ def clusters(url, data_dir, memhosts, out_png, plain_url):
         check(shown == want, f"guest 196 is {len(want)} rows, each with its "
               "cluster's memhost", f"shown {shown}, want {want}")
         check_values(table, by_id)
+        # the collisions pve_rrd keeps (serve_clusters.sh writes them):
+        # marked beside the guest's name, naming the other host
+        want = {}
+        for e in get_json(url + "/api2/json/pvecg/overview")["data"]:
+            if e.get("collisions"):
+                want[page_id(e)] = " ".join(c["other"]
+                                            for c in e["collisions"])
+        marked = b.js(COLLISION_BADGES)
+        check(want and marked == want, "a collision is marked beside the "
+              f"guest's name ({len(want)})", f"shown {marked}, want {want}")
         f = b.js(CLUSTER_FILTER)
         options = [["", "All clusters"], ["=", "(no cluster)"]] + \
             [["=" + n, n] for n in names]

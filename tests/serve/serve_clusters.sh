@@ -10,9 +10,12 @@
 #   - rrddata with ?cluster= is `pvecg rrddata --cluster` byte for byte
 #     and holds that cluster's values; without it the data directory's
 #     file, else the one cluster's, else a 400 naming the clusters;
-#   - the overview's entries carry their cluster and values;
+#   - the overview's entries carry their cluster and values, and those of
+#     a guest with collisions these;
 #   - /metrics: a cluster label on every series of a named cluster's file,
-#     none on the others, no series twice: promtool check metrics,
+#     none on the others, no series twice, the collisions pve_rrd keeps in
+#     pvecg-owners with their owner, other host, cluster and since when,
+#     left out under ?cluster=: promtool check metrics,
 #     prometheus_client's parser and a real Prometheus's scrape all equal
 #     rrdtool lastupdate of every file (metrics_points.py expect-clusters);
 #   - the page in headless Chromium (overview_check.py clusters).
@@ -45,6 +48,12 @@ NOW=$(date +%s)
 LAST=$((NOW / 60 * 60))
 D=$T/data
 make_clusters "$D" "$T/pve" "$LAST"
+# what pve_rrd keeps of owners: a collision over prod's 196 and the data
+# directory's own (whose owner the file does not name), a host name to
+# escape
+printf '%s\n' 'pvecg-owners 1' 'collision pve-vm-9.0 . 196 node"x 1800000000' \
+  'owner pve-vm-9.0 prod 196 pve1 10' 'collision pve-vm-9.0 prod 196 other 1800000100' \
+  'owner pve-vm-9.0 lab 196 pve1 10' 'end 5' >"$D/pvecg-owners"
 
 # serve DATA_DIR: a server on a free port, its URL in URL.
 serve() {
@@ -110,6 +119,10 @@ same "the overview: each guest 196 with its cluster and memhost" \
   "-:${CLUSTER_MEMHOST[0]} prod:${CLUSTER_MEMHOST[1]} lab:${CLUSTER_MEMHOST[2]} solo:${CLUSTER_MEMHOST[3]}" \
   "$(curl -s "$API/pvecg/overview" | jq -r '[.data[] | select(.vmid == 196) | "\(.cluster // "-"):\(.memhost)"] | sort_by(.) | join(" ")' |
      tr ' ' '\n' | awk -F: '{ o[$1] = $0 } END { print o["-"], o["prod"], o["lab"], o["solo"] }')"
+same "the overview: the collisions of the guests that have any, exactly" \
+  '{"cluster":null,"vmid":196,"collisions":[{"owner":"","other":"node\"x","since":1800000000}]}
+{"cluster":"prod","vmid":196,"collisions":[{"owner":"pve1","other":"other","since":1800000100}]}' \
+  "$(curl -s "$API/pvecg/overview" | jq -c '.data[] | select(has("collisions")) | {cluster, vmid, collisions}' | LC_ALL=C sort -r)"
 
 # ---- /metrics ------------------------------------------------------------------
 printf '%s\n' '- 196 qemu pve0 0 - plain-196' 'prod 196 qemu pve1 0 web prod-web' \
@@ -135,6 +148,13 @@ for line in 'pve_up{id="node/pve1",cluster="lab"} 1' 'pve_up{id="node/pve1",clus
   grep -qxF "$line" "$T/text.body" || fail "missing: $line"
 done
 echo "ok - pve_up, pve_node_info and pve_guest_info with their clusters"
+same "the collisions pve_rrd keeps" 'pvecg_guest_collisions{vmid="196",owner="",other="node\"x"} 1
+pvecg_guest_collisions{vmid="196",owner="pve1",other="other",cluster="prod"} 1
+pvecg_guest_collision_since_seconds{vmid="196",owner="",other="node\"x"} 1800000000
+pvecg_guest_collision_since_seconds{vmid="196",owner="pve1",other="other",cluster="prod"} 1800000100' \
+  "$(grep '^pvecg_guest_collision' "$T/text.body")"
+same "OpenMetrics: the same collisions" "$(grep '^pvecg_guest_collision' "$T/text.body")" \
+  "$(grep '^pvecg_guest_collision' "$T/om.body")"
 "$POINTS" expect-clusters "$D" "$NOW" "$T/guests" >"$T/expected"
 "$POINTS" text "$T/text.body" >"$T/got.text"
 "$POINTS" openmetrics "$T/om.body" >"$T/got.openmetrics"

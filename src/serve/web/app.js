@@ -54,7 +54,10 @@
  *                                 svg.spark path[data-points=N] the
  *                                 sparkline; a stale row (the answer's
  *                                 "stale") has class stale and
- *                                 td.col-name span.age ("45 min old")
+ *                                 td.col-name span.age ("45 min old");
+ *                                 a guest with "collisions" has
+ *                                 td.col-name span.collision[data-other=
+ *                                 HOSTS] (the hosts seen colliding)
  *   performance mark "pvecg-overview-drawn"
  *                                 when the overview table was first drawn
  *   #status                       the status line
@@ -1151,6 +1154,9 @@
     } else if (col.id === 'name') {
       td.textContent = t.type === 'node' ? t.node : t.name || '';
       if (isStale(r)) td.appendChild(h('span', 'age', ageText(r.age)));
+      if (Array.isArray(r.collisions) && r.collisions.length > 0) {
+        td.appendChild(collisionBadge(r.collisions));
+      }
     } else if (col.id === 'type') {
       td.textContent = t.type;
     } else if (col.id === 'node') {
@@ -1169,6 +1175,20 @@
       td.title = 'last update ' + fullTime(r.time);
     }
     return td;
+  }
+
+  /* Another host reports the guest's VMID too (pve_rrd refuses its rows):
+     said beside the name, with who and since when, and the way out. */
+  function collisionBadge(list) {
+    var span = h('span', 'collision', 'collision');
+    span.dataset.other = list.map(function (c) { return c.other; }).join(' ');
+    span.title = list.map(function (c) {
+      return c.other + ' also reports this VMID since ' + fullTime(c.since) +
+        '; its rows are refused (the file stays with ' +
+        (c.owner || 'its owner') + ')';
+    }).join('\n') + '\nSee pvecg check --owners, and pve_rrd\'s <Cluster> ' +
+      'blocks.';
+    return span;
   }
 
   function overviewRow(row) {
