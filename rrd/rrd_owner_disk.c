@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The owners file, its lock and the operator's requests on disk (see
- * rrd_owner_disk.h).  Files are saved as src/history/ship_state_file.c
+ * rrd_owner_disk.h).  Files are saved as src/shipping/ship_state_file.c
  * saves the shipper's state: temporary file, fsync, rename, fsync of the
  * directory.
  */
 #include "pvecg/rrd_owner_disk.h"
+
+#include "pvecg/file_durable.h"
 
 #include "pvecg/dir_names.h"
 
@@ -27,47 +29,18 @@ static int path_in(const char *dir, const char *name, char *buf, size_t size) {
   return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
 }
 
-/* The whole file into a new buffer; -ENOENT when there is none, -EPROTO
- * when it is no regular file or too big to be ours. */
-static int read_whole(const char *path, char **ret, size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -errno;
-  struct stat st;
-  char *buf = NULL;
-  int r = fstat(fd, &st) == 0 ? 0 : -errno;
-  if (r == 0 && (!S_ISREG(st.st_mode) || (size_t)st.st_size > OWNERS_MAX))
-    r = -EPROTO;
-  if (r == 0 && (buf = malloc((size_t)st.st_size + 1)) == NULL)
-    r = -ENOMEM;
-  size_t got = 0;
-  while (r == 0 && got < (size_t)st.st_size) {
-    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      break; /* shorter than it said: what was read is parsed */
-    got += (size_t)n;
-  }
-  close(fd);
-  if (r < 0) {
-    free(buf);
-    return r;
-  }
-  *ret = buf;
-  *len = got;
-  return 0;
-}
-
 static int read_path(const char *path, rrd_owner_record_fn *each, void *ctx,
                      struct rrd_owner_file_problems *problems) {
   char *text = NULL;
   size_t len = 0;
   memset(problems, 0, sizeof(*problems));
-  int r = read_whole(path, &text, &len);
-  if (r == -EPROTO)
-    snprintf(problems->first, sizeof(problems->first),
-             "not an owners file (too big, or not a regular file)");
+  int r = file_read_whole(path, OWNERS_MAX, &text, &len);
+  if (r == -EFBIG || r == -EIO) {
+    snprintf(problems->first, sizeof(problems->first), "%s",
+             r == -EFBIG ? "not an owners file (too big, or not a regular file)"
+                         : "changed while read");
+    return -EPROTO;
+  }
   if (r < 0)
     return r;
   r = rrd_owner_file_parse(text, len, each, ctx, problems);
@@ -82,34 +55,15 @@ int rrd_owner_disk_read(const char *data_dir, rrd_owner_record_fn *each,
   return r < 0 ? r : read_path(path, each, ctx, problems);
 }
 
-static int sync_dir(const char *dir) {
-  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0)
-    return -errno;
-  int r = fsync(fd) == 0 ? 0 : -errno;
-  close(fd);
-  return r;
-}
+/* The records to write, for file_write_durably(). */
+struct records {
+  const struct rrd_owner_record *record;
+  size_t count;
+};
 
-/* The records into path, on disk before this returns. */
-static int write_synced(const char *path,
-                        const struct rrd_owner_record *records, size_t count) {
-  int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    return -errno;
-  FILE *f = fdopen(fd, "w");
-  if (f == NULL) {
-    close(fd);
-    return -ENOMEM;
-  }
-  int r = rrd_owner_file_write(f, records, count);
-  if (fflush(f) != 0 || ferror(f))
-    r = -EIO;
-  if (r == 0 && fsync(fd) != 0)
-    r = -errno;
-  if (fclose(f) != 0 && r == 0)
-    r = -EIO;
-  return r;
+static int format(FILE *out, const void *ctx) {
+  const struct records *r = ctx;
+  return rrd_owner_file_write(out, r->record, r->count);
 }
 
 /* Writes tmp, renames it to name, syncs the directory. */
@@ -120,14 +74,9 @@ static int save_as(const char *dir, const char *name, const char *tmp_name,
   int r = path_in(dir, name, path, path_size);
   if (r == 0)
     r = path_in(dir, tmp_name, tmp, sizeof(tmp));
+  struct records text = {records, count};
   if (r == 0)
-    r = write_synced(tmp, records, count);
-  if (r == 0 && rename(tmp, path) != 0)
-    r = -errno;
-  if (r == 0)
-    r = sync_dir(dir);
-  if (r < 0 && r != -ENAMETOOLONG)
-    unlink(tmp);
+    r = file_write_durably(dir, path, tmp, NULL, 0644, format, &text);
   return r;
 }
 

@@ -29,11 +29,8 @@
 #ifndef PVECG_EXPORT_FORMAT_H
 #define PVECG_EXPORT_FORMAT_H
 
-#include "pvecg/export_names.h"
-#include "pvecg/rrd_layout.h"
+#include "pvecg/export_source.h"
 
-#include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <time.h>
 
@@ -46,56 +43,9 @@ enum export_format {
   EXPORT_PROMETHEUS,  /* the same in Prometheus' text format */
 };
 
-enum export_kind {
-  EXPORT_VM,   /* a guest's file: the name is its VMID */
-  EXPORT_NODE, /* a node's file: the name is the node's */
-};
-
-/* Whose rows are formatted, and their columns. */
-struct export_source {
-  enum export_kind kind;
-  const char *name;   /* the file's name: VMID or node name */
-  const char *file;   /* "<layout>/<name>", how CSV and JSON name the file */
-  const char *prefix; /* graphite path prefix / influx measurement prefix */
-  const struct rrd_layout *layout; /* column names, in file order */
-  /* How values are named (export_names.h); for EXPORT_NAMES_PVE also: */
-  enum export_names names;
-  const char *object;   /* "qemu", "lxc" or "nodes" */
-  const char *nodename; /* a guest's node */
-  const char *title;    /* a guest's name, "" when it has none */
-  unsigned long step;   /* the rows' resolution in s (JSON says it), 0 */
-  /* The file's cluster: NULL in a data directory without named clusters
-   * (nothing said), "" for its own files (CSV/JSON say ""), else the
-   * name, which every format says. */
-  const char *cluster;
-  /* InfluxDB: a row's time in the unit the target's URL asks for
-   * (precision=): units per second, 1 (s) to 10^9 (ns, also 0). */
-  int64_t time_scale;
-};
-
-/* The source's time_scale, 0 read as nanoseconds. */
-#define EXPORT_NS_PER_S INT64_C(1000000000)
-#define export_time_scale(src)                                                 \
-  ((src)->time_scale > 0 ? (src)->time_scale : EXPORT_NS_PER_S)
-
-/* Whether the source's points carry a cluster's name (tag, label, path). */
-#define EXPORT_SOURCE_CLUSTERED(src)                                           \
-  ((src)->cluster != NULL && (src)->cluster[0] != '\0')
-
-/* What was written for a row. */
-struct export_count {
-  size_t lines;  /* text lines (graphite: one per value) */
-  size_t values; /* known values */
-};
-
 /* Parses "graphite", "influx", "csv", "json", "openmetrics" or
  * "prometheus".  Returns 0 or -EINVAL. */
 int export_format_parse(const char *name, enum export_format *ret);
-
-/* Why prefix cannot be a metric prefix (empty, longer than 64 bytes, a
- * character other than letters, digits, '_', '-' and inner single dots),
- * or NULL when it can. */
-const char *export_prefix_problem(const char *prefix);
 
 /* Writes what precedes a file's rows: CSV's header line, nothing for the
  * other formats.  Returns 0. */

@@ -109,6 +109,14 @@ int export_run_begin(struct export_run *run);
 int export_run_file(struct export_run *run, const struct export_file *file,
                     char *err, size_t err_size);
 
+/* One file's rows after `after` (exclusive), going on from where resume
+ * says its counters were and saying in it where the rows ended: how
+ * `pvecg ship` drives the export, one slice of a file at a time, without
+ * writing into run.  Returns as export_run_file(). */
+int export_run_resume(struct export_run *run, const struct export_file *file,
+                      time_t after, struct export_resume *resume, char *err,
+                      size_t err_size);
+
 /* Writes what ends the output (OpenMetrics' "# EOF"), sends what is left
  * (UDP's last datagram) and releases the stream.  Returns 0 or a negative
  * errno with a message in err. */

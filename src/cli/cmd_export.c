@@ -6,7 +6,7 @@
  * lines, one point per stored row, to stdout, a line listener or an HTTP
  * write endpoint.  This file opens the sender and runs the export over the
  * chosen files; the options are export_args.c's, the rows, formats and
- * senders src/history's.
+ * senders src/exporting's and src/sending's.
  */
 #include "commands.h"
 #include "export_args.h"

@@ -6,6 +6,7 @@
  * before its last update when the window reaches into it.
  */
 #include "commands.h"
+#include "cli_number.h"
 #include "pvecg/graph_def.h"
 #include "pvecg/rrddata.h"
 #include "pvecg/view_source.h"
@@ -52,11 +53,8 @@ struct graph_opts {
 };
 
 static int parse_size(const char *value, unsigned *ret) {
-  char *end;
-  errno = 0;
-  unsigned long v = strtoul(value, &end, 10);
-  if (value[0] < '0' || value[0] > '9' || *end != '\0' || errno != 0 ||
-      v < GRAPH_SIZE_MIN || v > GRAPH_SIZE_MAX)
+  uint64_t v = 0;
+  if (cli_count(value, GRAPH_SIZE_MIN, GRAPH_SIZE_MAX, &v) < 0)
     return -EINVAL;
   *ret = (unsigned)v;
   return 0;

@@ -8,6 +8,7 @@
  * unless given.
  */
 #include "pvecg/cgroup_roots.h"
+#include "cli_number.h"
 #include "commands.h"
 #include "pvecg/fd_budget.h"
 #include "pvecg/monotonic.h"
@@ -74,11 +75,8 @@ static int copy_dir(const char *opt, const char *value, char *dst, size_t size,
 }
 
 static int parse_watch(const char *value, double *ret) {
-  char *end;
-  errno = 0;
-  double v = strtod(value, &end);
-  if (errno != 0 || end == value || *end != '\0' ||
-      !(v >= 0.1 && v <= WATCH_MAX_SECONDS)) {
+  double v;
+  if (cli_seconds(value, 0.1, WATCH_MAX_SECONDS, &v) < 0) {
     fprintf(stderr, CMD ": --watch is seconds from 0.1 to 86400: '%s'\n",
             value);
     return -EINVAL;

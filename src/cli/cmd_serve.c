@@ -6,6 +6,7 @@
  * the rest.
  */
 #include "commands.h"
+#include "cli_number.h"
 #include "pvecg/decimal.h"
 #include "pvecg/rrdcached_client.h"
 #include "pvecg/serve.h"
@@ -96,12 +97,7 @@ struct serve_args {
 };
 
 static int parse_number(const char *text, uint64_t max, uint64_t *ret) {
-  const char *pos = text, *end = text + strlen(text);
-  uint64_t v;
-  if (decimal_parse_u64(&pos, end, &v) != 0 || pos != end || v > max)
-    return -1;
-  *ret = v;
-  return 0;
+  return cli_count(text, 0, max, ret);
 }
 
 /* The options of reaching the server safely. */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pvecg ship: keeps a store fed from the RRD files (src/history/ship.c),
+ * pvecg ship: keeps a store fed from the RRD files (src/shipping/ship.c),
  * with the export's options where they mean the same (export_args.c) and
  * its own: the state directory, the interval, Graphite's resend window;
  * or, with --status, what the state directory says of each target.
  */
 #include "commands.h"
+#include "cli_number.h"
 #include "export_args.h"
 #include "pvecg/ship.h"
 #include "pvecg/ship_status.h"
@@ -89,13 +90,10 @@ static int bad(const char *what, const char *value) {
 
 static int parse_count(const char *value, unsigned long min, unsigned long max,
                        unsigned long *ret) {
-  char *end;
-  errno = 0;
-  unsigned long v = strtoul(value, &end, 10);
-  if (errno != 0 || end == value || *end != '\0' || value[0] == '-' ||
-      v < min || v > max)
+  uint64_t v = 0;
+  if (cli_count(value, min, max, &v) < 0)
     return -EINVAL;
-  *ret = v;
+  *ret = (unsigned long)v;
   return 0;
 }
 

@@ -3,6 +3,7 @@
  * Reading `pvecg export`'s options (see export_args.h).
  */
 #include "export_args.h"
+#include "cli_number.h"
 
 #include "pvecg/export_range.h"
 #include "pvecg/http_sender.h"
@@ -97,21 +98,16 @@ static int parse_cf(const char *value, enum rrd_cf *ret) {
 }
 
 static int parse_timeout(const char *value, double *ret) {
-  char *end;
-  errno = 0;
-  double v = strtod(value, &end);
-  if (errno != 0 || end == value || *end != '\0' || !(v > 0 && v <= 3600))
+  double v;
+  if (cli_seconds(value, 0, 3600, &v) < 0 || v == 0)
     return bad("--timeout is seconds, more than 0 and at most 3600", value);
   *ret = v;
   return 0;
 }
 
 static int parse_batch(const char *value, size_t *ret) {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(value, &end, 10);
-  if (errno != 0 || end == value || *end != '\0' || value[0] == '-' ||
-      v < 1024 || v > 64ull * 1024 * 1024)
+  uint64_t v;
+  if (cli_count(value, 1024, 64ull * 1024 * 1024, &v) < 0)
     return bad("--batch-bytes is 1024 to 67108864", value);
   *ret = (size_t)v;
   return 0;

@@ -4,6 +4,7 @@
  */
 #include "sample_view.h"
 
+#include "pvecg/grow.h"
 #include "pvecg/json_writer.h"
 
 #include <errno.h>
@@ -16,14 +17,11 @@
 #define UNKNOWN "-"
 
 int sample_view_add(struct sample_view *v, const struct guest_sample *s) {
-  if (v->count == v->capacity) {
-    size_t cap = v->capacity ? v->capacity * 2 : 32;
-    struct sample_guest *grown = realloc(v->guest, cap * sizeof(*grown));
-    if (grown == NULL)
-      return -ENOMEM;
-    v->guest = grown;
-    v->capacity = cap;
-  }
+  struct sample_guest *grown =
+      grow_array(v->guest, v->count + 1, &v->capacity, sizeof(*grown), 32);
+  if (grown == NULL)
+    return -ENOMEM;
+  v->guest = grown;
   struct sample_guest g = {.vmid = s->vmid,
                            .type = s->type,
                            .memhost_valid = s->memory_valid,

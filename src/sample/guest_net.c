@@ -4,6 +4,7 @@
  */
 #include "guest_net.h"
 
+#include "pvecg/grow.h"
 #include "pvecg/net_dev.h"
 #include "pvecg/vmid.h"
 
@@ -63,14 +64,11 @@ static int add_interface(const struct net_dev_counters *dev, void *ctx) {
   uint32_t vmid;
   if (guest_net_parse_name(dev->name, &type, &vmid) < 0)
     return 0;
-  if (net->count == net->cap) {
-    size_t cap = net->cap ? net->cap * 2 : 64;
-    struct guest_net_entry *e = realloc(net->entries, cap * sizeof(*e));
-    if (!e)
-      return -ENOMEM;
-    net->entries = e;
-    net->cap = cap;
-  }
+  struct guest_net_entry *e = grow_array(net->entries, net->count + 1,
+                                         &net->cap, sizeof(*net->entries), 64);
+  if (e == NULL)
+    return -ENOMEM;
+  net->entries = e;
   net->entries[net->count++] = (struct guest_net_entry){
       .key = guest_key(type, vmid), .in = dev->tx_bytes, .out = dev->rx_bytes};
   return 0;

@@ -11,6 +11,7 @@
  */
 #include "nic_counters.h"
 
+#include "pvecg/grow.h"
 #include "pvecg/decimal.h"
 #include "pvecg/file_read.h"
 #include "kept_file.h"
@@ -85,14 +86,11 @@ static void list_clear_reused(struct nic_list *list) {
 }
 
 static int list_push(struct nic_list *list, const struct nic *nic) {
-  if (list->count == list->cap) {
-    size_t cap = list->cap ? list->cap * 2 : 8;
-    struct nic *p = realloc(list->nic, cap * sizeof(*p));
-    if (!p)
-      return -ENOMEM;
-    list->nic = p;
-    list->cap = cap;
-  }
+  struct nic *p =
+      grow_array(list->nic, list->count + 1, &list->cap, sizeof(*list->nic), 8);
+  if (p == NULL)
+    return -ENOMEM;
+  list->nic = p;
   list->nic[list->count++] = *nic;
   return 0;
 }

@@ -34,8 +34,8 @@ struct sampler {
 };
 
 /* Reads one guest.  Returns -ENODEV when it turned out to be gone. */
-static int sample_guest(struct sampler *s, struct guest *g, double now,
-                        struct guest_sample *out) {
+static int read_guest(struct sampler *s, struct guest *g, double now,
+                      struct guest_sample *out) {
   int err = sampler_guest_ready(&s->discovery.dirs, g, now);
   if (err == 0)
     err = sampler_read_guest(&s->reader, g, now, out);
@@ -55,7 +55,7 @@ static bool sample_all(struct sampler *s, double now, sampler_visit_fn visit,
     if (g->sampled == s->run_gen)
       continue;
     g->sampled = s->run_gen;
-    if (sample_guest(s, g, now, &sample) < 0) {
+    if (read_guest(s, g, now, &sample) < 0) {
       g->gone = true;
       any_gone = true;
       continue;

@@ -10,6 +10,7 @@
  */
 #include "sampler_discovery.h"
 
+#include "pvecg/grow.h"
 #include "pvecg/vmid.h"
 
 #include <dirent.h>
@@ -35,14 +36,12 @@ static struct guest *find_guest(struct sampler_discovery *d, uint64_t key) {
 }
 
 static int add_pending(struct sampler_discovery *d, uint64_t key, ino_t ino) {
-  if (d->pending_count == d->pending_cap) {
-    size_t cap = d->pending_cap ? d->pending_cap * 2 : 64;
-    struct sampler_pending *p = realloc(d->pending, cap * sizeof(*p));
-    if (!p)
-      return -ENOMEM;
-    d->pending = p;
-    d->pending_cap = cap;
-  }
+  struct sampler_pending *p =
+      grow_array(d->pending, d->pending_count + 1, &d->pending_cap,
+                 sizeof(*d->pending), 64);
+  if (p == NULL)
+    return -ENOMEM;
+  d->pending = p;
   d->pending[d->pending_count++] =
       (struct sampler_pending){.key = key, .ino = ino};
   return 0;

@@ -25,71 +25,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static const char json_type[] = "application/json;charset=UTF-8";
-static const unsigned char out_of_memory[] =
-    "{\"data\":null,\"message\":\"out of memory\"}";
-
-/* A JSON body written by fill(), or a 500 when no memory is left. */
-void serve_json_reply(struct serve_reply *r, int status,
-                      void (*fill)(struct json_writer *, const void *),
-                      const void *arg) {
-  char *body = NULL;
-  size_t size = 0;
-  FILE *out = open_memstream(&body, &size);
-  r->content_type = json_type;
-  r->cache_control = "no-store";
-  if (out != NULL) {
-    struct json_writer w;
-    json_writer_init(&w, out);
-    fill(&w, arg);
-    if (fclose(out) == 0) {
-      r->status = status;
-      r->body = body;
-      r->size = size;
-      return;
-    }
-  }
-  free(body);
-  r->status = 500;
-  r->data = out_of_memory;
-  r->size = sizeof(out_of_memory) - 1;
-  snprintf(r->message, sizeof(r->message), "out of memory");
-}
-
-static void fill_error(struct json_writer *w, const void *arg) {
-  const struct serve_error *e = arg;
-  json_begin_object(w);
-  json_key(w, "data");
-  json_null(w);
-  json_key(w, "message");
-  json_string(w, e->message);
-  if (e->param[0] != '\0') {
-    json_key(w, "errors");
-    json_begin_object(w);
-    json_key(w, e->param);
-    json_string(w, e->param_problem);
-    json_end_object(w);
-  }
-  json_end_object(w);
-}
-
-static void error_reply(struct serve_reply *r, const struct serve_error *e) {
-  serve_json_reply(r, e->status, fill_error, e);
-  if (r->status == e->status && e->param[0] != '\0')
-    snprintf(r->message, sizeof(r->message), "%s (%s: %s)", e->message,
-             e->param, e->param_problem);
-  else if (r->status == e->status)
-    snprintf(r->message, sizeof(r->message), "%s", e->message);
-}
-
-void serve_fail_reply(struct serve_reply *r, int status, const char *what) {
-  struct serve_error e = {.status = status};
-  snprintf(e.message, sizeof(e.message), "%s", what);
-  error_reply(r, &e);
-}
-
-/* ---- the page ------------------------------------------------------------ */
-
 static void asset_reply(const struct serve_request *req,
                         struct serve_reply *r) {
   const struct serve_asset *a = serve_asset_find(req->asset);
@@ -277,7 +212,7 @@ static void rrddata_reply(const struct serve_config *c,
     return;
   }
   r->status = 200;
-  r->content_type = json_type;
+  r->content_type = SERVE_JSON_TYPE;
   r->cache_control = "no-store";
 }
 
@@ -289,7 +224,7 @@ void serve_answer(const struct serve_config *config, const char *method,
   struct serve_error err;
   *ret = (struct serve_reply){0};
   if (serve_request_parse(method, path, params, count, &req, &err) != 0) {
-    error_reply(ret, &err);
+    serve_error_reply(ret, &err);
     return;
   }
   switch (req.route) {
@@ -311,9 +246,4 @@ void serve_answer(const struct serve_config *config, const char *method,
     serve_overview_reply(config, &req, headers->scope, ret);
     return;
   }
-}
-
-void serve_reply_free(struct serve_reply *reply) {
-  free(reply->body);
-  *reply = (struct serve_reply){0};
 }

@@ -5,6 +5,7 @@
  */
 #include "serve_collisions.h"
 
+#include "pvecg/grow.h"
 #include "pvecg/json_writer.h"
 #include "pvecg/rrd_owner_disk.h"
 
@@ -37,14 +38,11 @@ static int take(const struct rrd_owner_record *r, void *ctx) {
     snprintf(d->owner, sizeof(d->owner), "%s", r->host);
   if (r->kind != RRD_OWNER_RECORD_COLLISION)
     return 0;
-  if (d->count == d->size) {
-    size_t size = d->size ? 2 * d->size : 8;
-    struct serve_collision *c = realloc(d->c, size * sizeof(*c));
-    if (c == NULL)
-      return d->err = -ENOMEM;
-    d->c = c;
-    d->size = size;
-  }
+  struct serve_collision *grown =
+      grow_array(d->c, d->count + 1, &d->size, sizeof(*d->c), 8);
+  if (grown == NULL)
+    return d->err = -ENOMEM;
+  d->c = grown;
   struct serve_collision *c = &d->c[d->count++];
   memcpy(c->cluster, r->cluster, sizeof(c->cluster));
   memcpy(c->vmid, r->name, sizeof(c->vmid));

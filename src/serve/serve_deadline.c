@@ -12,6 +12,8 @@
  */
 #include "serve_deadline.h"
 
+#include "serve_proxy.h"
+
 #include "pvecg/monotonic.h"
 
 #include <arpa/inet.h>
@@ -38,12 +40,12 @@ struct watched {
   bool idle;    /* the deadline is the keep-alive one: closed unlogged */
   int64_t deadline_ns;
   unsigned limit_s; /* the seconds the running deadline gave, for the log */
-  char addr[INET6_ADDRSTRLEN];
+  char addr[ADDR_TEXT];
 };
 
 /* A closing to log once the lock is let go. */
 struct late {
-  char addr[INET6_ADDRSTRLEN];
+  char addr[ADDR_TEXT];
   unsigned limit_s;
 };
 
@@ -57,6 +59,7 @@ struct serve_deadlines {
   int64_t wake_ns; /* when the watchdog wakes next, INT64_MAX: not by time */
   struct watched list; /* circular, with this as its head */
   void (*log)(const char *addr, unsigned seconds);
+  const struct serve_proxy *proxy; /* names the peer that is the proxy */
 };
 
 /* ---- the watchdog -------------------------------------------------------- */
@@ -134,6 +137,7 @@ static void arm(struct serve_deadlines *d, struct watched *w, enum arming how) {
 }
 
 int serve_deadlines_start(unsigned header_s, unsigned idle_s,
+                          const struct serve_proxy *proxy,
                           void (*log)(const char *addr, unsigned seconds),
                           struct serve_deadlines **ret) {
   struct serve_deadlines *d = calloc(1, sizeof(*d));
@@ -147,6 +151,7 @@ int serve_deadlines_start(unsigned header_s, unsigned idle_s,
   d->wake_ns = INT64_MAX;
   d->list.next = d->list.prev = &d->list;
   d->log = log;
+  d->proxy = proxy;
   pthread_mutex_init(&d->lock, NULL);
   /* the watchdog's sleep on the clock the deadlines are in */
   pthread_condattr_init(&attr);
@@ -183,18 +188,16 @@ static struct watched *watched_of(struct MHD_Connection *connection) {
   return info != NULL ? info->socket_context : NULL;
 }
 
-static void name_client(struct MHD_Connection *connection, char *out,
+/* The peer as the log names it: before a request there is no
+ * X-Forwarded-For, so behind the trusted proxy it is the proxy, said as
+ * such. */
+static void name_client(const struct serve_deadlines *d,
+                        struct MHD_Connection *connection, char *out,
                         size_t size) {
   const union MHD_ConnectionInfo *info =
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-  const struct sockaddr *sa = info != NULL ? info->client_addr : NULL;
-  const void *a = NULL;
-  if (sa != NULL && sa->sa_family == AF_INET6)
-    a = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
-  else if (sa != NULL && sa->sa_family == AF_INET)
-    a = &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
-  if (a == NULL || inet_ntop(sa->sa_family, a, out, (socklen_t)size) == NULL)
-    snprintf(out, size, "?");
+  serve_address_text(d->proxy, info != NULL ? info->client_addr : NULL, out,
+                     size);
 }
 
 static void opened(struct serve_deadlines *d, struct MHD_Connection *connection,
@@ -207,7 +210,7 @@ static void opened(struct serve_deadlines *d, struct MHD_Connection *connection,
   if (w == NULL)
     return;
   w->fd = info->connect_fd;
-  name_client(connection, w->addr, sizeof(w->addr));
+  name_client(d, connection, w->addr, sizeof(w->addr));
   pthread_mutex_lock(&d->lock);
   w->next = &d->list;
   w->prev = d->list.prev;

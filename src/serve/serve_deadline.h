@@ -20,13 +20,20 @@
 #define PVECG_SERVE_DEADLINE_H
 
 #include <microhttpd.h>
+#include <netinet/in.h>
 
 struct serve_deadlines;
+struct serve_proxy;
+
+/* An address as the log names it, with " (the trusted proxy)". */
+#define ADDR_TEXT (INET6_ADDRSTRLEN + 24)
 
 /* Starts the watchdog; log(addr, seconds) tells of a connection it closed
- * and the deadline that applied to it (called without the list's lock).
- * Returns 0, or a negative errno. */
+ * and the deadline that applied to it (called without the list's lock),
+ * naming the peer as serve_address_text() does with proxy (NULL: none;
+ * kept, not copied).  Returns 0, or a negative errno. */
 int serve_deadlines_start(unsigned header_s, unsigned idle_s,
+                          const struct serve_proxy *proxy,
                           void (*log)(const char *addr, unsigned seconds),
                           struct serve_deadlines **ret);
 

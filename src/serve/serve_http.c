@@ -123,15 +123,11 @@ static void mhd_log(void *cls, const char *format, va_list ap) {
            text[0] != '\0' && text[strlen(text) - 1] == '\n' ? "" : "\n");
 }
 
-/* The client's address as text, for the log. */
+/* The client's address as text, for the log: the address alone, as
+ * fail2ban's rhost= wants it (the client behind the trusted proxy is
+ * already resolved by client_of()). */
 static void client_name(const struct sockaddr *sa, char *out, size_t size) {
-  const void *a = NULL;
-  if (sa != NULL && sa->sa_family == AF_INET6)
-    a = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
-  else if (sa != NULL && sa->sa_family == AF_INET)
-    a = &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
-  if (a == NULL || inet_ntop(sa->sa_family, a, out, (socklen_t)size) == NULL)
-    snprintf(out, size, "?");
+  serve_address_text(NULL, sa, out, size);
 }
 
 static void log_late(const char *addr, unsigned seconds) {
@@ -499,7 +495,7 @@ static int serve_until_stopped(struct server *s,
   pthread_sigmask(SIG_BLOCK, &stop, NULL);
   signal(SIGPIPE, SIG_IGN);
   unsigned header = o->header_timeout != 0 ? o->header_timeout : HEADER_TIMEOUT;
-  int r = serve_deadlines_start(header, CONNECTION_TIMEOUT, log_late,
+  int r = serve_deadlines_start(header, CONNECTION_TIMEOUT, &s->proxy, log_late,
                                 &s->deadlines);
   if (r != 0) {
     snprintf(err, err_size, "cannot start: %s", strerror(-r));

@@ -10,7 +10,9 @@
 #ifndef PVECG_SERVE_METRICS_H
 #define PVECG_SERVE_METRICS_H
 
-#include "serve_answer.h"
+#include "pvecg/serve.h"
+#include "serve_reply.h"
+#include "serve_request.h"
 
 void serve_metrics_reply(const struct serve_config *config,
                          const struct serve_request *req,

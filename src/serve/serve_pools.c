@@ -6,6 +6,7 @@
  */
 #include "serve_pools.h"
 
+#include "pvecg/grow.h"
 #include "pvecg/vmid.h"
 
 #include <errno.h>
@@ -59,14 +60,10 @@ static size_t split_fields(struct field line, struct field *out, size_t max) {
 }
 
 static int add(struct members *m, uint32_t vmid, bool wanted) {
-  if (m->count == m->room) {
-    size_t room = m->room != 0 ? 2 * m->room : 64;
-    void *p = realloc(m->item, room * sizeof(*m->item));
-    if (p == NULL)
-      return -ENOMEM;
-    m->item = p;
-    m->room = room;
-  }
+  void *p = grow_array(m->item, m->count + 1, &m->room, sizeof(*m->item), 64);
+  if (p == NULL)
+    return -ENOMEM;
+  m->item = p;
   m->item[m->count++] = (struct member){vmid, m->order++, wanted};
   return 0;
 }

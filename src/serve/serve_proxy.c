@@ -34,6 +34,22 @@ static bool is_proxy(const struct serve_proxy *p, const struct sockaddr *peer) {
   return IN6_IS_ADDR_V4MAPPED(a) && memcmp(&a->s6_addr[12], &p->v4, 4) == 0;
 }
 
+void serve_address_text(const struct serve_proxy *proxy,
+                        const struct sockaddr *sa, char *out, size_t size) {
+  const void *a = NULL;
+  if (sa != NULL && sa->sa_family == AF_INET6)
+    a = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+  else if (sa != NULL && sa->sa_family == AF_INET)
+    a = &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+  if (a == NULL || inet_ntop(sa->sa_family, a, out, (socklen_t)size) == NULL) {
+    snprintf(out, size, "?");
+    return;
+  }
+  size_t n = strlen(out);
+  if (proxy != NULL && proxy->set && is_proxy(proxy, sa) && n < size)
+    snprintf(out + n, size - n, " (the trusted proxy)");
+}
+
 /* The last comma-separated element of xff, without spaces, into buf. */
 static bool last_element(const char *xff, char *buf, size_t size) {
   const char *start = strrchr(xff, ',');

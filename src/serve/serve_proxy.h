@@ -42,4 +42,14 @@ const struct sockaddr *serve_proxy_client(const struct serve_proxy *proxy,
                                           const char *xff,
                                           struct sockaddr_storage *buf);
 
+/*
+ * A client's address as the log names it: its text ("?" when there is
+ * none).  When proxy is set and sa is the trusted proxy itself (a
+ * connection whose request, and so its X-Forwarded-For, has not come yet),
+ * " (the trusted proxy)" follows, so a line never passes the proxy off as
+ * the client.
+ */
+void serve_address_text(const struct serve_proxy *proxy,
+                        const struct sockaddr *sa, char *out, size_t size);
+
 #endif

@@ -2,6 +2,7 @@
 /* A token's scope (see serve_scope.h). */
 #include "serve_scope.h"
 
+#include "pvecg/grow.h"
 #include "pvecg/vmid.h"
 
 #include <errno.h>
@@ -18,14 +19,11 @@ static int by_cluster_vmid(const void *a, const void *b) {
 }
 
 int serve_scope_add(struct serve_scope *s, const char *cluster, uint32_t vmid) {
-  if (s->guest_count == s->guest_room) {
-    size_t room = s->guest_room != 0 ? 2 * s->guest_room : 8;
-    void *p = realloc(s->guest, room * sizeof(*s->guest));
-    if (p == NULL)
-      return -ENOMEM;
-    s->guest = p;
-    s->guest_room = room;
-  }
+  void *p = grow_array(s->guest, s->guest_count + 1, &s->guest_room,
+                       sizeof(*s->guest), 8);
+  if (p == NULL)
+    return -ENOMEM;
+  s->guest = p;
   struct serve_scope_guest *g = &s->guest[s->guest_count++];
   memset(g, 0, sizeof(*g));
   g->vmid = vmid;
@@ -133,14 +131,11 @@ static const char *take_cluster(struct text *item, char *ret, size_t size) {
 
 static int add_pool(struct serve_scope *s, struct text name,
                     const char *cluster) {
-  if (s->pool_count == s->pool_room) {
-    size_t room = s->pool_room != 0 ? 2 * s->pool_room : 4;
-    void *p = realloc(s->pool, room * sizeof(*s->pool));
-    if (p == NULL)
-      return -ENOMEM;
-    s->pool = p;
-    s->pool_room = room;
-  }
+  void *p = grow_array(s->pool, s->pool_count + 1, &s->pool_room,
+                       sizeof(*s->pool), 4);
+  if (p == NULL)
+    return -ENOMEM;
+  s->pool = p;
   struct serve_scope_pool *pool = &s->pool[s->pool_count++];
   memset(pool, 0, sizeof(*pool));
   memcpy(pool->name, name.p, name.n);

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the words the pvecg command takes as option values:
- * export_format_parse and export_prefix_problem (src/history/export_format.c),
- * export_names_parse (src/history/export_names.c),
- * rrddata_timeframe_parse (src/history/rrddata.c) and graph_what_parse
- * (src/history/graph_def.c).  Checks, beyond memory safety: each parser accepts
- * exactly the words its header documents, listed here again, and returns
- * the matching enumerator; a refusal is -EINVAL with *ret untouched; a
- * metric prefix is refused exactly when it is empty, longer than 64 bytes,
- * has a byte other than letters, digits, '_', '-' and '.', or an empty part
- * between dots.
+ * export_format_parse and export_prefix_problem
+ * (src/exporting/export_format.c), export_names_parse
+ * (src/exporting/export_names.c), rrddata_timeframe_parse
+ * (src/reading/rrddata.c) and graph_what_parse (src/reading/graph_def.c).
+ * Checks, beyond memory safety: each parser accepts exactly the words its
+ * header documents, listed here again, and returns the matching enumerator; a
+ * refusal is -EINVAL with *ret untouched; a metric prefix is refused exactly
+ * when it is empty, longer than 64 bytes, has a byte other than letters,
+ * digits, '_', '-' and '.', or an empty part between dots.
  */
 #include <errno.h>
 #include <stdbool.h>

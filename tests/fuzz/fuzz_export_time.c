@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for export_time_parse (src/history/export_range.c), the times of
- * `pvecg export --since/--until`.  The first byte picks the clock reading
+ * Fuzz target for export_time_parse (src/exporting/export_range.c), the times
+ * of `pvecg export --since/--until`.  The first byte picks the clock reading
  * ("now", never negative), the rest is the text.  Checks, beyond memory
  * safety and signed overflow (UBSan): the result agrees with an oracle
  * that reads the text with 128-bit arithmetic, and a refusal is -EINVAL

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for net_target_parse (src/history/net_sender.c), the listener URL
+ * Fuzz target for net_target_parse (src/sending/net_sender.c), the listener URL
  * of `pvecg export --to`.  Checks, beyond memory safety, against an oracle that
  * splits the URL from the right instead of the left: "tcp://" or "udp://",
  * then a host of 1..NET_HOST_MAX-1 bytes without '/' (without ':' unless

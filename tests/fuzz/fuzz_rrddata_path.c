@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for the path rules of src/history/rrddata.c: rrddata_path_layout
+ * Fuzz target for the path rules of src/reading/rrddata.c: rrddata_path_layout
  * (the layout a file belongs to, by the name of its directory) and
  * rrddata_legacy_path (the pve2 file next to a 9.0 file).  The first byte
  * picks the suffix, the rest is the path.  Checks, beyond memory safety,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for ship_state_parse (src/history/ship_state.c), which reads
+ * Fuzz target for ship_state_parse (src/shipping/ship_state.c), which reads
  * `pvecg ship`'s state file: a damaged file must be refused, never
  * half-believed.  Checks, beyond memory safety: a refusal is -EINVAL with
  * "line N: " and N within the input's lines (or -ENOMEM), and leaves the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for store_answer_read (history/store_answer.c), which reads
+ * Fuzz target for store_answer_read (src/sending/store_answer.c), which reads
  * a metric store's answer to a write: status, body and Retry-After all
  * come from the network.  The input is the status (2 bytes, big-endian),
  * a byte giving the length of the Retry-After value (32 or more: no

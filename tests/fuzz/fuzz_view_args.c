@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for view_args_set (src/history/view_source.c), which takes the
+ * Fuzz target for view_args_set (src/reading/view_source.c), which takes the
  * option values shared by `pvecg rrddata`, `check` and `graph`.  The first byte
  * picks the option (one of the eight, or one that is not shared), the rest
  * is the value.  Checks, beyond memory safety, against an oracle that

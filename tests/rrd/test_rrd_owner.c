@@ -249,10 +249,9 @@ static void test_long_live_migration_in_a_cluster(void **state) {
   }
   assert_int_equal(told, 1);
   /* pve1 stops: pve2 takes over after the window */
-  assert_false(rrd_owner_admit(o, VM, "prod", "196", "pve2", 1.0, 164.0,
-                               &news));
-  assert_true(rrd_owner_admit(o, VM, "prod", "196", "pve2", 1.0, 164.5,
-                              &news));
+  assert_false(
+      rrd_owner_admit(o, VM, "prod", "196", "pve2", 1.0, 164.0, &news));
+  assert_true(rrd_owner_admit(o, VM, "prod", "196", "pve2", 1.0, 164.5, &news));
   assert_int_equal(news.kind, RRD_OWNER_MIGRATED);
 }
 

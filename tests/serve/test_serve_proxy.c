@@ -4,7 +4,8 @@
  * address of X-Forwarded-For only when its peer is the trusted proxy (an
  * IPv4 proxy also as a dual-stack listener's mapped address); from any
  * other peer, without a proxy set, or with a header that is no address,
- * it is the peer's.
+ * it is the peer's.  And an address as the log names it: the trusted
+ * proxy said as such, every other peer as its address alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -47,6 +48,37 @@ static const char *client(const struct serve_proxy *p, const char *peer,
                 ->sin6_addr;
   assert_non_null(inet_ntop(sa->sa_family, a, text, sizeof(text)));
   return text;
+}
+
+/* serve_address_text of peer with proxy p (NULL: none) into a buffer of
+ * size bytes. */
+static const char *named(const struct serve_proxy *p, const char *peer,
+                         size_t size) {
+  static char text[128];
+  struct sockaddr_storage ss = peer_of(peer);
+  memset(text, 'x', sizeof(text));
+  serve_address_text(p, (const struct sockaddr *)&ss, text, size);
+  return text;
+}
+
+static void test_address_text(void **state) {
+  (void)state;
+  struct serve_proxy p = {0};
+  assert_int_equal(serve_proxy_parse("127.0.0.1", &p), 0);
+  assert_string_equal(named(NULL, "192.0.2.7", 128), "192.0.2.7");
+  assert_string_equal(named(&p, "192.0.2.7", 128), "192.0.2.7");
+  assert_string_equal(named(&p, "127.0.0.1", 128),
+                      "127.0.0.1 (the trusted proxy)");
+  /* a dual-stack listener's mapped address of an IPv4 proxy */
+  assert_string_equal(named(&p, "::ffff:127.0.0.1", 128),
+                      "::ffff:127.0.0.1 (the trusted proxy)");
+  assert_string_equal(named(NULL, "127.0.0.1", 128), "127.0.0.1");
+  assert_string_equal(named(&p, "2001:db8::1", 128), "2001:db8::1");
+  /* cut, never past the buffer */
+  assert_string_equal(named(&p, "127.0.0.1", 16), "127.0.0.1 (the ");
+  char none[8];
+  serve_address_text(&p, NULL, none, sizeof(none));
+  assert_string_equal(none, "?");
 }
 
 static void test_parse(void **state) {
@@ -95,6 +127,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse),
       cmocka_unit_test(test_client),
+      cmocka_unit_test(test_address_text),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

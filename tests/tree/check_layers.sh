@@ -4,17 +4,22 @@
 # - every header in include/pvecg/ is used by more than one part, directly
 #   or through another header of include/pvecg/;
 # - the parts include each other's headers in one direction only: a part
-#   includes headers of the parts before it in LAYERS, never after it.
+#   includes headers of the parts before it in LAYERS, never after it;
+# - the senders know nothing of RRD files (KNOWS_NOT), and the shipper
+#   drives the export only through the interface it declares
+#   (THROUGH: the only headers of that part it includes).
 # A header belongs to the part whose folder holds the .c of the same name
 # (OWNER below for the few interfaces without one).
 # usage: check_layers.sh SOURCE_DIR
 set -euo pipefail
 cd "${1:-$(dirname "$0")/../..}"
 
-LAYERS=(src/util src/parse src/sample src/layout src/row rrd src/history
-        src/serve src/cli plugin)
+LAYERS=(src/util src/parse src/sample src/layout src/row rrd src/reading
+        src/sending src/exporting src/shipping src/serve src/cli plugin)
 declare -A OWNER=([node_sample.h]=src/sample [rrd_access.h]=rrd
-                  [serve.h]=src/serve)
+                  [serve.h]=src/serve [export_source.h]=src/exporting)
+declare -A KNOWS_NOT=([src/sending]="src/sample src/layout src/row rrd src/reading")
+declare -A THROUGH=(["src/shipping src/exporting"]="export_run.h export_files.h export_counter.h")
 declare -A RANK
 for i in "${!LAYERS[@]}"; do RANK[${LAYERS[$i]}]=$i; done
 
@@ -57,6 +62,11 @@ for part in "${LAYERS[@]}"; do
         problem "$f includes pvecg/$h, which no part owns"
       elif [ "${RANK[$owner]}" -gt "${RANK[$part]}" ]; then
         problem "$f ($part) includes pvecg/$h of $owner, a part above it"
+      elif [[ " ${KNOWS_NOT[$part]:-} " == *" $owner "* ]]; then
+        problem "$f ($part) includes pvecg/$h of $owner, which it must not know"
+      elif [ -n "${THROUGH[$part $owner]:-}" ] &&
+        [[ " ${THROUGH[$part $owner]} " != *" $h "* ]]; then
+        problem "$f ($part) includes pvecg/$h of $owner: only ${THROUGH[$part $owner]}"
       fi
       for r in $(reach "$h"); do
         [ "$(owner_of "$r")" == "$part" ] || USERS[$r]+=" $part"

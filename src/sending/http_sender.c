@@ -1,0 +1,479 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * HTTP(S) batches through libcurl (see http_sender.h).  The caller and the
+ * sender's thread share one slot: post() waits until it is free, fills it
+ * and returns; the thread sends what is in it, with its retries, and
+ * frees it.  The curl handle belongs to the thread.
+ */
+#include "pvecg/http_sender.h"
+
+#include "sent_lines.h"
+#include "http_split.h"
+
+#include <curl/curl.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define DEFAULT_TRIES 5
+#define DEFAULT_BACKOFF 0.5
+#define BACKOFF_MAX 8.0
+#define ANSWER_KEEP STORE_ANSWER_BODY_MAX /* bytes of an answer read */
+#define RETRY_AFTER_WAIT 30 /* s the sender waits itself; longer: away */
+#define LABEL_SIZE 256
+#define ERROR_SIZE 1024
+
+struct http_sender {
+  CURL *curl;
+  struct curl_slist *headers;
+  char *url;
+  unsigned tries;
+  double backoff;
+  char answer[ANSWER_KEEP + 1];
+  size_t answer_len;
+  char retry_after[64]; /* the answer's Retry-After header */
+
+  pthread_t thread;
+  bool started;
+  pthread_mutex_t lock;
+  pthread_cond_t changed;
+  /* The slot, under lock. */
+  bool busy, stop;
+  char *body;
+  size_t len, capacity;
+  char label[LABEL_SIZE];
+  size_t batch; /* the number of the batch in the slot */
+  size_t cap;   /* bytes per request known to pass, 0: any */
+  /* The first failure, under lock: nothing is sent after it. */
+  int failed;
+  char error[ERROR_SIZE];
+  struct store_answer failure;
+  struct http_sender_stats stats;
+  struct http_sender_skip skip[HTTP_SENDER_SKIPS_KEPT];
+  size_t skips_kept;
+};
+
+bool http_url_is_http(const char *url) {
+  return url != NULL && (strncasecmp(url, "http://", 7) == 0 ||
+                         strncasecmp(url, "https://", 8) == 0);
+}
+
+/* The value of the query's key precision= (NULL: none), into out. */
+static const char *precision_of(const char *url, char *out, size_t size) {
+  const char *q = strchr(url, '?');
+  for (const char *p = q; p != NULL; p = strchr(p + 1, '&')) {
+    if (strncmp(p + 1, "precision=", 10) != 0)
+      continue;
+    p += 11;
+    size_t n = strcspn(p, "&#");
+    snprintf(out, size, "%.*s", (int)(n < size ? n : size - 1), p);
+    return out;
+  }
+  return NULL;
+}
+
+int http_url_time_scale(const char *url, int64_t *scale, char *err,
+                        size_t err_size) {
+  static const struct {
+    const char *name;
+    int64_t scale;
+    bool v2, v1;
+  } unit[] = {{"ns", 1000000000, true, true}, {"n", 1000000000, false, true},
+              {"us", 1000000, true, false},   {"u", 1000000, false, true},
+              {"ms", 1000, true, true},       {"s", 1, true, true}};
+  char p[16];
+  *scale = 0;
+  if (precision_of(url, p, sizeof(p)) == NULL)
+    return 0;
+  bool v2 = strstr(url, "/api/v2/") != NULL;
+  for (size_t i = 0; i < sizeof(unit) / sizeof(unit[0]); i++)
+    if (strcmp(p, unit[i].name) == 0 && (v2 ? unit[i].v2 : unit[i].v1)) {
+      *scale = unit[i].scale;
+      return 0;
+    }
+  snprintf(err, err_size,
+           v2 ? "precision=%s: InfluxDB 2.x takes ns, us, ms or s"
+              : "precision=%s: this URL takes n, u, ms or s (InfluxDB 1.x "
+                "reads \"us\" as nanoseconds; m and h would round the rows' "
+                "times)",
+           p);
+  return -EINVAL;
+}
+
+/* Keeps the start of the answer (InfluxDB and VictoriaMetrics say what
+ * they refused in it). */
+static size_t keep_answer(char *data, size_t size, size_t n, void *ctx) {
+  struct http_sender *s = ctx;
+  size_t len = size * n, room = ANSWER_KEEP - s->answer_len;
+  size_t take = len < room ? len : room;
+  memcpy(s->answer + s->answer_len, data, take);
+  s->answer_len += take;
+  s->answer[s->answer_len] = '\0';
+  return len;
+}
+
+/* Keeps the Retry-After header of a busy store's answer. */
+static size_t keep_header(char *data, size_t size, size_t n, void *ctx) {
+  struct http_sender *s = ctx;
+  size_t len = size * n;
+  static const char name[] = "retry-after:";
+  if (len > sizeof(name) - 1 && strncasecmp(data, name, sizeof(name) - 1) == 0)
+    store_words_quote(data + sizeof(name) - 1, len - (sizeof(name) - 1),
+                      s->retry_after, sizeof(s->retry_after));
+  return len;
+}
+
+static int add_header(struct http_sender *s, const char *header) {
+  struct curl_slist *l = curl_slist_append(s->headers, header);
+  if (l == NULL)
+    return -ENOMEM;
+  s->headers = l;
+  return 0;
+}
+
+static int set_token(struct http_sender *s, const char *token) {
+  if (token == NULL)
+    return 0;
+  const char *scheme = strstr(s->url, "/api/v2/") != NULL ? "Token" : "Bearer";
+  size_t size = strlen(token) + 32;
+  char *header = malloc(size);
+  if (header == NULL)
+    return -ENOMEM;
+  snprintf(header, size, "Authorization: %s %s", scheme, token);
+  int r = add_header(s, header);
+  memset(header, 0, size); /* a secret does not linger in freed memory */
+  free(header);
+  return r;
+}
+
+static int configure(struct http_sender *s,
+                     const struct http_sender_options *o) {
+  CURL *c = s->curl;
+  long ms = (long)(o->timeout * 1000);
+  if (add_header(s, "Content-Type: text/plain; charset=utf-8") < 0 ||
+      add_header(s, "Expect:") < 0 || set_token(s, o->token) < 0)
+    return -ENOMEM;
+  curl_easy_setopt(c, CURLOPT_URL, s->url);
+  curl_easy_setopt(c, CURLOPT_HTTPHEADER, s->headers);
+  curl_easy_setopt(c, CURLOPT_POST, 1L);
+  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, ms);
+  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, ms);
+  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, keep_answer);
+  curl_easy_setopt(c, CURLOPT_WRITEDATA, s);
+  curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, keep_header);
+  curl_easy_setopt(c, CURLOPT_HEADERDATA, s);
+  curl_easy_setopt(c, CURLOPT_USERAGENT, "pvecg-export");
+  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  if (o->ca_file != NULL)
+    curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_file);
+  return 0;
+}
+
+static void *sender_main(void *arg);
+
+int http_sender_open(const struct http_sender_options *o,
+                     struct http_sender **ret, char *err, size_t err_size) {
+  if (!http_url_is_http(o->url)) {
+    snprintf(err, err_size, "not an http:// or https:// URL");
+    return -EINVAL;
+  }
+  curl_global_init(CURL_GLOBAL_DEFAULT);
+  struct http_sender *s = calloc(1, sizeof(*s));
+  if (s != NULL) {
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_cond_init(&s->changed, NULL);
+    s->curl = curl_easy_init();
+    s->url = strdup(o->url);
+    s->tries = o->tries ? o->tries : DEFAULT_TRIES;
+    s->backoff = o->backoff > 0 ? o->backoff : DEFAULT_BACKOFF;
+    s->cap = o->cap;
+  }
+  if (s == NULL || s->curl == NULL || s->url == NULL || configure(s, o) < 0 ||
+      pthread_create(&s->thread, NULL, sender_main, s) != 0) {
+    http_sender_free(s);
+    snprintf(err, err_size, "out of memory or no thread");
+    return -ENOMEM;
+  }
+  s->started = true;
+  *ret = s;
+  return 0;
+}
+
+static void pause_s(double s) {
+  struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+  while (nanosleep(&ts, &ts) != 0)
+    ;
+}
+
+/* Failures that may pass: the network or the server in trouble.  A
+ * certificate that does not verify, a bad URL or a protocol curl lacks
+ * stay as they are, however often tried. */
+static bool transient(CURLcode c) {
+  switch (c) {
+  case CURLE_COULDNT_RESOLVE_HOST:
+  case CURLE_COULDNT_CONNECT:
+  case CURLE_OPERATION_TIMEDOUT:
+  case CURLE_SEND_ERROR:
+  case CURLE_RECV_ERROR:
+  case CURLE_GOT_NOTHING:
+  case CURLE_PARTIAL_FILE:
+  case CURLE_SSL_CONNECT_ERROR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* One try: what the server (or the connection) said. */
+static void try_once(struct http_sender *s, const char *body, size_t len,
+                     struct store_answer *ret) {
+  long status = 0;
+  s->answer_len = 0;
+  s->answer[0] = '\0';
+  s->retry_after[0] = '\0';
+  curl_easy_setopt(s->curl, CURLOPT_POSTFIELDS, body);
+  curl_easy_setopt(s->curl, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+  CURLcode c = curl_easy_perform(s->curl);
+  if (c != CURLE_OK) {
+    *ret = (struct store_answer){
+        .verdict = transient(c) ? STORE_AWAY : STORE_REFUSED,
+        .fix = "check the URL and, for https, --ca-file"};
+    snprintf(ret->words, sizeof(ret->words), "%s", curl_easy_strerror(c));
+    return;
+  }
+  curl_easy_getinfo(s->curl, CURLINFO_RESPONSE_CODE, &status);
+  store_answer_read(status, s->answer, s->answer_len,
+                    s->retry_after[0] ? s->retry_after : NULL, time(NULL), ret);
+}
+
+/* One piece, tried again after a pause while the store is away: the
+ * pause doubles, or is what the store asked for; a store that asks for
+ * longer than a shipper's pass settles the piece as away at once. */
+static void try_piece(void *ctx, const char *body, size_t len,
+                      struct store_answer *ret) {
+  struct http_sender *s = ctx;
+  double wait = s->backoff;
+  for (unsigned i = 0;; i++) {
+    try_once(s, body, len, ret);
+    if (ret->verdict != STORE_AWAY || i + 1 >= s->tries ||
+        ret->retry_after > RETRY_AFTER_WAIT)
+      break;
+    pause_s(ret->retry_after > wait ? ret->retry_after : wait);
+    wait = wait * 2 < BACKOFF_MAX ? wait * 2 : BACKOFF_MAX;
+    pthread_mutex_lock(&s->lock);
+    s->stats.retries++;
+    pthread_mutex_unlock(&s->lock);
+  }
+}
+
+/* A line's start and its last field (the time), quoted, for a message. */
+static void describe_line(const char *line, size_t len,
+                          struct http_sender_skip *ret) {
+  while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+    len--;
+  store_words_quote(line, len, ret->line, sizeof(ret->line));
+  const char *sp = len > 0 ? memrchr(line, ' ', len) : NULL;
+  size_t at = sp != NULL ? (size_t)(sp - line) + 1 : len;
+  store_words_quote(line + at, len - at, ret->time, sizeof(ret->time));
+}
+
+/* Under lock: the skips of a delivered batch, kept for the caller. */
+static void keep_skips(struct http_sender *s, const char *body,
+                       const struct http_split_outcome *o) {
+  for (size_t i = 0; i < o->skips; i++) {
+    const struct http_split_skip *k = &o->skip[i];
+    s->stats.skipped[k->why == STORE_BAD_LINE]++;
+    if (s->skips_kept == HTTP_SENDER_SKIPS_KEPT)
+      continue;
+    struct http_sender_skip *to = &s->skip[s->skips_kept++];
+    *to = (struct http_sender_skip){
+        .batch = s->batch, .offset = k->offset, .why = k->why};
+    describe_line(body + k->offset, k->len, to);
+    memcpy(to->words, k->words, sizeof(to->words));
+  }
+}
+
+/* Under lock: what a delivered batch adds to the totals. */
+static void count_delivered(struct http_sender *s,
+                            const struct http_split_outcome *o) {
+  s->stats.requests++;
+  s->stats.bytes += s->len;
+  s->stats.lines += sent_lines(s->body, s->len);
+  for (size_t r = 0; r < STORE_REASONS; r++) {
+    s->stats.dropped_by[r] += o->dropped[r];
+    s->stats.dropped += o->dropped[r];
+  }
+  if (o->partial.status != 0) {
+    s->stats.partial++;
+    snprintf(s->stats.partial_answer, sizeof(s->stats.partial_answer), "%s",
+             o->partial.words);
+  }
+}
+
+/* Under lock: the failure, said with the batch's label. */
+static void note_failure(struct http_sender *s,
+                         const struct http_split_outcome *o, int r) {
+  const struct store_answer *a = &o->answer;
+  s->failed = r;
+  s->failure = *a;
+  s->failure.verdict = o->verdict;
+  char why[ERROR_SIZE];
+  if (a->status != 0)
+    snprintf(why, sizeof(why), "the server answered HTTP %ld: %s", a->status,
+             a->words);
+  else
+    snprintf(why, sizeof(why), "%s", a->words);
+  size_t n = strlen(why);
+  if (o->verdict == STORE_AWAY && a->retry_after <= RETRY_AFTER_WAIT &&
+      n < sizeof(why))
+    snprintf(why + n, sizeof(why) - n, " (%u tries)", s->tries);
+  /* the label is short; a long reason is cut, as any message is */
+  snprintf(s->error, sizeof(s->error), "%.*s: %.*s", LABEL_SIZE, s->label,
+           ERROR_SIZE - LABEL_SIZE - 8, why);
+}
+
+/* One batch, in pieces as the store needs; 0 or the failure's error. */
+static int deliver(struct http_sender *s) {
+  struct http_split_outcome o;
+  size_t cap = s->cap;
+  int r = http_split_send(s->body, s->len, &cap, try_piece, s, &o);
+  pthread_mutex_lock(&s->lock);
+  s->cap = cap;
+  if (r < 0) {
+    o = (struct http_split_outcome){.verdict = STORE_REFUSED};
+    snprintf(o.answer.words, sizeof(o.answer.words), "out of memory");
+  } else {
+    r = o.verdict == STORE_TAKEN  ? 0
+        : o.verdict == STORE_AWAY ? -EAGAIN
+                                  : -EPROTO;
+  }
+  if (r == 0) {
+    count_delivered(s, &o);
+    keep_skips(s, s->body, &o);
+  } else {
+    note_failure(s, &o, r);
+  }
+  pthread_mutex_unlock(&s->lock);
+  free(o.skip);
+  return r;
+}
+
+/* The thread: whatever is in the slot, until told to stop. */
+static void *sender_main(void *arg) {
+  struct http_sender *s = arg;
+  pthread_mutex_lock(&s->lock);
+  for (;;) {
+    while (!s->busy && !s->stop)
+      pthread_cond_wait(&s->changed, &s->lock);
+    if (!s->busy)
+      break;
+    pthread_mutex_unlock(&s->lock);
+    deliver(s);
+    pthread_mutex_lock(&s->lock);
+    s->busy = false;
+    pthread_cond_broadcast(&s->changed);
+  }
+  pthread_mutex_unlock(&s->lock);
+  return NULL;
+}
+
+/* Under lock: waits for the slot; the first failure, if any. */
+static int wait_free(struct http_sender *s, char *err, size_t err_size) {
+  while (s->busy)
+    pthread_cond_wait(&s->changed, &s->lock);
+  if (s->failed < 0)
+    snprintf(err, err_size, "%s", s->error);
+  return s->failed;
+}
+
+int http_sender_post(struct http_sender *s, const char *body, size_t len,
+                     const char *label, char *err, size_t err_size) {
+  pthread_mutex_lock(&s->lock);
+  int r = wait_free(s, err, err_size);
+  if (r == 0 && len > s->capacity) {
+    char *grown = realloc(s->body, len);
+    if (grown == NULL) {
+      snprintf(err, err_size, "%s: out of memory", label);
+      r = -ENOMEM;
+    } else {
+      s->body = grown;
+      s->capacity = len;
+    }
+  }
+  if (r == 0) {
+    memcpy(s->body, body, len);
+    s->len = len;
+    snprintf(s->label, sizeof(s->label), "%s", label);
+    s->batch++;
+    s->busy = true;
+    pthread_cond_broadcast(&s->changed);
+  }
+  pthread_mutex_unlock(&s->lock);
+  return r;
+}
+
+int http_sender_finish(struct http_sender *s, char *err, size_t err_size) {
+  pthread_mutex_lock(&s->lock);
+  int r = wait_free(s, err, err_size);
+  pthread_mutex_unlock(&s->lock);
+  return r;
+}
+
+void http_sender_stats(struct http_sender *s, struct http_sender_stats *ret) {
+  pthread_mutex_lock(&s->lock);
+  *ret = s->stats;
+  pthread_mutex_unlock(&s->lock);
+}
+
+void http_sender_failure(struct http_sender *s, struct store_answer *ret) {
+  pthread_mutex_lock(&s->lock);
+  *ret = s->failed < 0 ? s->failure : (struct store_answer){0};
+  pthread_mutex_unlock(&s->lock);
+}
+
+size_t http_sender_cap(struct http_sender *s) {
+  pthread_mutex_lock(&s->lock);
+  size_t cap = s->cap;
+  pthread_mutex_unlock(&s->lock);
+  return cap;
+}
+
+size_t http_sender_take_skips(struct http_sender *s, size_t batch,
+                              struct http_sender_skip *out, size_t max) {
+  pthread_mutex_lock(&s->lock);
+  size_t n = 0, kept = 0;
+  for (size_t i = 0; i < s->skips_kept; i++) {
+    if (n < max && (batch == 0 || s->skip[i].batch == batch))
+      out[n++] = s->skip[i];
+    else
+      s->skip[kept++] = s->skip[i];
+  }
+  s->skips_kept = kept;
+  pthread_mutex_unlock(&s->lock);
+  return n;
+}
+
+void http_sender_free(struct http_sender *s) {
+  if (s == NULL)
+    return;
+  if (s->started) {
+    pthread_mutex_lock(&s->lock);
+    s->stop = true;
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
+    pthread_join(s->thread, NULL);
+  }
+  pthread_mutex_destroy(&s->lock);
+  pthread_cond_destroy(&s->changed);
+  free(s->body);
+  if (s->curl != NULL)
+    curl_easy_cleanup(s->curl);
+  curl_slist_free_all(s->headers);
+  free(s->url);
+  free(s);
+}

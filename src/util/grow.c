@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Arrays that grow by doubling (see grow.h). */
+#include "pvecg/grow.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+void *grow_array(void *items, size_t need, size_t *capacity, size_t size,
+                 size_t first) {
+  if (need <= *capacity)
+    return items;
+  size_t cap = *capacity > 0 ? *capacity : (first > 0 ? first : 1);
+  while (cap < need) {
+    if (cap > SIZE_MAX / 2)
+      return NULL;
+    cap *= 2;
+  }
+  if (size > 0 && cap > SIZE_MAX / size)
+    return NULL;
+  void *grown = realloc(items, cap * size);
+  if (grown == NULL)
+    return NULL;
+  *capacity = cap;
+  return grown;
+}
