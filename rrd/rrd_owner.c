@@ -191,7 +191,7 @@ static void contend(struct rrd_owner *o, struct owner_entry *e,
   if (e->owner.last - r->first <= rrd_owner_window(e->owner.interval))
     return;
   long long since = (long long)o->wall() - (long long)(now - r->first);
-  if (e->cluster[0] != '\0') {
+  if (e->key.cluster[0] != '\0') {
     tell(e, r->host, since, false, now, news);
     return;
   }
@@ -291,7 +291,7 @@ unsigned long long rrd_owner_refused(struct rrd_owner *o) {
 
 size_t rrd_owner_count(struct rrd_owner *o) {
   pthread_mutex_lock(&o->lock);
-  size_t n = o->table.entry_count;
+  size_t n = o->table.keyed.entry_count;
   pthread_mutex_unlock(&o->lock);
   return n;
 }

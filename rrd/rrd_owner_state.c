@@ -31,9 +31,9 @@ static struct rrd_owner_record *key_record(struct rrd_owner_record *r,
                                            const char *host) {
   memset(r, 0, sizeof(*r));
   r->kind = kind;
-  r->layout = e->layout;
-  snprintf(r->cluster, sizeof(r->cluster), "%s", e->cluster);
-  snprintf(r->name, sizeof(r->name), "%s", e->name);
+  r->layout = e->key.layout;
+  snprintf(r->cluster, sizeof(r->cluster), "%s", e->key.cluster);
+  snprintf(r->name, sizeof(r->name), "%s", e->key.name);
   snprintf(r->host, sizeof(r->host), "%s", host);
   return r;
 }
@@ -63,24 +63,33 @@ static int by_file(const void *pa, const void *pb) {
   return c != 0 ? c : strcmp(a->host, b->host);
 }
 
-static size_t count_records(const struct owner_table *t) {
-  size_t n = 0;
-  for (size_t i = 0; i < t->bucket_count; i++)
-    for (const struct owner_entry *e = t->buckets[i]; e != NULL; e = e->next)
-      n += records_of(e);
-  return n;
+static int count_entry(struct rrd_keyed *k, void *n) {
+  *(size_t *)n += records_of((const struct owner_entry *)k);
+  return 0;
+}
+
+/* Where the entries' records go, one after the other. */
+struct record_sink {
+  struct rrd_owner_record *r;
+  size_t at;
+};
+
+static int put_one(struct rrd_keyed *k, void *ctx) {
+  struct record_sink *s = ctx;
+  s->at += put_entry(&s->r[s->at], (const struct owner_entry *)k);
+  return 0;
 }
 
 int rrd_owner_snapshot(struct rrd_owner *o, struct rrd_owner_record **ret,
                        size_t *count, unsigned long long *changes) {
   pthread_mutex_lock(&o->lock);
-  size_t n = count_records(&o->table);
+  size_t n = 0;
+  rrd_keyed_table_each(&o->table.keyed, count_entry, &n);
   struct rrd_owner_record *r = malloc((n > 0 ? n : 1) * sizeof(*r));
-  size_t at = 0;
-  for (size_t i = 0; r != NULL && i < o->table.bucket_count; i++)
-    for (const struct owner_entry *e = o->table.buckets[i]; e != NULL;
-         e = e->next)
-      at += put_entry(&r[at], e);
+  struct record_sink sink = {r, 0};
+  if (r != NULL)
+    rrd_keyed_table_each(&o->table.keyed, put_one, &sink);
+  size_t at = sink.at;
   *changes = o->changes;
   pthread_mutex_unlock(&o->lock);
   if (r == NULL)

@@ -6,23 +6,14 @@
  */
 #include "rrd_owner_table.h"
 
-#include "rrd_entry_hash.h"
-
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define INITIAL_BUCKETS 64
-
 int owner_table_init(struct owner_table *table) {
-  table->buckets = calloc(INITIAL_BUCKETS, sizeof(*table->buckets));
-  if (table->buckets == NULL)
-    return -ENOMEM;
-  table->bucket_count = INITIAL_BUCKETS;
-  table->entry_count = 0;
-  return 0;
+  return rrd_keyed_table_init(&table->keyed);
 }
 
 static void entry_free(struct owner_entry *e) {
@@ -35,45 +26,19 @@ static void entry_free(struct owner_entry *e) {
   free(e);
 }
 
-void owner_table_destroy(struct owner_table *table) {
-  for (size_t i = 0; i < table->bucket_count; i++)
-    for (struct owner_entry *e = table->buckets[i], *next; e != NULL;
-         e = next) {
-      next = e->next;
-      entry_free(e);
-    }
-  free(table->buckets);
-  table->buckets = NULL;
+static void release(struct rrd_keyed *k) {
+  entry_free((struct owner_entry *)k);
 }
 
-/* Doubles the table when it is full; a failed allocation only costs speed. */
-static void grow(struct owner_table *table) {
-  size_t count = table->bucket_count * 2;
-  struct owner_entry **buckets = calloc(count, sizeof(*buckets));
-  if (buckets == NULL)
-    return;
-  for (size_t i = 0; i < table->bucket_count; i++)
-    for (struct owner_entry *e = table->buckets[i], *next; e != NULL;
-         e = next) {
-      next = e->next;
-      size_t b = rrd_entry_hash(e->layout, e->cluster, e->name) & (count - 1);
-      e->next = buckets[b];
-      buckets[b] = e;
-    }
-  free(table->buckets);
-  table->buckets = buckets;
-  table->bucket_count = count;
+void owner_table_destroy(struct owner_table *table) {
+  rrd_keyed_table_destroy(&table->keyed, release);
 }
 
 struct owner_entry *owner_table_find(const struct owner_table *table,
                                      const struct rrd_layout *layout,
                                      const char *cluster, const char *name) {
-  size_t b = rrd_entry_hash(layout, cluster, name) & (table->bucket_count - 1);
-  for (struct owner_entry *e = table->buckets[b]; e != NULL; e = e->next)
-    if (e->layout == layout && strcmp(e->name, name) == 0 &&
-        strcmp(e->cluster, cluster) == 0)
-      return e;
-  return NULL;
+  return (struct owner_entry *)rrd_keyed_table_find(&table->keyed, layout,
+                                                    cluster, name);
 }
 
 struct owner_entry *owner_table_add(struct owner_table *table,
@@ -82,14 +47,8 @@ struct owner_entry *owner_table_add(struct owner_table *table,
   struct owner_entry *e = calloc(1, sizeof(*e));
   if (e == NULL)
     return NULL;
-  e->layout = layout;
-  snprintf(e->cluster, sizeof(e->cluster), "%s", cluster);
-  snprintf(e->name, sizeof(e->name), "%s", name);
-  size_t b = rrd_entry_hash(layout, cluster, name) & (table->bucket_count - 1);
-  e->next = table->buckets[b];
-  table->buckets[b] = e;
-  if (++table->entry_count > table->bucket_count)
-    grow(table);
+  rrd_keyed_set(&e->key, layout, cluster, name);
+  rrd_keyed_table_insert(&table->keyed, &e->key);
   return e;
 }
 
@@ -167,33 +126,23 @@ void owner_table_settle(struct owner_entry *e) {
 }
 
 void owner_table_remove(struct owner_table *table, struct owner_entry *e) {
-  size_t b = rrd_entry_hash(e->layout, e->cluster, e->name) &
-             (table->bucket_count - 1);
-  for (struct owner_entry **link = &table->buckets[b]; *link != NULL;
-       link = &(*link)->next)
-    if (*link == e) {
-      *link = e->next;
-      entry_free(e);
-      table->entry_count--;
-      return;
-    }
+  rrd_keyed_table_remove(&table->keyed, &e->key);
+  entry_free(e);
+}
+
+struct stale_test {
+  bool (*stale)(const struct owner_entry *e, void *ctx);
+  void *ctx;
+};
+
+static bool is_stale(const struct rrd_keyed *k, void *ctx) {
+  const struct stale_test *t = ctx;
+  return t->stale((const struct owner_entry *)k, t->ctx);
 }
 
 size_t owner_table_drop(struct owner_table *table,
                         bool (*stale)(const struct owner_entry *e, void *ctx),
                         void *ctx) {
-  size_t dropped = 0;
-  for (size_t i = 0; i < table->bucket_count; i++)
-    for (struct owner_entry **link = &table->buckets[i]; *link != NULL;) {
-      struct owner_entry *e = *link;
-      if (!stale(e, ctx)) {
-        link = &e->next;
-        continue;
-      }
-      *link = e->next;
-      entry_free(e);
-      dropped++;
-    }
-  table->entry_count -= dropped;
-  return dropped;
+  struct stale_test t = {stale, ctx};
+  return rrd_keyed_table_drop(&table->keyed, is_stale, release, &t);
 }

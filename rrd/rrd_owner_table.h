@@ -13,6 +13,7 @@
 #include "pvecg/rrd_layout.h"
 #include "pvecg/rrd_owner_file.h"
 #include "pvecg/rrd_store.h"
+#include "rrd_keyed_table.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -63,19 +64,14 @@ struct owner_dispute {
 };
 
 struct owner_entry {
-  struct owner_entry *next; /* the table's hash chain */
-  const struct rrd_layout *layout;
-  struct owner_claim owner;             /* the host whose rows are written */
-  struct owner_dispute *dispute;        /* NULL until another host reports it */
-  double seen;                          /* the latest row of any host, s */
-  char cluster[RRD_STORE_NAME_MAX + 1]; /* "": the data directory's own */
-  char name[RRD_STORE_NAME_MAX + 1];
+  struct rrd_keyed key;     /* first: the table's (layout, cluster, name) */
+  struct owner_claim owner; /* the host whose rows are written */
+  struct owner_dispute *dispute; /* NULL until another host reports it */
+  double seen;                   /* the latest row of any host, s */
 };
 
 struct owner_table {
-  struct owner_entry **buckets;
-  size_t bucket_count; /* a power of two */
-  size_t entry_count;
+  struct rrd_keyed_table keyed;
 };
 
 /* An empty table.  Returns 0 or -ENOMEM. */

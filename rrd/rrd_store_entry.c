@@ -149,7 +149,8 @@ static int make_layout_dir(const struct store_row *row,
   char dir[PATH_MAX], text[128];
   const struct entry *e = row->e;
   int n = snprintf(dir, sizeof(dir), "%s/%s%s%s", row->config->data_dir,
-                   e->cluster, e->cluster[0] ? "/" : "", e->layout->name);
+                   e->key.cluster, e->key.cluster[0] ? "/" : "",
+                   e->key.layout->name);
   int r = n < 0 || (size_t)n >= sizeof(dir) ? -ENAMETOOLONG : make_dirs(dir);
   if (r < 0)
     failed(ev, STORE_FAIL_DIRECTORY, strerror_r(-r, text, sizeof(text)));
@@ -177,7 +178,7 @@ static int create_file(const struct store_row *row, struct store_event *ev) {
   if (row->t - 1 < start)
     start = row->t - 1; /* rrd takes only rows newer than the start */
   char err[512] = "";
-  r = access->create(access->ctx, row->e->layout, row->e->path, start, err,
+  r = access->create(access->ctx, row->e->key.layout, row->e->path, start, err,
                      sizeof(err));
   if (r == -EEXIST)
     return r;
@@ -217,7 +218,7 @@ static int load_last_update(const struct store_row *row,
 
 static int check_file(const struct store_row *row, char *why) {
   const struct rrd_access *access = row->config->access;
-  return access->check(access->ctx, row->e->layout, row->e->path, why,
+  return access->check(access->ctx, row->e->key.layout, row->e->path, why,
                        STORE_WHY_SIZE);
 }
 
@@ -288,7 +289,7 @@ static bool verify_due(const struct store_row *row) {
 static int ask_for_other_writer(const struct store_row *row,
                                 struct store_event *ev) {
   struct entry_file *f = &row->e->file;
-  const struct rrd_layout *layout = row->e->layout;
+  const struct rrd_layout *layout = row->e->key.layout;
   const struct rrd_access *access = row->config->access;
   double unknown[RRD_LAYOUT_DS_MAX];
   for (size_t i = 0; i < layout->ds_count; i++)

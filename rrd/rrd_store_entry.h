@@ -17,6 +17,7 @@
 #ifndef PVECG_RRD_STORE_ENTRY_H
 #define PVECG_RRD_STORE_ENTRY_H
 
+#include "rrd_keyed_table.h"
 #include "pvecg/rrd_access.h"
 #include "pvecg/rrd_layout.h"
 #include "pvecg/rrd_store.h"
@@ -74,14 +75,11 @@ struct entry_trouble {
 };
 
 struct entry {
-  struct entry *next; /* the table's hash chain */
-  const struct rrd_layout *layout;
-  char *path; /* NULL when it would not fit in PATH_MAX */
+  struct rrd_keyed key; /* first: the table's (layout, cluster, name) */
+  char *path;           /* NULL when it would not fit in PATH_MAX */
   pthread_mutex_t lock;
   struct entry_file file;
   struct entry_trouble trouble;
-  char cluster[RRD_STORE_NAME_MAX + 1]; /* "": the data directory itself */
-  char name[RRD_STORE_NAME_MAX + 1];
 };
 
 /* One row on its way through the store. */

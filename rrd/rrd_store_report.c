@@ -119,18 +119,18 @@ static void say_failed(const struct store_row *row,
     add(res,
         "Dropped the row for %lld for %s%s%s/%s: its path is longer than "
         "PATH_MAX (data directory %s).",
-        t, e->cluster, e->cluster[0] ? "/" : "", e->layout->name, e->name,
-        row->config->data_dir);
+        t, e->key.cluster, e->key.cluster[0] ? "/" : "", e->key.layout->name,
+        e->key.name, row->config->data_dir);
     break;
   case STORE_FAIL_DIRECTORY:
-    snprintf(dir, sizeof(dir), "%s/%s%s%s", row->config->data_dir, e->cluster,
-             e->cluster[0] ? "/" : "", e->layout->name);
+    snprintf(dir, sizeof(dir), "%s/%s%s%s", row->config->data_dir,
+             e->key.cluster, e->key.cluster[0] ? "/" : "", e->key.layout->name);
     shorten(dir, dir_shown, sizeof(dir_shown));
     /* named with the file: one line per file, not several alike */
     add(res,
         "Could not create the directory %s for %s: %s; the row for %lld is "
         "dropped.",
-        dir_shown, e->name, d, t);
+        dir_shown, e->key.name, d, t);
     break;
   case STORE_FAIL_CREATE:
     add(res, "Could not create %s: %s; the row for %lld is dropped.", shown, d,
@@ -163,7 +163,7 @@ static void say_foreign(const struct store_row *row,
     add(res, "%s cannot be read as an RRD file (%s); ", shown, ev->detail);
   else
     add(res, "%s is not an RRD file of layout %s (%s); ", shown,
-        row->e->layout->name, ev->detail);
+        row->e->key.layout->name, ev->detail);
   add(res,
       "the file is left untouched, nothing is written to it, and it is "
       "checked again every %lu s.",
@@ -216,7 +216,7 @@ static void say_still(const struct store_row *row, const struct store_event *ev,
     add(res,
         "Dropped a row for %s: the file does not have layout %s (%s) and is "
         "left untouched.",
-        shown, row->e->layout->name, f->why);
+        shown, row->e->key.layout->name, f->why);
   } else {
     set(res, RRD_STORE_HELD, false);
     add(res,
@@ -255,7 +255,7 @@ static void say_applied(const struct store_row *row,
     set(res, ev->created ? RRD_STORE_CREATED : RRD_STORE_WRITTEN, false);
     if (ev->created)
       add(res, "Created %s with layout %s and wrote the row for %lld.", shown,
-          row->e->layout->name, t);
+          row->e->key.layout->name, t);
     else
       add(res, "Wrote the row for %lld to %s.", t, shown);
     return;

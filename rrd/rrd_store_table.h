@@ -16,9 +16,7 @@
 
 struct store_table {
   pthread_mutex_t lock;
-  struct entry **buckets;
-  size_t bucket_count; /* a power of two */
-  size_t entry_count;
+  struct rrd_keyed_table keyed;
 };
 
 /* An empty table.  Returns 0 or -ENOMEM. */
