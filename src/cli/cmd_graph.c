@@ -7,6 +7,7 @@
  */
 #include "commands.h"
 #include "cli_number.h"
+#include "cli_options.h"
 #include "pvecg/graph_def.h"
 #include "pvecg/rrddata.h"
 #include "pvecg/view_source.h"
@@ -166,6 +167,10 @@ static int run(struct graph_opts *o) {
   return draw(graph_def_get(o->what, node), &req);
 }
 
+static int take_option(void *o, int opt, const char *value) {
+  return set_option(o, opt, value);
+}
+
 int cmd_graph(int argc, char **argv) {
   static const struct option options[] = {
       VIEW_OPTIONS,
@@ -178,20 +183,9 @@ int cmd_graph(int argc, char **argv) {
   struct graph_opts o = {.width = GRAPH_DEFAULT_WIDTH,
                          .height = GRAPH_DEFAULT_HEIGHT};
   view_args_init(&o.view);
-  int opt;
-  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(usage_text, stdout);
-      return PVECG_EXIT_OK;
-    }
-    if (opt == '?' || set_option(&o, opt, optarg) != 0) {
-      fputs(usage_text, stderr);
-      return PVECG_EXIT_USAGE;
-    }
-  }
-  if (optind != argc) {
-    fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
-    return PVECG_EXIT_USAGE;
-  }
+  static const struct cli_command command = {CMD, usage_text, options, true};
+  int r = cli_options_read(&command, argc, argv, take_option, &o);
+  if (r != 0)
+    return r > 0 ? PVECG_EXIT_OK : PVECG_EXIT_USAGE;
   return run(&o);
 }

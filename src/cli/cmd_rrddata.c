@@ -6,6 +6,7 @@
  * rrddata_print.c (shared with `pvecg serve`); this file takes the options.
  */
 #include "commands.h"
+#include "cli_options.h"
 #include "pvecg/rrddata_print.h"
 #include "pvecg/view_source.h"
 #include "view_cluster.h"
@@ -58,6 +59,15 @@ static int run(struct view_args *args) {
   return PVECG_EXIT_OK;
 }
 
+static int take_option(void *ctx, int opt, const char *value) {
+  struct view_args *args = ctx;
+  if (opt == OPT_KSM) {
+    args->ksm = true;
+    return 0;
+  }
+  return view_args_set(args, opt, value, CMD);
+}
+
 int cmd_rrddata(int argc, char **argv) {
   static const struct option options[] = {VIEW_OPTIONS,
                                           {"ksm", no_argument, NULL, OPT_KSM},
@@ -65,24 +75,9 @@ int cmd_rrddata(int argc, char **argv) {
                                           {NULL, 0, NULL, 0}};
   struct view_args args;
   view_args_init(&args);
-  int opt;
-  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(usage_text, stdout);
-      return PVECG_EXIT_OK;
-    }
-    if (opt == OPT_KSM) {
-      args.ksm = true;
-      continue;
-    }
-    if (opt == '?' || view_args_set(&args, opt, optarg, CMD) != 0) {
-      fputs(usage_text, stderr);
-      return PVECG_EXIT_USAGE;
-    }
-  }
-  if (optind != argc) {
-    fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
-    return PVECG_EXIT_USAGE;
-  }
+  static const struct cli_command command = {CMD, usage_text, options, true};
+  int r = cli_options_read(&command, argc, argv, take_option, &args);
+  if (r != 0)
+    return r > 0 ? PVECG_EXIT_OK : PVECG_EXIT_USAGE;
   return run(&args);
 }

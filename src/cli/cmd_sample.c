@@ -9,6 +9,7 @@
  */
 #include "pvecg/cgroup_roots.h"
 #include "cli_number.h"
+#include "cli_options.h"
 #include "commands.h"
 #include "pvecg/fd_budget.h"
 #include "pvecg/monotonic.h"
@@ -108,6 +109,10 @@ static int set_option(struct sample_args *a, int opt, const char *value) {
   return -EINVAL;
 }
 
+static int take_option(void *a, int opt, const char *value) {
+  return set_option(a, opt, value) < 0 ? -EINVAL : 0;
+}
+
 /* Returns 1 after --help, 0 to go on, -EINVAL for a usage error. */
 static int parse_args(int argc, char **argv, struct sample_args *a) {
   static const struct option options[] = {
@@ -118,20 +123,8 @@ static int parse_args(int argc, char **argv, struct sample_args *a) {
       {"watch", required_argument, NULL, OPT_WATCH},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  int opt;
-  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(usage_text, stdout);
-      return 1;
-    }
-    if (opt == '?' || set_option(a, opt, optarg) < 0)
-      return -EINVAL;
-  }
-  if (optind != argc) {
-    fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
-    return -EINVAL;
-  }
-  return 0;
+  static const struct cli_command command = {CMD, usage_text, options, false};
+  return cli_options_read(&command, argc, argv, take_option, a);
 }
 
 /* The roots not given, from mountinfo, as pve_cgroup finds them. */

@@ -7,6 +7,7 @@
  */
 #include "commands.h"
 #include "cli_number.h"
+#include "cli_options.h"
 #include "pvecg/decimal.h"
 #include "pvecg/rrdcached_client.h"
 #include "pvecg/serve.h"
@@ -168,6 +169,14 @@ static int set_option(struct serve_args *a, int opt, const char *value) {
   return set_access(a, opt, value);
 }
 
+/* A value refused is named, then the usage follows. */
+static int take_option(void *a, int opt, const char *value) {
+  if (set_option(a, opt, value) == 0)
+    return 0;
+  fprintf(stderr, CMD ": bad value '%s'\n", value);
+  return -1;
+}
+
 static int parse_args(int argc, char **argv, struct serve_args *a) {
   static const struct option options[] = {
       {"listen", required_argument, NULL, OPT_LISTEN},
@@ -187,24 +196,9 @@ static int parse_args(int argc, char **argv, struct serve_args *a) {
       {"trusted-proxy", required_argument, NULL, OPT_TRUSTED_PROXY},
       {"help", no_argument, NULL, 'h'},
       {NULL, 0, NULL, 0}};
-  int opt;
-  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(usage_text, stdout);
-      return 1;
-    }
-    if (opt == '?' || set_option(a, opt, optarg) != 0) {
-      if (opt != '?')
-        fprintf(stderr, CMD ": bad value '%s'\n", optarg);
-      fputs(usage_text, stderr);
-      return -1;
-    }
-  }
-  if (optind != argc) {
-    fprintf(stderr, CMD ": unexpected argument '%s'\n", argv[optind]);
-    return -1;
-  }
-  return 0;
+  static const struct cli_command command = {CMD, usage_text, options, true};
+  int r = cli_options_read(&command, argc, argv, take_option, a);
+  return r < 0 ? -1 : r;
 }
 
 int cmd_serve(int argc, char **argv) {

@@ -7,6 +7,7 @@
  */
 #include "commands.h"
 #include "cli_number.h"
+#include "cli_options.h"
 #include "export_args.h"
 #include "pvecg/ship.h"
 #include "pvecg/ship_status.h"
@@ -178,6 +179,10 @@ static int check(struct ship_args *s) {
   return 0;
 }
 
+static int take_option(void *s, int opt, const char *value) {
+  return set_own(s, opt, value) < 0 ? -EINVAL : 0;
+}
+
 static int parse(int argc, char **argv, struct ship_args *s) {
   static const struct option own[] = {
       {"state-dir", required_argument, NULL, OPT_STATE_DIR},
@@ -190,17 +195,10 @@ static int parse(int argc, char **argv, struct ship_args *s) {
   };
   struct option options[EXPORT_OPTIONS_MAX];
   export_options_join(own, sizeof(own) / sizeof(own[0]), options);
-  int opt;
-  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(usage_text, stdout);
-      return 1;
-    }
-    if (opt == '?' || set_own(s, opt, optarg) < 0)
-      return -EINVAL;
-  }
-  if (optind != argc)
-    return bad("unexpected argument", argv[optind]);
+  const struct cli_command command = {CMD, usage_text, options, false};
+  int r = cli_options_read(&command, argc, argv, take_option, s);
+  if (r != 0)
+    return r;
   if (s->status)
     return 0;
   s->export.all = true;

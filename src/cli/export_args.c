@@ -4,6 +4,7 @@
  */
 #include "export_args.h"
 #include "cli_number.h"
+#include "cli_options.h"
 
 #include "pvecg/export_range.h"
 #include "pvecg/http_sender.h"
@@ -361,6 +362,10 @@ int export_args_finish(struct export_args *a) {
   return check_args(a);
 }
 
+static int take_option(void *a, int opt, const char *value) {
+  return export_args_option(a, opt, value) < 0 ? -EINVAL : 0;
+}
+
 int export_args_parse(int argc, char **argv, struct export_args *a) {
   static const struct option own[] = {
       {"vmid", required_argument, NULL, OPT_VMID},
@@ -372,16 +377,8 @@ int export_args_parse(int argc, char **argv, struct export_args *a) {
   };
   struct option options[EXPORT_OPTIONS_MAX];
   export_options_join(own, sizeof(own) / sizeof(own[0]), options);
-  int opt;
-  while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-    if (opt == 'h') {
-      fputs(export_usage_text, stdout);
-      return 1;
-    }
-    if (opt == '?' || export_args_option(a, opt, optarg) < 0)
-      return -EINVAL;
-  }
-  if (optind != argc)
-    return bad("unexpected argument", argv[optind]);
-  return export_args_finish(a);
+  const struct cli_command command = {"pvecg export", export_usage_text,
+                                      options, false};
+  int r = cli_options_read(&command, argc, argv, take_option, a);
+  return r != 0 ? r : export_args_finish(a);
 }
