@@ -1,22 +1,39 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A state file of our own, read whole and written so that a crash at any
- * moment leaves one whole version under its name: written to a temporary
- * file, synced, renamed over the old one, the directory synced.  What
- * `pvecg ship` keeps of its cursors and pve_rrd of the guests' owners.
+ * A file read whole, never half: a state file of our own (what `pvecg
+ * ship` keeps of its cursors, pve_rrd of the guests' owners) or a secret
+ * an operator gives (`pvecg serve`'s tokens, its TLS key), with the mode
+ * a secret must have.  And our own state files written so that a crash at
+ * any moment leaves one whole version under its name: written to a
+ * temporary file, synced, renamed over the old one, the directory synced.
  */
 #ifndef PVECG_FILE_DURABLE_H
 #define PVECG_FILE_DURABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
 
-/* The whole of a regular file of at most max bytes into a new buffer,
- * NUL-terminated (free() it).  Returns 0; the open's negative errno
- * (-ENOENT: there is none); -EFBIG for something that is not a regular
- * file or is larger than max; -EIO when it was shorter than it said
- * (changed while read); -ENOMEM. */
+/* How a file is read whole. */
+struct file_whole {
+  size_t max;       /* bytes at most */
+  mode_t forbidden; /* mode bits it must not have (a secret's: 077) */
+  bool secret;      /* what was read is wiped, not only freed, on failure */
+};
+
+/*
+ * The whole of a regular file into a new buffer, NUL-terminated (free()
+ * it).  Returns 0; the open's or stat's negative errno (-ENOENT: there is
+ * none); -EFBIG for something that is not a regular file or is larger
+ * than how->max; -EPERM when its mode has a bit of how->forbidden (its
+ * mode in *mode, when mode is not NULL); -EIO when it changed while read
+ * (shorter or longer than it said); -ENOMEM.
+ */
+int file_read_whole_as(const char *path, const struct file_whole *how,
+                       char **ret, size_t *len, mode_t *mode);
+
+/* file_read_whole_as() of a file of our own of at most max bytes. */
 int file_read_whole(const char *path, size_t max, char **ret, size_t *len);
 
 /* Writes the file's text to out: 0 or a negative errno. */

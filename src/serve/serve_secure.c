@@ -11,6 +11,7 @@
 #include "serve_tls.h"
 #include "serve_token_file.h"
 
+#include "pvecg/file_durable.h"
 #include "pvecg/data_clusters.h"
 
 #include <errno.h>
@@ -34,69 +35,25 @@ static void refuse_mode(const char *option, const char *path, mode_t mode,
            path);
 }
 
-/* Reads fd to its end into text[0..cap): a read may return less than
- * asked (a file on FUSE or NFS, a signal) without the file being done.
- * Returns the size, or -1 (errno set; EFBIG: the file grew past cap). */
-static ssize_t read_all(int fd, char *text, size_t cap) {
-  size_t n = 0;
-  for (;;) {
-    ssize_t r = read(fd, text + n, cap - n);
-    if (r < 0 && errno == EINTR)
-      continue;
-    if (r <= 0)
-      return r < 0 ? -1 : (ssize_t)n;
-    n += (size_t)r;
-    if (n == cap) {
-      errno = EFBIG;
-      return -1;
-    }
-  }
-}
-
 /* Reads path whole, NUL-terminated, refusing it when its mode has a bit
  * of forbidden.  Returns 0 or -EIO with err filled. */
 static int read_whole(const char *option, const char *path, mode_t forbidden,
                       char **ret, size_t *size, char *err, size_t err_size) {
-  struct stat st;
-  char *text = NULL;
-  size_t cap = 0;
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0 || fstat(fd, &st) != 0) {
-    snprintf(err, err_size, "%s %s: %s", option, path, strerror(errno));
-    goto fail;
-  }
-  if (!S_ISREG(st.st_mode) || st.st_size > FILE_MAX) {
+  const struct file_whole how = {
+      .max = FILE_MAX, .forbidden = forbidden, .secret = true};
+  mode_t mode = 0;
+  int r = file_read_whole_as(path, &how, ret, size, &mode);
+  if (r == -EFBIG)
     snprintf(err, err_size, "%s %s: not a regular file of at most 1 MiB",
              option, path);
-    goto fail;
-  }
-  if ((st.st_mode & forbidden) != 0) {
-    refuse_mode(option, path, st.st_mode, forbidden, err, err_size);
-    goto fail;
-  }
-  /* one byte more than the size: room for the NUL, and a file that grew
-   * since fstat fills it and is refused rather than cut short */
-  cap = (size_t)st.st_size + 1;
-  text = malloc(cap);
-  ssize_t n = text != NULL ? read_all(fd, text, cap) : -1;
-  if (n < 0) {
-    snprintf(err, err_size, "%s %s: %s", option, path,
-             errno == EFBIG ? "it changed while it was read" : strerror(errno));
-    goto fail;
-  }
-  text[n] = '\0';
-  close(fd);
-  *ret = text;
-  *size = (size_t)n;
-  return 0;
-fail:
-  if (text != NULL) {
-    explicit_bzero(text, cap);
-    free(text);
-  }
-  if (fd >= 0)
-    close(fd);
-  return -EIO;
+  else if (r == -EPERM)
+    refuse_mode(option, path, mode, forbidden, err, err_size);
+  else if (r == -EIO)
+    snprintf(err, err_size, "%s %s: it changed while it was read", option,
+             path);
+  else if (r < 0)
+    snprintf(err, err_size, "%s %s: %s", option, path, strerror(-r));
+  return r < 0 ? -EIO : 0;
 }
 
 /* Every byte read, NULs included, not only up to the first. */

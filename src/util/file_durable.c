@@ -8,39 +8,68 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-int file_read_whole(const char *path, size_t max, char **ret, size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
+/* Reads fd to its end into buf[0..size + 1): exactly size bytes, or the
+ * file changed while it was read (a read may return less than asked on
+ * FUSE or NFS, or after a signal, without the file being done). */
+static int read_exactly(int fd, char *buf, size_t size) {
+  size_t got = 0;
+  for (;;) {
+    ssize_t n = read(fd, buf + got, size + 1 - got);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return -errno;
+    if (n == 0)
+      return got == size ? 0 : -EIO;
+    got += (size_t)n;
+    if (got > size)
+      return -EIO; /* it grew */
+  }
+}
+
+static void dispose(char *buf, size_t size, bool secret) {
+  if (buf != NULL && secret)
+    explicit_bzero(buf, size);
+  free(buf);
+}
+
+int file_read_whole_as(const char *path, const struct file_whole *how,
+                       char **ret, size_t *len, mode_t *mode) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
   if (fd < 0)
     return -errno;
   struct stat st;
   char *buf = NULL;
   int r = fstat(fd, &st) == 0 ? 0 : -errno;
-  if (r == 0 && (!S_ISREG(st.st_mode) || (size_t)st.st_size > max))
+  if (r == 0 && (!S_ISREG(st.st_mode) || (size_t)st.st_size > how->max))
     r = -EFBIG;
-  if (r == 0 && (buf = malloc((size_t)st.st_size + 1)) == NULL)
+  if (r == 0 && (st.st_mode & how->forbidden) != 0)
+    r = -EPERM;
+  if (mode != NULL && r != -EFBIG)
+    *mode = st.st_mode;
+  size_t size = r == 0 ? (size_t)st.st_size : 0;
+  if (r == 0 && (buf = malloc(size + 1)) == NULL)
     r = -ENOMEM;
-  size_t got = 0;
-  while (r == 0 && got < (size_t)st.st_size) {
-    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-    if (n < 0 && errno == EINTR)
-      continue;
-    if (n <= 0)
-      r = n < 0 ? -errno : -EIO; /* shorter than it said: changed under us */
-    else
-      got += (size_t)n;
-  }
+  if (r == 0)
+    r = read_exactly(fd, buf, size);
   close(fd);
   if (r < 0) {
-    free(buf);
+    dispose(buf, size + 1, how->secret);
     return r;
   }
-  buf[got] = '\0';
+  buf[size] = '\0';
   *ret = buf;
-  *len = got;
+  *len = size;
   return 0;
+}
+
+int file_read_whole(const char *path, size_t max, char **ret, size_t *len) {
+  const struct file_whole how = {.max = max};
+  return file_read_whole_as(path, &how, ret, len, NULL);
 }
 
 static int sync_dir(const char *dir) {
