@@ -30,12 +30,14 @@ bool serve_auth_equal(const unsigned char expected[SERVE_TOKEN_MAX],
   return diff == 0;
 }
 
-static const char *last_of(const char *s, size_t n, char c) {
-  const char *last = NULL;
-  for (size_t i = 0; i < n; i++)
-    if (s[i] == c)
-      last = s + i;
-  return last;
+/* The '=' that ends USER@REALM!TOKENID in value[0..n), found as the token
+ * file splits its lines (serve_token_file.c): the first '@', the first
+ * '!' after it, the first '=' after that (a token id holds no '=', a
+ * secret may: base64 ends in it); NULL without one. */
+static const char *id_end(const char *value, size_t n) {
+  const char *end = value + n, *at = memchr(value, '@', n);
+  const char *bang = at != NULL ? memchr(at, '!', (size_t)(end - at)) : NULL;
+  return bang != NULL ? memchr(bang, '=', (size_t)(end - bang)) : NULL;
 }
 
 /* Whether s starts with scheme, in any case (ASCII: no locale). */
@@ -79,7 +81,7 @@ static enum serve_auth check_bearer(const struct serve_tokens *ts,
 static enum serve_auth check_api_token(const struct serve_tokens *ts,
                                        const char *value, size_t *which) {
   size_t n = strlen(value);
-  const char *eq = last_of(value, n, '=');
+  const char *eq = id_end(value, n);
   if (eq == NULL)
     return SERVE_AUTH_WRONG;
   size_t id_len = (size_t)(eq - value);
@@ -116,7 +118,7 @@ void serve_auth_user(const struct serve_tokens *tokens,
   if (authorization == NULL || !has_scheme(authorization, "PVEAPIToken="))
     return;
   const char *value = authorization + strlen("PVEAPIToken=");
-  const char *eq = last_of(value, strlen(value), '=');
+  const char *eq = id_end(value, strlen(value));
   size_t id_len = eq != NULL ? (size_t)(eq - value) : 0;
   for (size_t i = 0; i < tokens->count; i++) {
     const struct serve_token *t = &tokens->item[i];

@@ -12,8 +12,9 @@
  *   - the header is judged as a naive strcmp-based oracle over every token
  *     judges it;
  *   - each token's "Bearer SECRET" is always accepted, and so is
- *     "PVEAPIToken=ID=SECRET" with its token id (any, when it has none)
- *     for a secret without '=', and the token said to match is that one
+ *     "PVEAPIToken=ID=SECRET" with its token id (any, when it has none),
+ *     a secret with '=' too (the id ends at the first '=' after its '!',
+ *     as the file splits it), and the token said to match is that one
  *     (no two lines hold one secret);
  *   - a token's scope (serve_scope.c, the words after its secret) holds
  *     VMIDs of 100..999999999 sorted by cluster then VMID, pool names of
@@ -62,7 +63,11 @@ static enum serve_auth oracle_one(const struct serve_token *t, const char *h) {
   }
   if (!prefix_nocase(h, "pveapitoken="))
     return SERVE_AUTH_SCHEME;
-  const char *v = h + 12, *eq = strrchr(v, '=');
+  /* the id ends at the first '=' after the first '!' after the first
+   * '@', as the file splits it (a secret may hold '=') */
+  const char *v = h + 12, *at = strchr(v, '@');
+  const char *bang = at != NULL ? strchr(at, '!') : NULL;
+  const char *eq = bang != NULL ? strchr(bang, '=') : NULL;
   if (eq == NULL)
     return SERVE_AUTH_WRONG;
   bool id = t->id_len == 0 || same(t->id, t->id_len, v, (size_t)(eq - v));
@@ -124,13 +129,11 @@ static void check_token(const struct serve_tokens *ts,
   FUZZ_CHECK(which == (size_t)(t - ts->item));
   if (t->scope != NULL)
     check_scope(t->scope);
-  if (memchr(t->secret, '=', t->secret_len) == NULL) {
-    snprintf(
-        h, sizeof(h), "PVEAPIToken=%.*s=%.*s", t->id_len ? (int)t->id_len : 5,
-        t->id_len ? (char *)t->id : "a@b!c", (int)t->secret_len, t->secret);
-    FUZZ_CHECK(serve_auth_check(ts, h, &which) == SERVE_AUTH_OK);
-    FUZZ_CHECK(which == (size_t)(t - ts->item));
-  }
+  snprintf(h, sizeof(h), "PVEAPIToken=%.*s=%.*s",
+           t->id_len ? (int)t->id_len : 5, t->id_len ? (char *)t->id : "a@b!c",
+           (int)t->secret_len, t->secret);
+  FUZZ_CHECK(serve_auth_check(ts, h, &which) == SERVE_AUTH_OK);
+  FUZZ_CHECK(which == (size_t)(t - ts->item));
 }
 
 static void check_accepted(const struct serve_tokens *ts, const char *file,

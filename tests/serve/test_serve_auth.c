@@ -96,7 +96,7 @@ static void test_api_token_any_id(void **state) {
   assert_int_equal(check("PVEAPIToken=root@pam!monitoring=" SECRET),
                    SERVE_AUTH_OK);
   assert_int_equal(check("pveapitoken=x@y!z=" SECRET), SERVE_AUTH_OK);
-  /* the secret is what follows the last '=' */
+  /* the secret is what follows the '=' after the token id */
   assert_int_equal(check("PVEAPIToken=" SECRET), SERVE_AUTH_WRONG);
   assert_int_equal(check("PVEAPIToken=a@b!c=" SECRET "="), SERVE_AUTH_WRONG);
   assert_int_equal(check("PVEAPIToken=a@b!c=x" SECRET), SERVE_AUTH_WRONG);
@@ -119,6 +119,32 @@ static void test_api_token_with_id(void **state) {
   assert_int_equal(check("Bearer " SECRET), SERVE_AUTH_OK);
   assert_int_equal(check("Bearer root@pam!monitoring=" SECRET),
                    SERVE_AUTH_WRONG);
+}
+
+/* A secret that holds '=' (base64 ends in it): the file and the header
+ * split USER@REALM!TOKENID=SECRET alike, at the '=' after the id. */
+static void test_secret_with_equals(void **state) {
+  (void)state;
+  assert_int_equal(parse("root@pam!b64=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==\n"
+                         "user@pve!xy=a=b=c=d=e=f=g=h=i=j\n"),
+                   0);
+  assert_int_equal(matched("PVEAPIToken=root@pam!b64="
+                           "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA=="),
+                   0);
+  assert_int_equal(matched("Bearer Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA=="), 0);
+  assert_int_equal(matched("PVEAPIToken=user@pve!xy=a=b=c=d=e=f=g=h=i=j"), 1);
+  assert_int_equal(check("PVEAPIToken=root@pam!b64="
+                         "Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA="),
+                   SERVE_AUTH_WRONG);
+  assert_int_equal(check("PVEAPIToken=root@pam!b64=Zm9vYmFyYmF6cXV4MTIzNDU2"
+                         "Nzg5MA==="),
+                   SERVE_AUTH_WRONG);
+  /* the log names the token by its id, not by a piece of its secret */
+  char user[64];
+  serve_auth_user(&tokens,
+                  "PVEAPIToken=root@pam!b64=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==",
+                  user, sizeof(user));
+  assert_string_equal(user, "root@pam!b64");
 }
 
 static void test_several_tokens(void **state) {
@@ -164,9 +190,10 @@ static void test_user_for_the_log(void **state) {
   serve_auth_user(&tokens, "PVEAPIToken=root@pam!grafana=nope", user,
                   sizeof(user));
   assert_string_equal(user, "root@pam!grafana");
+  /* the id ends at the first '=' after the '!': a wrong secret with '=' */
   serve_auth_user(&tokens, "pveapitoken=root@pam!grafana=a=b", user,
                   sizeof(user));
-  assert_string_equal(user, "-");
+  assert_string_equal(user, "root@pam!grafana");
   serve_auth_user(&tokens, "PVEAPIToken=root@pam!other=nope", user,
                   sizeof(user));
   assert_string_equal(user, "-");
@@ -210,6 +237,7 @@ int main(void) {
       cmocka_unit_test(test_api_token_any_id),
       cmocka_unit_test(test_api_token_with_id),
       cmocka_unit_test(test_several_tokens),
+      cmocka_unit_test(test_secret_with_equals),
       cmocka_unit_test(test_symbol_rich_secret),
       cmocka_unit_test(test_user_for_the_log),
       cmocka_unit_test(test_equal),
