@@ -36,9 +36,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/random.h>
 #include <time.h>
 
+#define XFF_MAX 2048 /* bytes of X-Forwarded-For lines believed */
 #define LOG_BURST 20
 #define LOG_WINDOW 60
 #define LOG_PATH_MAX 160
@@ -309,6 +311,30 @@ static bool held_off(const struct server *s, const struct sockaddr *sa,
   return true;
 }
 
+/* Every X-Forwarded-For line of a request, joined by commas in order:
+ * a proxy may add a line of its own (HAProxy's option forwardfor) after
+ * the one a client wrote. */
+struct forwarded {
+  char text[XFF_MAX];
+  size_t len;
+  bool cut; /* too long: not believed */
+};
+
+static enum MHD_Result add_forwarded(void *ctx, enum MHD_ValueKind kind,
+                                     const char *key, const char *value) {
+  struct forwarded *f = ctx;
+  (void)kind;
+  if (key == NULL || value == NULL || strcasecmp(key, "X-Forwarded-For") != 0)
+    return MHD_YES;
+  int n = snprintf(f->text + f->len, sizeof(f->text) - f->len, "%s%s",
+                   f->len > 0 ? "," : "", value);
+  if (n < 0 || (size_t)n >= sizeof(f->text) - f->len)
+    f->cut = true;
+  else
+    f->len += (size_t)n;
+  return MHD_YES;
+}
+
 /* The client the guard counts and the log names: the peer, or behind the
  * trusted proxy the address it forwards for (serve_proxy.h). */
 static const struct sockaddr *client_of(const struct server *s,
@@ -317,11 +343,12 @@ static const struct sockaddr *client_of(const struct server *s,
   const union MHD_ConnectionInfo *info =
       MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
   const struct sockaddr *peer = info != NULL ? info->client_addr : NULL;
-  const char *xff =
-      s->proxy.set ? MHD_lookup_connection_value(connection, MHD_HEADER_KIND,
-                                                 "X-Forwarded-For")
-                   : NULL;
-  return serve_proxy_client(&s->proxy, peer, xff, buf);
+  if (!s->proxy.set)
+    return peer;
+  struct forwarded f = {.len = 0};
+  MHD_get_connection_values(connection, MHD_HEADER_KIND, add_forwarded, &f);
+  return serve_proxy_client(&s->proxy, peer,
+                            f.len > 0 && !f.cut ? f.text : NULL, buf);
 }
 
 /*

@@ -50,27 +50,28 @@ void serve_address_text(const struct serve_proxy *proxy,
     snprintf(out + n, size - n, " (the trusted proxy)");
 }
 
-/* The last comma-separated element of xff, without spaces, into buf. */
-static bool last_element(const char *xff, char *buf, size_t size) {
-  const char *start = strrchr(xff, ',');
-  start = start != NULL ? start + 1 : xff;
-  start += strspn(start, " \t");
-  size_t n = strcspn(start, " \t");
-  if (n == 0 || n >= size || start[n + strspn(start + n, " \t")] != '\0')
+/* The element of the comma-separated xff[0..*end) that ends at *end,
+ * without its blanks, into buf; *end moves to the comma before it (or
+ * the start).  False for an element that is empty or too long. */
+static bool element_before(const char *xff, size_t *end, char *buf,
+                           size_t size) {
+  size_t stop = *end, start = stop;
+  while (start > 0 && xff[start - 1] != ',')
+    start--;
+  *end = start > 0 ? start - 1 : 0;
+  while (start < stop && (xff[start] == ' ' || xff[start] == '\t'))
+    start++;
+  while (stop > start && (xff[stop - 1] == ' ' || xff[stop - 1] == '\t'))
+    stop--;
+  size_t n = stop - start;
+  if (n == 0 || n >= size)
     return false;
-  memcpy(buf, start, n);
+  memcpy(buf, xff + start, n);
   buf[n] = '\0';
   return true;
 }
 
-const struct sockaddr *serve_proxy_client(const struct serve_proxy *proxy,
-                                          const struct sockaddr *peer,
-                                          const char *xff,
-                                          struct sockaddr_storage *buf) {
-  char text[INET6_ADDRSTRLEN];
-  if (proxy == NULL || !proxy->set || peer == NULL || xff == NULL ||
-      !is_proxy(proxy, peer) || !last_element(xff, text, sizeof(text)))
-    return peer;
+static bool to_address(const char *text, struct sockaddr_storage *buf) {
   memset(buf, 0, sizeof(*buf));
   struct sockaddr_in *v4 = (struct sockaddr_in *)(void *)buf;
   struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)(void *)buf;
@@ -79,6 +80,27 @@ const struct sockaddr *serve_proxy_client(const struct serve_proxy *proxy,
   else if (inet_pton(AF_INET6, text, &v6->sin6_addr) == 1)
     v6->sin6_family = AF_INET6;
   else
+    return false;
+  return true;
+}
+
+const struct sockaddr *serve_proxy_client(const struct serve_proxy *proxy,
+                                          const struct sockaddr *peer,
+                                          const char *xff,
+                                          struct sockaddr_storage *buf) {
+  if (proxy == NULL || !proxy->set || peer == NULL || xff == NULL ||
+      !is_proxy(proxy, peer))
     return peer;
-  return (const struct sockaddr *)buf;
+  /* from the right: the proxy's own address (a proxy that names itself)
+   * is passed over; the first other address is the client; anything
+   * that is no address ends the walk, as the peer's */
+  char text[INET6_ADDRSTRLEN];
+  size_t end = strlen(xff);
+  while (end > 0 && element_before(xff, &end, text, sizeof(text))) {
+    if (!to_address(text, buf))
+      return peer;
+    if (!is_proxy(proxy, (const struct sockaddr *)buf))
+      return (const struct sockaddr *)buf;
+  }
+  return peer;
 }

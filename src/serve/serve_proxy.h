@@ -5,13 +5,15 @@
  * comes from the proxy's address, so the guard against guessed tokens
  * (serve_guard.h) would hold every client off for one client's guesses,
  * and the log's rhost= would name the proxy for fail2ban.  A request whose
- * peer is the trusted proxy is taken to be from the last address of its
- * X-Forwarded-For header: the one that proxy wrote (nginx's
- * $proxy_add_x_forwarded_for appends it, packaging/examples/
- * pvecg-serve-nginx.conf sets it alone); what a client wrote before it is
- * not trusted.  From any other peer the header is ignored, so a client
- * cannot choose the address it is counted under.  A trusted proxy's
- * request without a usable header counts as the proxy's own.
+ * peer is the trusted proxy is taken to be from the right-most address of
+ * its X-Forwarded-For header lines, all of them in order, that is not the
+ * proxy's own: the one that proxy wrote (nginx's
+ * $proxy_add_x_forwarded_for appends it to the client's line,
+ * packaging/examples/pvecg-serve-nginx.conf sets it alone; HAProxy's
+ * option forwardfor adds a line of its own after the client's); what a
+ * client wrote before it is not trusted.  From any other peer the header is
+ * ignored, so a client cannot choose the address it is counted under.  A
+ * trusted proxy's request without a usable header counts as the proxy's own.
  *
  * Pure functions, so that the rules are unit tested.
  */
@@ -34,8 +36,11 @@ int serve_proxy_parse(const char *text, struct serve_proxy *ret);
 
 /*
  * The client of a request from peer with the X-Forwarded-For value xff
- * (NULL: none): peer itself unless it is the trusted proxy; then the last
- * address of xff written into *buf, which is returned.
+ * (NULL: none; every line of the header joined by commas, in order):
+ * peer itself unless it is the trusted proxy; then, from the right, the
+ * first address of xff that is not the proxy's own, written into *buf,
+ * which is returned.  An element that is no address ends the walk (the
+ * peer's).
  */
 const struct sockaddr *serve_proxy_client(const struct serve_proxy *proxy,
                                           const struct sockaddr *peer,

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of src/serve/serve_proxy.c: a request counts as from the last
- * address of X-Forwarded-For only when its peer is the trusted proxy (an
- * IPv4 proxy also as a dual-stack listener's mapped address); from any
+ * Tests of src/serve/serve_proxy.c: a request counts as from the
+ * right-most address of X-Forwarded-For's lines that is not the proxy's
+ * own only when its peer is the trusted proxy (an IPv4 proxy also as a
+ * dual-stack listener's mapped address); from any
  * other peer, without a proxy set, or with a header that is no address,
  * it is the peer's.  And an address as the log names it: the trusted
  * proxy said as such, every other peer as its address alone.
@@ -117,6 +118,17 @@ static void test_client(void **state) {
   struct serve_proxy none = {0};
   assert_string_equal(client(&none, "127.0.0.1", "192.0.2.7"), "127.0.0.1");
   assert_string_equal(client(NULL, "127.0.0.1", "192.0.2.7"), "127.0.0.1");
+  /* every line of the header, joined: HAProxy adds its own after a
+   * client's forged one; the right-most address that is not the proxy */
+  assert_string_equal(client(&p, "127.0.0.1", "203.0.113.9,192.0.2.7"),
+                      "192.0.2.7");
+  assert_string_equal(
+      client(&p, "127.0.0.1", "203.0.113.9, 192.0.2.7, 127.0.0.1"),
+      "192.0.2.7");
+  assert_string_equal(client(&p, "127.0.0.1", "127.0.0.1"), "127.0.0.1");
+  assert_string_equal(client(&p, "127.0.0.1", "192.0.2.7, garbage, 127.0.0.1"),
+                      "127.0.0.1");
+  assert_string_equal(client(&p, "127.0.0.1", ",192.0.2.7"), "192.0.2.7");
   /* an IPv6 proxy */
   assert_int_equal(serve_proxy_parse("::1", &p), 0);
   assert_string_equal(client(&p, "::1", "192.0.2.8"), "192.0.2.8");
