@@ -43,6 +43,7 @@ struct http_sender_options {
   const char *url;     /* http:// or https:// */
   const char *token;   /* NULL: no Authorization header */
   const char *ca_file; /* https: the CAs to trust (NULL: the system's) */
+  bool insecure;       /* https: no check of the certificate at all */
   double timeout;      /* seconds, for connecting and for each request */
   unsigned tries;      /* 0: 5 */
   double backoff;      /* first pause in s (0: 0.5), doubling to 8 s */

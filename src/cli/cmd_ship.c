@@ -9,6 +9,7 @@
 #include "cli_number.h"
 #include "cli_options.h"
 #include "export_args.h"
+#include "pve_metric_target.h"
 #include "pvecg/ship.h"
 #include "pvecg/ship_status.h"
 
@@ -27,7 +28,8 @@
 #define DEFAULT_TIMEOUT 10.0
 
 static const char usage_text[] =
-    "usage: pvecg ship --format influx|prometheus|graphite --to URL\n"
+    "usage: pvecg ship --pve-metric-server ID | --format "
+    "influx|prometheus|graphite --to URL\n"
     "                  [--state-dir DIR] [--interval SECONDS] [--once]\n"
     "                  [--since T] [--resend SECONDS] [--names pve|pvecg]\n"
     "                  [--token-file FILE] [--ca-file FILE] [--timeout S]\n"
@@ -41,6 +43,11 @@ static const char usage_text[] =
     "as `pvecg export` writes them, and moves the cursor once the store\n"
     "acknowledged them; a store that was away gets every row the files\n"
     "still hold.\n"
+    "  --pve-metric-server ID  the target an entry of Proxmox's Datacenter ->\n"
+    "                   Metric Server names (<pve-config-dir>/status.cfg): "
+    "the\n"
+    "                   series Proxmox's live values go to (HTTP(S) InfluxDB,\n"
+    "                   TCP Graphite; UDP acknowledges nothing: refused)\n"
     "  --to URL         http(s)://... with influx (InfluxDB /write?db=,\n"
     "                   /api/v2/write?..., VictoriaMetrics /write) or\n"
     "                   prometheus (VictoriaMetrics /api/v1/import/"
@@ -67,12 +74,15 @@ enum {
   OPT_ROWS,
   OPT_STATUS,
   OPT_PROMETHEUS,
+  OPT_PVE_METRIC_SERVER,
 };
 
 struct ship_args {
   struct export_args export;
   struct ship_options options;
   bool status, prometheus;
+  const char *metric_server; /* --pve-metric-server ID */
+  struct pve_metric_target entry;
   char identity[1024];
   char shown[512];
 };
@@ -128,6 +138,9 @@ static int set_own(struct ship_args *s, int opt, const char *value) {
   case OPT_PROMETHEUS:
     s->prometheus = true;
     return 0;
+  case OPT_PVE_METRIC_SERVER:
+    s->metric_server = value;
+    return 0;
   }
   return export_args_option(&s->export, opt, value);
 }
@@ -167,6 +180,7 @@ static int check(struct ship_args *s) {
       (struct http_sender_options){.url = a->to,
                                    .token = a->token[0] ? a->token : NULL,
                                    .ca_file = a->ca_file,
+                                   .insecure = a->insecure,
                                    .timeout = a->timeout,
                                    /* the next pass is the shipper's retry */
                                    .tries = 2};
@@ -192,6 +206,7 @@ static int parse(int argc, char **argv, struct ship_args *s) {
       {"rows-per-round", required_argument, NULL, OPT_ROWS},
       {"status", no_argument, NULL, OPT_STATUS},
       {"prometheus", no_argument, NULL, OPT_PROMETHEUS},
+      {"pve-metric-server", required_argument, NULL, OPT_PVE_METRIC_SERVER},
   };
   struct option options[EXPORT_OPTIONS_MAX];
   export_options_join(own, sizeof(own) / sizeof(own[0]), options);
@@ -202,6 +217,9 @@ static int parse(int argc, char **argv, struct ship_args *s) {
   if (s->status)
     return 0;
   s->export.all = true;
+  if (s->metric_server != NULL &&
+      pve_metric_target(&s->export, s->metric_server, &s->entry) < 0)
+    return -EINVAL;
   if (!s->export.has_format)
     return bad("--format is required", "");
   if (export_args_finish(&s->export) < 0)

@@ -171,6 +171,10 @@ static int configure(struct http_sender *s,
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
   if (o->ca_file != NULL)
     curl_easy_setopt(c, CURLOPT_CAINFO, o->ca_file);
+  if (o->insecure) {
+    curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 0L);
+    curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 0L);
+  }
   return 0;
 }
 

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* A Proxmox metric server's entry as a ship target (see
+ * pve_metric_target.h). */
+#include "pve_metric_target.h"
+
+#include "pvecg/file_durable.h"
+#include "pvecg/pve_status_cfg.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "pvecg ship"
+#define STATUS_CFG_MAX (1024 * 1024)
+#define HTTP_BATCH_DEFAULT (1024 * 1024)
+#define WHERE "Datacenter -> Metric Server"
+#define UDP_WORDS                                                              \
+  "the entry sends over UDP, which acknowledges nothing, so no row could be "  \
+  "known to be in the store"
+
+/* "pvecg ship: --pve-metric-server ID: <why>; <fix>", on stderr. */
+__attribute__((format(printf, 3, 4))) static int
+refuse(const char *id, const char *fix, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fprintf(stderr, CMD ": --pve-metric-server %s: ", id);
+  vfprintf(stderr, fmt, ap);
+  fprintf(stderr, "; %s\n", fix);
+  va_end(ap);
+  return -EINVAL;
+}
+
+/* The options that the entry decides may not be given beside it. */
+static int check_alone(const struct export_args *a, const char *id) {
+  const char *given = a->to != NULL           ? "--to"
+                      : a->has_format         ? "--format"
+                      : a->token_file != NULL ? "--token-file"
+                      : a->prefix_set         ? "--prefix"
+                                              : NULL;
+  if (given == NULL)
+    return 0;
+  return refuse(id, "leave it out, or leave out --pve-metric-server",
+                "%s is the entry's to say", given);
+}
+
+static int read_cfg(const char *dir, const char *id,
+                    struct pve_status_cfg *cfg) {
+  char path[PATH_MAX], *text = NULL;
+  size_t len;
+  snprintf(path, sizeof(path), "%s/status.cfg", dir);
+  int r = file_read_whole(path, STATUS_CFG_MAX, &text, &len);
+  if (r < 0)
+    return refuse(id, "no metric server is configured there (" WHERE ")",
+                  "%s: %s", path, strerror(-r));
+  r = pve_status_cfg_parse(text, len, cfg);
+  free(text);
+  if (r < 0)
+    return refuse(id, "try again", "%s", strerror(-r));
+  return 0;
+}
+
+/* The entry, whole and enabled, or NULL having said why. */
+static const struct pve_metric_server *
+entry_of(const struct pve_status_cfg *c, const char *dir, const char *id) {
+  const struct pve_metric_server *e = pve_status_cfg_find(c, id);
+  char known[512] = "";
+  for (size_t i = 0; e == NULL && i < c->count; i++)
+    snprintf(known + strlen(known), sizeof(known) - strlen(known), "%s%s",
+             i ? ", " : "", c->server[i].id);
+  if (e == NULL)
+    refuse(id, known[0] ? known : "it names none",
+           "no such entry in %s/status.cfg", dir);
+  else if (e->problem[0] != '\0')
+    refuse(id, "correct it in " WHERE, "the entry does not read: %s",
+           e->problem);
+  else if (e->disable)
+    refuse(id, "enable it in " WHERE ", or name another entry",
+           "the entry is disabled (disable 1)");
+  else
+    return e;
+  return NULL;
+}
+
+/* priv/metricserver/ID.pw: none is no token, as Proxmox sends none. */
+static int read_token(struct export_args *a, const char *id) {
+  char path[PATH_MAX], *text = NULL;
+  size_t len;
+  snprintf(path, sizeof(path), "%s/priv/metricserver/%s.pw", a->config_dir, id);
+  int r = file_read_whole(path, sizeof(a->token) - 1, &text, &len);
+  if (r == -ENOENT)
+    return 0;
+  if (r < 0)
+    return refuse(id,
+                  "make it readable for this user (root), or set the token "
+                  "again in " WHERE,
+                  "its token %s cannot be read", path);
+  text[strcspn(text, "\r\n")] = '\0';
+  snprintf(a->token, sizeof(a->token), "%s", text);
+  explicit_bzero(text, len);
+  free(text);
+  return 0;
+}
+
+/* InfluxDB over HTTP(S): the v2 write API, as InfluxDB.pm's _get_v2url
+ * makes it: "/<prefix>/" with the prefix's leading slashes dropped and a
+ * trailing one kept; an IPv6 literal in brackets. */
+static int influxdb(struct export_args *a, const struct pve_metric_server *e,
+                    struct pve_metric_target *t) {
+  if (strcmp(e->proto, "udp") == 0)
+    return refuse(e->id,
+                  "set its Protocol to HTTP or HTTPS in " WHERE
+                  " (the same InfluxDB's API), or give --to that API's URL",
+                  "%s", UDP_WORDS);
+  const char *p = e->api_path_prefix;
+  while (*p == '/')
+    p++;
+  bool v6 = strchr(e->server, ':') != NULL;
+  int n = snprintf(t->url, sizeof(t->url),
+                   "%s://%s%s%s:%u/%s%sapi/v2/write?org=%s&bucket=%s", e->proto,
+                   v6 ? "[" : "", e->server, v6 ? "]" : "", e->port, p,
+                   *p != '\0' ? "/" : "", e->organization, e->bucket);
+  if (n < 0 || (size_t)n >= sizeof(t->url))
+    return refuse(e->id, "shorten them in " WHERE,
+                  "its server, prefix, organization and bucket make too "
+                  "long a URL");
+  a->run.format = EXPORT_INFLUX;
+  a->insecure = !e->verify_certificate;
+  if (a->run.batch_max == 0)
+    a->run.batch_max = e->max_body_size < HTTP_BATCH_DEFAULT
+                           ? (size_t)e->max_body_size
+                           : HTTP_BATCH_DEFAULT;
+  return read_token(a, e->id);
+}
+
+/* Graphite over TCP, the entry's path as the prefix (Graphite.pm). */
+static int graphite(struct export_args *a, const struct pve_metric_server *e,
+                    struct pve_metric_target *t) {
+  if (strcmp(e->proto, "tcp") != 0)
+    return refuse(e->id, "set its Protocol to TCP in " WHERE, "%s", UDP_WORDS);
+  bool v6 = strchr(e->server, ':') != NULL;
+  int n = snprintf(t->url, sizeof(t->url), "tcp://%s%s%s:%u", v6 ? "[" : "",
+                   e->server, v6 ? "]" : "", e->port);
+  if (n < 0 || (size_t)n >= sizeof(t->url))
+    return refuse(e->id, "shorten it in " WHERE, "its server is too long");
+  snprintf(t->prefix, sizeof(t->prefix), "%s", e->path);
+  a->run.format = EXPORT_GRAPHITE;
+  a->run.prefix = t->prefix;
+  a->prefix_set = true;
+  return 0;
+}
+
+int pve_metric_target(struct export_args *a, const char *id,
+                      struct pve_metric_target *t) {
+  struct pve_status_cfg cfg = {0};
+  if (check_alone(a, id) < 0 || read_cfg(a->config_dir, id, &cfg) < 0)
+    return -EINVAL;
+  const struct pve_metric_server *e = entry_of(&cfg, a->config_dir, id);
+  int r = e == NULL                        ? -EINVAL
+          : e->kind == PVE_METRIC_INFLUXDB ? influxdb(a, e, t)
+                                           : graphite(a, e, t);
+  pve_status_cfg_free(&cfg);
+  if (r < 0)
+    return r;
+  a->has_format = true;
+  a->to = t->url;
+  a->http = a->run.format == EXPORT_INFLUX;
+  if (!a->http && net_target_parse(t->url, &a->target) != 0)
+    return refuse(id, "check the entry's server and port in " WHERE,
+                  "%s is no server this shipper can reach", t->url);
+  return 0;
+}

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * `pvecg ship --pve-metric-server ID`: the target an entry of Proxmox's
+ * Datacenter -> Metric Server (<pve-config-dir>/status.cfg, its InfluxDB
+ * token in priv/metricserver/ID.pw) names, read as pve-manager's
+ * PVE/Status/InfluxDB.pm and Graphite.pm read it, so that the history
+ * lands in the very series Proxmox's live values go to: InfluxDB over
+ * HTTP(S) at <proto>://<server>:<port><api-path-prefix>api/v2/write
+ * ?org=<organization>&bucket=<bucket> with "Token <token>", Graphite over
+ * TCP with the entry's path as the prefix.  UDP, Proxmox's default for
+ * both, acknowledges nothing: such an entry is refused with the fix, as
+ * is one disabled, unknown or malformed, or whose token cannot be read.
+ */
+#ifndef PVECG_PVE_METRIC_TARGET_H
+#define PVECG_PVE_METRIC_TARGET_H
+
+#include "export_args.h"
+
+#define PVE_METRIC_URL_MAX 2048
+
+struct pve_metric_target {
+  char url[PVE_METRIC_URL_MAX]; /* what --to would have said */
+  char prefix[256];             /* Graphite: the entry's path */
+};
+
+/*
+ * Sets a's target, format, token, prefix and batch size from the entry id
+ * of a->config_dir's status.cfg (t holds the strings a points to).  An
+ * explicit --to, --format, --token-file or --prefix is refused beside it.
+ * Returns 0, or -EINVAL having said why and what fixes it on stderr.
+ */
+int pve_metric_target(struct export_args *a, const char *id,
+                      struct pve_metric_target *t);
+
+#endif

@@ -1,0 +1,145 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# pvecg ship --pve-metric-server ID: the target taken from an entry of
+# Proxmox's status.cfg (Datacenter -> Metric Server), on files written
+# through a real rrdcached (ship_fixture.sh):
+# - an InfluxDB entry over HTTP (against influxdb2_standin.py, as
+#   InfluxDB 2.x answers), its token from priv/metricserver/ID.pw, its
+#   organization, bucket and api-path-prefix: Proxmox's live points are
+#   written first, then the history lands in the very same series (one
+#   series key per guest and measurement, the live points untouched), and
+#   the history equals what Proxmox's names make of the files;
+# - a Graphite entry over TCP into a real carbon, its path as the prefix:
+#   the live point and the history in one whisper file;
+# - refused at start, with what fixes it: UDP (InfluxDB and Graphite),
+#   a disabled entry, an unknown one, a malformed one, a token that
+#   cannot be read, and --to beside the option.
+set -euo pipefail
+: "${PVECG:?}" "${LAYOUT_DEFS:?}" "${EXPORT_POINTS:?}"
+
+. "$(dirname "$0")/receivers.sh" # T, fail, the stores
+. "$(dirname "$0")/ship_fixture.sh"
+STANDIN=
+stop_standin() {
+  [ -z "$STANDIN" ] || { kill "$STANDIN" 2>/dev/null || true; wait "$STANDIN" 2>/dev/null || true; }
+  STANDIN=
+}
+trap 'stop_standin; ship_test_end' EXIT
+
+ship_rows 90
+ship_flush
+
+"$(dirname "$0")/influxdb2_standin.py" "$T/port" "$T/log" "$T/points" \
+  --org ops --bucket pve-live --token live-token &
+STANDIN=$!
+for _ in $(seq 100); do [ -s "$T/port" ] && break; sleep 0.05; done
+IPORT=$(cat "$T/port")
+start_carbon
+
+mkdir -p "$C/priv/metricserver"
+printf 'live-token\n' >"$C/priv/metricserver/influx2.pw"
+mkdir "$C/priv/metricserver/badtoken.pw" # a token that cannot be read
+cat >"$C/status.cfg" <<CFG
+influxdb: influx-udp
+	server 127.0.0.1
+	port 8089
+
+influxdb: influx2
+	server 127.0.0.1
+	port $IPORT
+	influxdbproto http
+	organization ops
+	bucket pve-live
+	api-path-prefix /
+	timeout 5
+
+influxdb: off
+	server 127.0.0.1
+	port $IPORT
+	influxdbproto http
+	disable 1
+
+influxdb: badtoken
+	server 127.0.0.1
+	port $IPORT
+	influxdbproto http
+
+influxdb: broken
+	server 127.0.0.1
+	port 70000
+	influxdbproto http
+
+graphite: carbon
+	server 127.0.0.1
+	port $CARBON_PORT
+	proto tcp
+	path proxmox.mycluster
+
+graphite: carbon-udp
+	server 127.0.0.1
+CFG
+
+ship() { # expected-exit ID [OPTIONS]: stderr in $T/err
+  local want=$1 id=$2 rc=0
+  shift 2
+  "$PVECG" ship --pve-metric-server "$id" --data-dir "$D" --pve-config-dir "$C" \
+    --state-dir "$T/state-$id" --once "$@" 2>"$T/err" || rc=$?
+  [ "$rc" -eq "$want" ] || fail "ship $id: exit $rc, not $want: $(cat "$T/err")"
+}
+refused() { # ID WORDS: refused at start with a line holding WORDS
+  ship 2 "$1"
+  grep -qF "pvecg ship: --pve-metric-server $1: $2" "$T/err" || fail "$1: $(cat "$T/err")"
+}
+
+# ---- refused at start -------------------------------------------------------
+refused influx-udp "the entry sends over UDP, which acknowledges nothing, so no row could be known to be in the store; set its Protocol to HTTP or HTTPS in Datacenter -> Metric Server (the same InfluxDB's API), or give --to that API's URL"
+refused carbon-udp "the entry sends over UDP, which acknowledges nothing, so no row could be known to be in the store; set its Protocol to TCP in Datacenter -> Metric Server"
+refused off "the entry is disabled (disable 1); enable it in Datacenter -> Metric Server, or name another entry"
+refused nosuch "no such entry in $C/status.cfg; influx-udp, influx2, off, badtoken, broken, carbon, carbon-udp"
+refused broken "the entry does not read: "
+refused badtoken "its token $C/priv/metricserver/badtoken.pw cannot be read"
+ship 2 influx2 --to "http://127.0.0.1:$IPORT/write"
+grep -qF "pvecg ship: --pve-metric-server influx2: --to is the entry's to say; leave it out, or leave out --pve-metric-server" \
+  "$T/err" || fail "--to beside: $(cat "$T/err")"
+[ ! -s "$T/log" ] || fail "a refused entry sent: $(cat "$T/log")"
+
+# ---- InfluxDB over HTTP: Proxmox's live points first, then the history ------
+live=$((SIM + 3600)) # after the files' last row, as pvestatd writes now
+live_ns=${live}000000000
+curl -sf -H "Authorization: Token live-token" \
+  "http://127.0.0.1:$IPORT/api/v2/write?org=ops&bucket=pve-live" --data-binary \
+  "system,object=qemu,vmid=100,nodename=pve1,host=web cpu=0.125,mem=1048576 $live_ns
+system,object=lxc,vmid=101,nodename=pve1,host=ct1 cpu=0.25 $live_ns" ||
+  fail "the live points were not taken"
+ship 0 influx2
+[ "$(grep -c "^POST /api/v2/write?org=ops&bucket=pve-live 204 " "$T/log")" -ge 2 ] || fail "influx2: $(cat "$T/log")"
+"$EXPORT_POINTS" influx2 "$T/points" >"$T/all"
+grep -v "	$live	" "$T/all" >"$T/got" || true
+ship_expected influx >"$T/want"
+diff "$T/want" "$T/got" >"$T/diff" || fail "influx2: the history differs: $(head -5 "$T/diff")"
+# one series per guest and measurement: the live one and the history's
+for vm in 100 101; do
+  keys=$(awk -F '\t' -v vm="vmid=$vm" 'index($1, vm) && $1 ~ /^system,/ { sub(/ [^ ]*$/, "", $1); print $1 }' "$T/all" | sort -u)
+  [ "$(wc -l <<<"$keys")" -eq 1 ] || fail "VM $vm: more than one series: $keys"
+done
+check_live() { grep -qx "$1	$live	$2" "$T/all" || fail "the live point $1 changed: $(grep "	$live	" "$T/all")"; }
+check_live "system,host=web,nodename=pve1,object=qemu,vmid=100 cpu" 0.125
+check_live "system,host=ct1,nodename=pve1,object=lxc,vmid=101 cpu" 0.25
+
+# ---- Graphite over TCP, the entry's path as the prefix ----------------------
+exec 3<>"/dev/tcp/127.0.0.1/$CARBON_PORT"
+printf 'proxmox.mycluster.qemu.100.cpu 0.125 %s\n' "$live" >&3
+exec 3>&-
+ship 0 carbon
+ship_expected graphite | sed 's/^proxmox\./proxmox.mycluster./' >"$T/want"
+read_back() {
+  "$EXPORT_POINTS" graphite "$CARBON_WHISPER" "$((SIM - 60 * 91))" "$SIM" >"$T/got"
+  [ "$(wc -l <"$T/got")" -eq "$(wc -l <"$T/want")" ]
+}
+wait_until "the history in whisper" read_back
+diff "$T/want" "$T/got" >"$T/diff" || fail "carbon: the history differs: $(head -5 "$T/diff")"
+"$EXPORT_POINTS" graphite "$CARBON_WHISPER" "$((live - 60))" "$live" >"$T/live"
+grep -qx "proxmox.mycluster.qemu.100.cpu	$live	0.125" "$T/live" ||
+  fail "carbon: the live point is not in the history's series: $(cat "$T/live")"
+[ ! -e "$CARBON_WHISPER/proxmox/qemu" ] || fail "carbon: a series outside the entry's path"
+echo PASS
