@@ -24,8 +24,8 @@ struct export_args {
   const char *cluster; /* --cluster (export), NULL: none given */
   double timeout;
   bool http;                /* --to is http(s):// */
-  bool insecure; /* https: the certificate is not checked (a Proxmox
-                  * metric server's verify-certificate 0) */
+  bool insecure;            /* https: the certificate is not checked (a Proxmox
+                             * metric server's verify-certificate 0) */
   struct net_target target; /* --to tcp:// or udp:// */
   char node_name[EXPORT_NODE_NAME_SIZE];
   char token[EXPORT_TOKEN_MAX]; /* read from --token-file */
