@@ -24,6 +24,7 @@
 #include "serve_gzip.h"
 #include "serve_listen.h"
 #include "serve_secure.h"
+#include "serve_tokens_live.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -56,7 +57,8 @@ struct server {
   const struct serve_secure *secure;
   struct serve_deadlines *deadlines;
   struct serve_guard *guard;
-  struct serve_proxy proxy; /* --trusted-proxy, or not set */
+  struct serve_proxy proxy;       /* --trusted-proxy, or not set */
+  struct serve_tokens_live *live; /* --token-file's tokens, NULL: none */
 };
 
 /* ---- the log ------------------------------------------------------------- */
@@ -274,13 +276,15 @@ static enum MHD_Result refuse_body(struct MHD_Connection *connection,
  * the rest 429 unread), and one line when it is blocked; the 429s are counted
  * and said once the block is over.
  */
-static void log_failure(const struct server *s, const struct sockaddr *sa,
-                        const char *authorization, const char *method,
-                        const char *url, const char *why, int64_t now) {
+static void log_failure(const struct server *s,
+                        const struct serve_tokens *tokens,
+                        const struct sockaddr *sa, const char *authorization,
+                        const char *method, const char *url, const char *why,
+                        int64_t now) {
   char host[INET6_ADDRSTRLEN], user[SERVE_TOKEN_MAX + 1], path[LOG_PATH_MAX];
   struct serve_guard_failure f = serve_guard_failed(s->guard, sa, now);
   client_name(sa, host, sizeof(host));
-  serve_auth_user(&s->secure->tokens, authorization, user, sizeof(user));
+  serve_auth_user(tokens, authorization, user, sizeof(user));
   printable(url, path, sizeof(path));
   log_line("pvecg serve: authentication failure; rhost=%s user=%s msg=%s "
            "(%s %s)\n",
@@ -359,15 +363,16 @@ static const struct sockaddr *client_of(const struct server *s,
  * nothing of what is there; only the log says why (never the header).  A
  * client that guessed too often is answered 429 before its token is read.
  */
-static bool refused(const struct server *s, struct MHD_Connection *connection,
-                    const char *method, const char *url, struct serve_reply *r,
+static bool refused(const struct server *s, const struct serve_tokens *tokens,
+                    struct MHD_Connection *connection, const char *method,
+                    const char *url, struct serve_reply *r,
                     const struct serve_scope **scope) {
   static const char *const why[] = {
       [SERVE_AUTH_MISSING] = "no token",
       [SERVE_AUTH_SCHEME] = "not a Bearer or PVEAPIToken credential",
       [SERVE_AUTH_WRONG] = "wrong token",
   };
-  if (s->secure->tokens.count == 0 || serve_asset_find(url) != NULL)
+  if (tokens == NULL || serve_asset_find(url) != NULL)
     return false;
   struct sockaddr_storage forwarded;
   const struct sockaddr *sa = client_of(s, connection, &forwarded);
@@ -377,10 +382,9 @@ static bool refused(const struct server *s, struct MHD_Connection *connection,
   const char *authorization = MHD_lookup_connection_value(
       connection, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
   size_t which;
-  enum serve_auth a =
-      serve_auth_check(&s->secure->tokens, authorization, &which);
+  enum serve_auth a = serve_auth_check(tokens, authorization, &which);
   if (a == SERVE_AUTH_OK) {
-    *scope = s->secure->tokens.item[which].scope;
+    *scope = tokens->item[which].scope;
     return false;
   }
   *r = (struct serve_reply){0};
@@ -389,7 +393,7 @@ static bool refused(const struct server *s, struct MHD_Connection *connection,
     snprintf(r->message, sizeof(r->message), "%s", why[a]);
   /* no token guesses nothing: the usual line, not counted */
   if (a != SERVE_AUTH_MISSING) {
-    log_failure(s, sa, authorization, method, url, why[a], now);
+    log_failure(s, tokens, sa, authorization, method, url, why[a], now);
     r->logged = true;
   }
   return true;
@@ -416,8 +420,15 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
     *upload_data_size = 0;
     return MHD_YES;
   }
+  /* the tokens as their files say now, held until the answer is made:
+   * its scope is theirs */
+  const struct serve_tokens *tokens = NULL;
+  if (s->live != NULL) {
+    serve_tokens_live_check(s->live, monotonic_seconds());
+    tokens = serve_tokens_live_hold(s->live);
+  }
   const struct serve_scope *scope = NULL;
-  if (!refused(s, connection, method, url, &reply, &scope)) {
+  if (!refused(s, tokens, connection, method, url, &reply, &scope)) {
     MHD_get_connection_values(connection, MHD_GET_ARGUMENT_KIND, collect,
                               &params);
     struct serve_headers headers = {
@@ -428,6 +439,8 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *connection,
     serve_answer(s->config, method, url, params.item, params.count, &headers,
                  &reply);
   }
+  if (tokens != NULL)
+    serve_tokens_live_release(s->live);
   if (reply.status >= 400 && !reply.logged) {
     char path[LOG_PATH_MAX];
     printable(url, path, sizeof(path));
@@ -497,7 +510,7 @@ static void say_listening(struct MHD_Daemon *daemon, const struct server *s,
       l->addr.ss_family == AF_INET6
           ? (const void *)&((const struct sockaddr_in6 *)&l->addr)->sin6_addr
           : (const void *)&((const struct sockaddr_in *)&l->addr)->sin_addr;
-  bool tls = s->secure->cert != NULL, token = s->secure->tokens.count > 0;
+  bool tls = s->secure->cert != NULL, token = s->live != NULL;
   inet_ntop(l->addr.ss_family, a, host, sizeof(host));
   fprintf(stderr, "pvecg serve: listening on %s%s%s:%u, files in %s%s%s%s%s\n",
           l->addr.ss_family == AF_INET6 ? "[" : "", host,
@@ -587,7 +600,16 @@ int serve_http_run(const struct serve_config *config,
     snprintf(err, err_size, "cannot start: %s", strerror(ENOMEM));
     return -ENOMEM;
   }
+  if (secure.tokens.count > 0 &&
+      serve_tokens_live_new(config, options->token_file, &secure.tokens, stderr,
+                            &s.live) != 0) {
+    serve_guard_free(s.guard);
+    serve_secure_free(&secure);
+    snprintf(err, err_size, "cannot start: %s", strerror(ENOMEM));
+    return -ENOMEM;
+  }
   r = serve_until_stopped(&s, options, &l, err, err_size);
+  serve_tokens_live_free(s.live);
   serve_guard_free(s.guard);
   serve_secure_free(&secure);
   return r;

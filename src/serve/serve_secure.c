@@ -128,8 +128,8 @@ static int resolve_scopes(const struct serve_config *config, const char *path,
   return 0;
 }
 
-static int load_tokens(const struct serve_config *config, const char *path,
-                       struct serve_tokens *ret, char *err, size_t err_size) {
+int serve_secure_tokens(const struct serve_config *config, const char *path,
+                        struct serve_tokens *ret, char *err, size_t err_size) {
   char *text;
   size_t size;
   char why[256];
@@ -224,8 +224,8 @@ int serve_secure_load(const struct serve_config *config,
                 err, err_size) != 0))
     goto fail;
   if (options->token_file != NULL &&
-      load_tokens(config, options->token_file, &ret->tokens, err, err_size) !=
-          0)
+      serve_secure_tokens(config, options->token_file, &ret->tokens, err,
+                          err_size) != 0)
     goto fail;
   if (!is_loopback(l) && missing(options)[0] != '\0')
     fprintf(stderr,

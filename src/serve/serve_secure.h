@@ -40,4 +40,11 @@ int serve_secure_load(const struct serve_config *config,
 
 void serve_secure_free(struct serve_secure *s);
 
+/* The token file at path, its scopes' pools resolved from the user.cfg of
+ * their clusters: what serve_secure_load() does for --token-file, and
+ * what a running server does again when those files change.  Returns 0
+ * or -EIO with err filled (*ret then untouched but for being emptied). */
+int serve_secure_tokens(const struct serve_config *config, const char *path,
+                        struct serve_tokens *ret, char *err, size_t err_size);
+
 #endif
