@@ -15,6 +15,10 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +47,8 @@ static const char usage_text[] =
     "as `pvecg export` writes them, and moves the cursor once the store\n"
     "acknowledged them; a store that was away gets every row the files\n"
     "still hold.\n"
-    "  --pve-metric-server ID  the target an entry of Proxmox's Datacenter ->\n"
+    "  --pve-metric-server ID|all  the target an entry of Proxmox's "
+    "Datacenter ->\n"
     "                   Metric Server names (<pve-config-dir>/status.cfg): "
     "the\n"
     "                   series Proxmox's live values go to (HTTP(S) InfluxDB,\n"
@@ -197,6 +202,23 @@ static int take_option(void *s, int opt, const char *value) {
   return set_own(s, opt, value) < 0 ? -EINVAL : 0;
 }
 
+/* --pve-metric-server all: a shipper of its own for each entry. */
+static bool every_entry(const struct ship_args *s) {
+  return s->metric_server != NULL && strcmp(s->metric_server, "all") == 0;
+}
+
+/* The target made whole and checked, after the options. */
+static int prepare(struct ship_args *s) {
+  if (s->metric_server != NULL &&
+      pve_metric_target(&s->export, s->metric_server, &s->entry) < 0)
+    return -EINVAL;
+  if (!s->export.has_format)
+    return bad("--format is required", "");
+  if (export_args_finish(&s->export) < 0)
+    return -EINVAL;
+  return check(s);
+}
+
 static int parse(int argc, char **argv, struct ship_args *s) {
   static const struct option own[] = {
       {"state-dir", required_argument, NULL, OPT_STATE_DIR},
@@ -214,17 +236,8 @@ static int parse(int argc, char **argv, struct ship_args *s) {
   int r = cli_options_read(&command, argc, argv, take_option, s);
   if (r != 0)
     return r;
-  if (s->status)
-    return 0;
   s->export.all = true;
-  if (s->metric_server != NULL &&
-      pve_metric_target(&s->export, s->metric_server, &s->entry) < 0)
-    return -EINVAL;
-  if (!s->export.has_format)
-    return bad("--format is required", "");
-  if (export_args_finish(&s->export) < 0)
-    return -EINVAL;
-  return check(s);
+  return s->status || every_entry(s) ? 0 : prepare(s);
 }
 
 static int ship(struct ship_args *s) {
@@ -236,6 +249,64 @@ static int ship(struct ship_args *s) {
   s->options.log = stderr;
   int r = ship_main(&s->options);
   return r == 0 ? PVECG_EXIT_OK : PVECG_EXIT_FAILURE;
+}
+
+static pid_t children[PVE_METRIC_ALL_MAX];
+static size_t child_count;
+
+static void pass_on(int sig) {
+  for (size_t i = 0; i < child_count; i++)
+    kill(children[i], sig);
+}
+
+/* One entry's shipper, in a child: its state in <state-dir>/<id>. */
+static int ship_entry(struct ship_args *s, const char *id, char *state_dir,
+                      size_t size) {
+  snprintf(state_dir, size, "%s/%s", s->options.state_dir, id);
+  s->metric_server = id;
+  s->options.state_dir = state_dir;
+  if (prepare(s) < 0)
+    return PVECG_EXIT_USAGE;
+  return ship(s);
+}
+
+/* Every entry that acknowledges, each fed by a child of its own (one
+ * state and lock each); a signal goes on to them.  The worst exit. */
+static int ship_all(struct ship_args *s) {
+  static char ids[PVE_METRIC_ALL_MAX][PVE_METRIC_ID_MAX + 1];
+  int n = pve_metric_all(s->export.config_dir, ids, PVE_METRIC_ALL_MAX);
+  if (n <= 0)
+    return PVECG_EXIT_USAGE;
+  if (mkdir(s->options.state_dir, 0700) != 0 && errno != EEXIST) {
+    fprintf(stderr, CMD ": %s: %s\n", s->options.state_dir, strerror(errno));
+    return PVECG_EXIT_FAILURE;
+  }
+  struct sigaction sa = {.sa_handler = pass_on};
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGINT, &sa, NULL);
+  fflush(NULL);
+  for (int i = 0; i < n; i++) {
+    pid_t pid = fork();
+    if (pid == 0) {
+      char state_dir[PATH_MAX];
+      signal(SIGTERM, SIG_DFL); /* its own, until ship() sets them */
+      signal(SIGINT, SIG_DFL);
+      _exit(ship_entry(s, ids[i], state_dir, sizeof(state_dir)));
+    }
+    if (pid > 0)
+      children[child_count++] = pid;
+    else
+      fprintf(stderr, CMD ": %s: cannot start: %s\n", ids[i], strerror(errno));
+  }
+  int worst = child_count < (size_t)n ? PVECG_EXIT_FAILURE : PVECG_EXIT_OK;
+  for (size_t i = 0; i < child_count; i++) {
+    int st;
+    while (waitpid(children[i], &st, 0) < 0 && errno == EINTR)
+      ;
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : PVECG_EXIT_FAILURE;
+    worst = code > worst ? code : worst;
+  }
+  return worst;
 }
 
 int cmd_ship(int argc, char **argv) {
@@ -251,11 +322,12 @@ int cmd_ship(int argc, char **argv) {
   s->options.resend = DEFAULT_RESEND;
   s->options.row_limit = DEFAULT_ROWS;
   int r = parse(argc, argv, s);
-  int status = r > 0       ? PVECG_EXIT_OK
-               : r < 0     ? PVECG_EXIT_USAGE
-               : s->status ? ship_status_print(s->options.state_dir,
-                                               s->prometheus, stdout, stderr)
-                           : ship(s);
+  int status = r > 0            ? PVECG_EXIT_OK
+               : r < 0          ? PVECG_EXIT_USAGE
+               : s->status      ? ship_status_print(s->options.state_dir,
+                                                    s->prometheus, stdout, stderr)
+               : every_entry(s) ? ship_all(s)
+                                : ship(s);
   if (r < 0)
     fputs(usage_text, stderr);
   export_files_free(&s->export.files);

@@ -173,3 +173,39 @@ int pve_metric_target(struct export_args *a, const char *id,
                   "%s is no server this shipper can reach", t->url);
   return 0;
 }
+
+/* Why `all` leaves an entry out, or NULL. */
+static const char *left_out(const struct pve_metric_server *e) {
+  if (e->problem[0] != '\0')
+    return e->problem;
+  if (e->disable)
+    return "disabled";
+  if (strcmp(e->proto, "udp") == 0)
+    return "it sends over UDP, which acknowledges nothing";
+  return NULL;
+}
+
+int pve_metric_all(const char *config_dir, char ids[][PVE_METRIC_ID_MAX + 1],
+                   size_t max) {
+  struct pve_status_cfg cfg = {0};
+  if (read_cfg(config_dir, "all", &cfg) < 0)
+    return -EINVAL;
+  size_t n = 0;
+  for (size_t i = 0; i < cfg.count; i++) {
+    const struct pve_metric_server *e = &cfg.server[i];
+    const char *why = left_out(e);
+    if (why == NULL && n == max)
+      why = "too many entries";
+    if (why != NULL)
+      fprintf(stderr, CMD ": --pve-metric-server all: leaving out %s: %s\n",
+              e->id[0] ? e->id : "(no id)", why);
+    else
+      memcpy(ids[n++], e->id, sizeof(ids[0]));
+  }
+  pve_status_cfg_free(&cfg);
+  if (n == 0)
+    fprintf(stderr,
+            CMD ": --pve-metric-server all: no entry to ship to; set an "
+                "entry's Protocol to HTTP(S) or TCP in " WHERE "\n");
+  return (int)n;
+}

@@ -15,6 +15,7 @@
 #define PVECG_PVE_METRIC_TARGET_H
 
 #include "export_args.h"
+#include "pvecg/pve_status_cfg.h"
 
 #define PVE_METRIC_URL_MAX 2048
 
@@ -31,5 +32,15 @@ struct pve_metric_target {
  */
 int pve_metric_target(struct export_args *a, const char *id,
                       struct pve_metric_target *t);
+
+#define PVE_METRIC_ALL_MAX 64 /* entries `--pve-metric-server all` feeds */
+
+/* The entries of config_dir's status.cfg that `all` ships to, in file
+ * order, into ids: the enabled ones that acknowledge (InfluxDB over
+ * HTTP(S), Graphite over TCP); each other one is said on stderr with why
+ * it is left out.  Returns how many (0: none, said), or -EINVAL having
+ * said why the file cannot be read. */
+int pve_metric_all(const char *config_dir, char ids[][PVE_METRIC_ID_MAX + 1],
+                   size_t max);
 
 #endif

@@ -142,4 +142,37 @@ diff "$T/want" "$T/got" >"$T/diff" || fail "carbon: the history differs: $(head 
 grep -qx "proxmox.mycluster.qemu.100.cpu	$live	0.125" "$T/live" ||
   fail "carbon: the live point is not in the history's series: $(cat "$T/live")"
 [ ! -e "$CARBON_WHISPER/proxmox/qemu" ] || fail "carbon: a series outside the entry's path"
+
+# ---- all: a shipper for each entry that acknowledges -------------------------
+ship_rows 5
+ship_flush
+rc=0
+"$PVECG" ship --pve-metric-server all --data-dir "$D" --pve-config-dir "$C" \
+  --state-dir "$T/state-all" --once 2>"$T/err" || rc=$?
+# badtoken is enabled and over HTTP, so it is tried, and refused
+[ "$rc" -eq 2 ] || fail "all: exit $rc, not 2: $(cat "$T/err")"
+for left in "influx-udp: it sends over UDP, which acknowledges nothing" \
+  "off: disabled" "broken: line " "carbon-udp: it sends over UDP, which acknowledges nothing"; do
+  grep -qF "pvecg ship: --pve-metric-server all: leaving out $left" "$T/err" ||
+    fail "all: $left not said: $(cat "$T/err")"
+done
+grep -qF "pvecg ship: --pve-metric-server badtoken: its token" "$T/err" || fail "all: badtoken: $(cat "$T/err")"
+ship_cursors_at_end "$T/state-all/influx2" || fail "all: influx2's cursors: $(cat "$T"/state-all/influx2/*.state)"
+ls "$T"/state-all/carbon/*.state >/dev/null || fail "all: no state for carbon"
+[ ! -e "$T/state-all/off" ] && [ ! -e "$T/state-all/influx-udp" ] || fail "all: a state for an entry left out"
+# running: a SIGTERM to the shipper ends every entry's shipper
+"$PVECG" ship --pve-metric-server all --data-dir "$D" --pve-config-dir "$C" \
+  --state-dir "$T/state-run" --interval 1 2>"$T/err" &
+all=$!
+for _ in $(seq 100); do
+  [ "$(pgrep -c -f "state-dir $T/state-run")" -ge 3 ] && break
+  sleep 0.05
+done
+sleep 1.5
+kill -TERM "$all"
+rc=0
+wait "$all" || rc=$?
+[ "$rc" -eq 2 ] || fail "all, stopped: exit $rc, not 2 (badtoken's): $(cat "$T/err")"
+[ "$(pgrep -c -f "state-dir $T/state-run" || true)" -eq 0 ] || fail "all: a shipper left running"
+ship_cursors_at_end "$T/state-run/influx2" || fail "all, running: influx2's cursors"
 echo PASS
