@@ -27,6 +27,7 @@ struct split {
   size_t skip_room;
   uint64_t refused_alone; /* lines skipped in this batch */
   bool probed;            /* the batch's last line was tried alone */
+  size_t passed; /* the largest piece taken since the cap was lowered */
   struct http_split_outcome *out;
 };
 
@@ -125,6 +126,11 @@ static void refuse_all(struct split *s) {
   o->answer.verdict = STORE_REFUSED;
 }
 
+static void taken_size(struct split *s, size_t len) {
+  if (len > s->passed)
+    s->passed = len;
+}
+
 /* What one answer does to the piece r: 1 to go on, 0 when the batch is
  * settled as failed, or -ENOMEM. */
 static int settle(struct split *s, struct range r,
@@ -134,9 +140,11 @@ static int settle(struct split *s, struct range r,
   switch (a->verdict) {
   case STORE_TAKEN:
     o->lines_taken += lines;
+    taken_size(s, r.len);
     return 1;
   case STORE_PARTIAL:
     o->lines_taken += lines;
+    taken_size(s, r.len);
     o->dropped[a->reason] += a->dropped;
     o->partial = *a;
     return 1;
@@ -148,6 +156,7 @@ static int settle(struct split *s, struct range r,
           (*s->cap == 0 || r.len / 2 < *s->cap)) {
         *s->cap = r.len / 2 > 0 ? r.len / 2 : 1;
         o->cap_lowered = true;
+        s->passed = 0;
       }
       return halve(s, r) < 0 ? -ENOMEM : 1;
     }
@@ -215,6 +224,11 @@ int http_split_send(const char *body, size_t len, size_t *cap,
     ret->skips = 0;
     return r;
   }
+  /* What is kept is a size that passed, not half of one that did not:
+   * the store's limit may lie below the cap, which no piece happened to
+   * reach. */
+  if (r == 0 && ret->cap_lowered && s.passed > 0 && s.passed < *cap)
+    *cap = s.passed;
   if (ret->verdict != STORE_TAKEN) {
     /* Nothing of a failed batch counts: it goes again whole. */
     memset(ret->dropped, 0, sizeof(ret->dropped));

@@ -103,7 +103,7 @@ wait "$SHIPPER" || true
 SHIPPER=
 [ "$(grep -c "refuses the rows" "$T/running")" -eq 1 ] || fail "refusal said $(grep -c "refuses the rows" "$T/running") times: $(cat "$T/running")"
 n=$(requests)
-[ "$n" -ge 2 ] && [ "$n" -le 3 ] || fail "a refused target: $n requests in 6.5 s (backed off 1, 2, 4 s: 3)"
+[ "$n" -ge 1 ] && [ "$n" -le 3 ] || fail "a refused target: $n requests in 6.5 s (backed off 1, 2, 4 s: at most 3)"
 
 # 404: no such bucket, with its fix.
 standin

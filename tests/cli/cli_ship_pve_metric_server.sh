@@ -168,7 +168,11 @@ for _ in $(seq 100); do
   [ "$(pgrep -c -f "state-dir $T/state-run")" -ge 3 ] && break
   sleep 0.05
 done
-sleep 1.5
+# the entries' first passes done (a loaded machine takes its time)
+for _ in $(seq 200); do
+  ship_cursors_at_end "$T/state-run/influx2" 2>/dev/null && break
+  sleep 0.1
+done
 kill -TERM "$all"
 rc=0
 wait "$all" || rc=$?
