@@ -75,12 +75,18 @@ static void report_dropped(struct export_args *a) {
   }
   report_skipped(a, &st);
   size_t cap = http_sender_cap(a->run.http);
-  if (cap > 0)
+  if (cap >= 1024)
     fprintf(stderr,
             CMD ": the server refused larger requests (HTTP 413): batches "
                 "were cut to %zu bytes; --batch-bytes %zu does so from the "
                 "start\n",
-            cap, cap < 1024 ? 1024 : cap);
+            cap, cap);
+  else if (cap > 0) /* below --batch-bytes' least: only the limit helps */
+    fprintf(stderr,
+            CMD ": the server refused larger requests (HTTP 413): batches "
+                "were cut to %zu bytes, less than --batch-bytes takes; raise "
+                "the limit of the server or of the proxy in front of it\n",
+            cap);
 }
 
 /* A target the server refuses: what fixes it. */

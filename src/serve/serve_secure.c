@@ -64,6 +64,15 @@ static void wipe(char *text, size_t size) {
   }
 }
 
+int serve_secure_pool_file(const struct serve_config *config,
+                           const char *cluster, char *buf, size_t size) {
+  char dir[PATH_MAX];
+  if (data_cluster_dir(config->config_dir, cluster, dir, sizeof(dir)) != 0)
+    return -ENAMETOOLONG;
+  int n = snprintf(buf, size, "%s/user.cfg", dir);
+  return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
+}
+
 /* One pool of a token's scope into its guests: the members user.cfg of
  * the pool's cluster gives it.  A pool that cannot be read refuses the
  * start, never widens the scope. */
@@ -71,7 +80,7 @@ static int resolve_pool(const struct serve_config *config, const char *path,
                         const struct serve_token *t,
                         const struct serve_scope_pool *pool, char *err,
                         size_t err_size) {
-  char dir[PATH_MAX], cfg[PATH_MAX + 16], option[PATH_MAX + 200], *text;
+  char cfg[PATH_MAX + 16], option[PATH_MAX + 200], *text;
   size_t size, count;
   uint32_t *vmids;
   int n = snprintf(option, sizeof(option),
@@ -80,10 +89,8 @@ static int resolve_pool(const struct serve_config *config, const char *path,
                    path, t->line, pool->name,
                    pool->cluster[0] != '\0' ? "@" : "", pool->cluster);
   if (n < 0 || (size_t)n >= sizeof(option) ||
-      data_cluster_dir(config->config_dir, pool->cluster, dir, sizeof(dir)) !=
-          0)
+      serve_secure_pool_file(config, pool->cluster, cfg, sizeof(cfg)) != 0)
     return -ENAMETOOLONG;
-  snprintf(cfg, sizeof(cfg), "%s/user.cfg", dir);
   if (read_whole(option, cfg, 0, &text, &size, err, err_size) != 0)
     return -EIO;
   int r = serve_pool_members(text, size, pool->name, &vmids, &count);

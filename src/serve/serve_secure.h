@@ -40,6 +40,12 @@ int serve_secure_load(const struct serve_config *config,
 
 void serve_secure_free(struct serve_secure *s);
 
+/* The user.cfg a pool of cluster is read from: <config_dir>/user.cfg for
+ * the data directory's own files, <config_dir>/<cluster>/user.cfg for a
+ * named cluster's.  Returns 0 or -ENAMETOOLONG. */
+int serve_secure_pool_file(const struct serve_config *config,
+                           const char *cluster, char *buf, size_t size);
+
 /* The token file at path, its scopes' pools resolved from the user.cfg of
  * their clusters: what serve_secure_load() does for --token-file, and
  * what a running server does again when those files change.  Returns 0

@@ -8,7 +8,6 @@
  */
 #include "serve_tokens_live.h"
 
-#include "pvecg/data_clusters.h"
 #include "serve_scope.h"
 #include "serve_secure.h"
 #include "serve_token_file.h"
@@ -82,12 +81,10 @@ static void watch_files(struct serve_tokens_live *l) {
   for (size_t i = 0; i < l->tokens.count; i++) {
     const struct serve_scope *sc = l->tokens.item[i].scope;
     for (size_t p = 0; sc != NULL && p < sc->pool_count; p++) {
-      char dir[PATH_MAX], cfg[PATH_MAX + 16];
-      if (data_cluster_dir(l->config->config_dir, sc->pool[p].cluster, dir,
-                           sizeof(dir)) != 0)
-        continue;
-      snprintf(cfg, sizeof(cfg), "%s/user.cfg", dir);
-      watch(l, cfg);
+      char cfg[PATH_MAX + 16];
+      if (serve_secure_pool_file(l->config, sc->pool[p].cluster, cfg,
+                                 sizeof(cfg)) == 0)
+        watch(l, cfg);
     }
   }
 }
