@@ -48,8 +48,9 @@ static void write_plugin_blocks(FILE *f, const struct collectd_conf *c) {
           "  SpacingUs %u\n"
           "</Plugin>\n",
           c->cgroup_root, c->memory_root,
-          /* KSM: the QEMU pid from cgroup.procs (no pid files here) */
-          c->options->ksm ? "  KSM true\n  RunDir \"" : "",
+          /* KSM: the QEMU pid from cgroup.procs (no pid files here);
+           * off unless asked, whatever the host does (`KSM auto`) */
+          c->options->ksm ? "  KSM true\n  RunDir \"" : "  KSM false\n",
           c->options->ksm ? c->dir : "", c->options->ksm ? "/run\"\n" : "",
           c->dispatch_rows, c->spacing_us);
   if (c->options->writer == WRITER_NONE)

@@ -23,6 +23,9 @@ static uint32_t failed; /* values whose file failed in the last sample */
 static char node[DATA_MAX_NAME_LEN];
 static char sys_dir[PATH_MAX];
 static double page_size;
+/* The rows' interval: KSM is read once per RRD step (or every interval,
+ * whichever is longer), so that is how often a row comes. */
+static cdtime_t row_interval;
 /* A VM's ksm_stat that cannot be had, and a kernel without KSM: one line,
  * then fewer (collectd's complaints back off), never one per row. */
 static c_complain_t gone_complaint = C_COMPLAIN_INIT_STATIC;
@@ -36,7 +39,8 @@ static c_complain_t no_ksm_complaint = C_COMPLAIN_INIT_STATIC;
 static uint32_t bad_vmids[BAD_VMIDS_MAX];
 static size_t bad_count;
 
-int ksm_dispatch_init(const char *sys_root, const char *node_name) {
+int ksm_dispatch_init(const char *sys_root, const char *node_name,
+                      uint64_t interval) {
   ksm_dispatch_shutdown();
   if (row_type_register(&layout_pvecg_ksm_vm_1_0) != 0 ||
       (node_name != NULL && row_type_register(&layout_pvecg_ksm_node_1_0) != 0))
@@ -52,6 +56,7 @@ int ksm_dispatch_init(const char *sys_root, const char *node_name) {
   long size = sysconf(_SC_PAGESIZE);
   page_size = size > 0 ? (double)size : 4096;
   failed = 0;
+  row_interval = (cdtime_t)interval;
   return 0;
 }
 
@@ -86,6 +91,7 @@ static void dispatch(const char *host, const char *instance,
   vl.values = values;
   vl.values_len = layout->ds_count;
   vl.time = (cdtime_t)time;
+  vl.interval = row_interval;
   if (host != NULL)
     sstrncpy(vl.host, host, sizeof(vl.host));
   sstrncpy(vl.plugin, PLUGIN_NAME, sizeof(vl.plugin));
@@ -94,10 +100,21 @@ static void dispatch(const char *host, const char *instance,
   plugin_dispatch_values(&vl);
 }
 
+bool ksm_dispatch_read_node(void) {
+  if (reader == NULL)
+    return false;
+  ksm_node_read(reader, &sample);
+  /* ksmtuned stops ksmd when memory is plentiful and the merged pages
+   * stay merged: those count as running KSM too. */
+  for (int v = KSM_NODE_PAGES_SHARING; v <= KSM_NODE_ZERO_PAGES; v++)
+    if (ksm_node_has(&sample, (enum ksm_node_value)v) && sample.value[v] > 0)
+      return true;
+  return ksm_node_has(&sample, KSM_NODE_RUN) && sample.value[KSM_NODE_RUN] == 1;
+}
+
 void ksm_dispatch_node(uint64_t time) {
   if (reader == NULL)
     return;
-  ksm_node_read(reader, &sample);
   log_changes();
   if (sample.error[KSM_NODE_RUN] == -ENOENT)
     c_complain(LOG_WARNING, &no_ksm_complaint,

@@ -12,7 +12,8 @@
  * the optional PressureDetails lists (avg60, avg300, stall totals: 18 per
  * guest) and ExtraStats lists (memory breakdown, swap, OOM counters: up to
  * 12 per guest) multiply it and are off by default.  KSM adds one wide
- * row per VM and one for the node (ksm_dispatch.c), also off by default.
+ * row per VM and one for the node (ksm_dispatch.c) where the host runs
+ * KSM, once per RRD step rather than every interval (ksm_schedule.c).
  *
  * Problems with a guest's file are logged when they start and when they end
  * (not every interval), at most LOG_LINES_PER_RUN lines per interval.
@@ -26,6 +27,7 @@
 #include "pvecg/fd_budget.h"
 #include "pvecg/guest_config.h"
 #include "ksm_dispatch.h"
+#include "ksm_schedule.h"
 #include "node_dispatch.h"
 #include "pvecg/guest_row.h"
 #include "row_type.h"
@@ -93,6 +95,7 @@ static void state_set_defaults(void) {
 /* Per-interval state of the read callback. */
 struct read_run {
   cdtime_t time;
+  bool ksm; /* KSM is read and dispatched in this interval */
   unsigned log_lines;
   unsigned log_suppressed;
   unsigned dropped; /* samples that could not be kept (no memory) */
@@ -192,8 +195,9 @@ static int config_item(const oconfig_item_t *ci) {
     return cf_util_get_boolean(ci, &state.guest_names);
   if (strcasecmp("ExtraStats", ci->key) == 0)
     return cf_util_get_boolean(ci, &state.config.extra_stats);
-  if (strcasecmp("KSM", ci->key) == 0)
-    return cf_util_get_boolean(ci, &state.config.ksm);
+  int ksm = ksm_schedule_config(ci);
+  if (ksm <= 0)
+    return ksm;
   if (strcasecmp("RunDir", ci->key) == 0)
     return config_root(ci, state.config.run_dir, &(bool){false}, false);
   ERROR(PLUGIN_NAME " plugin: unknown config option \"%s\".", ci->key);
@@ -304,10 +308,14 @@ static int pve_cgroup_init(void) {
     ERROR(PLUGIN_NAME " plugin: the pve-vm-9.0 layout lacks a column.");
     return -1;
   }
+  state.config.ksm = ksm_schedule_possible();
   if (state.config.ksm &&
       ksm_dispatch_init(state.node_config.sys_root,
-                        state.node_enabled ? state.node_name : NULL) != 0)
+                        state.node_enabled ? state.node_name : NULL,
+                        ksm_schedule_row_interval()) != 0)
     return -1;
+  if (state.config.ksm)
+    ksm_schedule_init();
   state.config.accept = accept_guest;
   state.config.accept_ctx = state.select_list;
   set_fd_budget();
@@ -493,7 +501,7 @@ static void dispatch_batch(const struct read_run *run) {
       dispatch_pressure_details(s, run);
     if (state.config.extra_stats)
       dispatch_extra(s, run);
-    if (state.config.ksm)
+    if (run->ksm)
       ksm_dispatch_guest(s, run->time);
   }
   state.batch_len = 0;
@@ -505,8 +513,12 @@ static int pve_cgroup_read(void) {
   struct read_run run = {.time = cdtime()};
   if (state.node_enabled)
     node_dispatch_run(run.time);
-  int err = sampler_run(state.sampler, visit_guest, &run);
+  bool ksm_active;
+  run.ksm = ksm_schedule_due(run.time, &ksm_active);
   if (state.config.ksm)
+    sampler_ksm_plan(state.sampler, ksm_active, run.ksm);
+  int err = sampler_run(state.sampler, visit_guest, &run);
+  if (run.ksm)
     ksm_dispatch_node(run.time); /* the VMs' rows use the node's figures */
   dispatch_batch(&run);
   if (run.dropped)
@@ -543,6 +555,7 @@ static int pve_cgroup_shutdown(void) {
   free(state.batch);
   node_dispatch_shutdown();
   ksm_dispatch_shutdown();
+  ksm_schedule_reset();
   vmid_select_free(state.select_list);
   state_set_defaults();
   return 0;

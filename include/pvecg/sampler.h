@@ -51,7 +51,10 @@ struct sampler_config {
   /* Also read the ExtraStats files (memory.events, memory.swap.current)
    * and fill the sample's memory_detail / oom fields. */
   bool extra_stats;
-  /* Also read /proc/<qemu pid>/ksm_stat of each VM (KSM merging). */
+  /* KSM statistics may be taken: each VM's QEMU process is found and its
+   * /proc/<pid>/ksm_stat kept open (one more descriptor per guest in the
+   * budget) and read in every run, unless sampler_ksm_plan() says
+   * otherwise. */
   bool ksm;
   /* Where QEMU's pid files are (<run_dir>/qemu-server/<vmid>.pid). */
   char run_dir[PATH_MAX];
@@ -81,6 +84,16 @@ typedef void (*sampler_visit_fn)(const struct guest_sample *sample, void *ctx);
  * directory could be listed at all (then nothing is visited).
  */
 int sampler_run(struct sampler *sampler, sampler_visit_fn visit, void *ctx);
+
+/*
+ * What the next runs do about KSM (config.ksm must be on): active, the
+ * VMs' QEMU processes are looked for and their ksm_stat kept open; due,
+ * the next run reads them (the others leave the samples' KSM fields
+ * unset).  A plugin that records KSM once per RRD step reads it only in
+ * the first run of each step; one that found the host not running KSM
+ * keeps it inactive until it does.
+ */
+void sampler_ksm_plan(struct sampler *sampler, bool active, bool due);
 
 /* Guests currently tracked (for tests, benchmarks and log lines). */
 size_t sampler_guest_count(const struct sampler *sampler);

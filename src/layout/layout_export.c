@@ -62,7 +62,8 @@ static void markdown(void) {
          "legacy `pve2-*` layouts are known so that their files are "
          "recognised, never written.  `pvecg-ksm-vm-1.0` and "
          "`pvecg-ksm-node-1.0` are pvecg's own, written beside Proxmox's "
-         "when `pve_cgroup` reads KSM statistics (`KSM true`): what KSM "
+         "when `pve_cgroup` reads KSM statistics (`KSM auto`, the default, "
+         "where the host runs KSM; or `KSM true`): what KSM "
          "saves per VM and per node, in files of their own so that "
          "Proxmox's layouts stay exactly Proxmox's.\n");
   for (size_t i = 0; i < rrd_layouts_count; i++)

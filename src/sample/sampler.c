@@ -122,6 +122,11 @@ void sampler_free(struct sampler *s) {
   free(s);
 }
 
+void sampler_ksm_plan(struct sampler *s, bool active, bool due) {
+  s->reader.ksm_active = s->config.ksm && active;
+  s->reader.ksm_due = s->reader.ksm_active && due;
+}
+
 size_t sampler_guest_count(const struct sampler *s) {
   return s->discovery.count;
 }

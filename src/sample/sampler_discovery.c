@@ -135,10 +135,13 @@ static int ensure_capacity(struct sampler_discovery *d, size_t want) {
   return 0;
 }
 
-/* Whether one more guest's files fit the descriptor budget. */
+/* Whether one more guest's files fit the descriptor budget.  With KSM
+ * statistics a VM keeps its QEMU process's ksm_stat open too; containers
+ * are counted the same, which only errs on the safe side. */
 static bool budget_allows(const struct sampler_discovery *d) {
   size_t budget = d->config->fd_budget;
-  size_t per_guest = (size_t)__builtin_popcount(d->dirs.wanted);
+  size_t per_guest =
+      (size_t)__builtin_popcount(d->dirs.wanted) + (d->config->ksm ? 1 : 0);
   return budget == 0 || (d->kept_count + 1) * per_guest <= budget;
 }
 
@@ -262,6 +265,8 @@ size_t sampler_discovery_fd_count(const struct sampler_discovery *d) {
   for (size_t i = 0; i < d->count; i++)
     for (int f = 0; f < GUEST_FILE_COUNT; f++)
       n += d->guests[i].fd[f] >= 0;
+  for (size_t i = 0; i < d->count; i++)
+    n += d->guests[i].ksm_fd >= 0;
   for (int t = 0; t < GUEST_TYPE_COUNT; t++)
     n += d->changes[t].fd >= 0;
   return n;

@@ -41,6 +41,9 @@ void sampler_guest_close_files(struct guest *g) {
       close(g->fd[i]);
     g->fd[i] = -1;
   }
+  if (g->ksm_fd >= 0)
+    close(g->ksm_fd);
+  g->ksm_fd = -1;
 }
 
 /* Opens the files of mask that are not open yet, relative to dirfd. */
@@ -122,6 +125,7 @@ int sampler_guest_open(const struct guest_dirs *dirs, struct guest *g,
   g->key = key;
   for (int i = 0; i < GUEST_FILE_COUNT; i++)
     g->fd[i] = -1;
+  g->ksm_fd = -1;
   g->memory_version = CGROUP_MEMORY_V2;
   g->missing = dirs->wanted;
   g->retry_at = now + SAMPLER_MISSING_RETRY_SECONDS;

@@ -39,6 +39,9 @@ struct guest {
   uint64_t cpu_prev_usec; /* cpu.stat usage_usec at cpu_prev_time */
   double cpu_prev_time;
   struct guest_settings settings;
+  /* The QEMU process's ksm_stat (guest_ksm.h), open from the first read
+   * after its pid was found until the process is gone; -1 when not open. */
+  int ksm_fd;
 };
 
 /* Where the guests' files are, and which of them to open. */

@@ -9,6 +9,8 @@
  */
 #include "sampler_read.h"
 
+#include "guest_ksm.h"
+
 #include "pvecg/decimal.h"
 #include "pvecg/file_read.h"
 #include "pvecg/flat_keyed.h"
@@ -153,6 +155,11 @@ static int sample_io(struct sampler_reader *r, const struct guest *g,
 
 static void sample_settings(struct sampler_reader *r, struct guest *g,
                             double now, struct guest_sample *out) {
+  /* A VM whose KSM is read now but whose process is not known (KSM was
+   * just turned on, or the process went away) is looked for at once. */
+  if (r->ksm_due && g->settings.pid <= 0 &&
+      sampler_key_type(g->key) == GUEST_QEMU)
+    guest_settings_expire(&g->settings);
   if (now >= g->settings.next_check) {
     char dir[PATH_MAX];
     struct guest_settings_source src = {
@@ -161,7 +168,8 @@ static void sample_settings(struct sampler_reader *r, struct guest *g,
         .refresh_seconds = r->config->settings_refresh_seconds,
         .buf = r->config_buf,
         .buf_size = sizeof(r->config_buf),
-        .want_pid = r->config->ksm,
+        /* A VM whose ksm_stat is open has its process: no need to look. */
+        .want_pid = r->ksm_active && g->ksm_fd < 0,
         .run_dir = r->config->run_dir,
         .proc_root = r->config->proc_root,
     };
@@ -173,37 +181,42 @@ static void sample_settings(struct sampler_reader *r, struct guest *g,
   guest_settings_apply(&g->settings, r->host_cpus, out);
 }
 
-/* KSM: /proc/<pid>/ksm_stat of the VM's QEMU process, opened each time
- * (the pid can change while the scope stays), and taken only if the pid's
- * start time afterwards is still the one checked with the scope: a VM
- * that restarted, or a pid reused by another process, gives nothing now
- * and is looked for again at the next interval. */
+/* The VM's QEMU process is gone (or its pid is another's): close its
+ * ksm_stat and look for the process again at the next interval. */
+static void ksm_lost(struct guest *g) {
+  if (g->ksm_fd >= 0)
+    close(g->ksm_fd);
+  g->ksm_fd = -1;
+  g->settings.pid = 0;
+  guest_settings_expire(&g->settings);
+}
+
+/* KSM: the QEMU process's ksm_stat, opened at the first read after its
+ * pid was found (and checked against the pid's start time then, see
+ * guest_ksm.h), then re-read in place.  A VM that restarted, or a pid
+ * reused by another process, gives nothing now and is looked for again. */
 static void sample_ksm(struct sampler_reader *r, struct guest *g,
                        struct guest_sample *out) {
-  char path[PATH_MAX];
-  int pid = g->settings.pid;
-  if (pid <= 0)
-    return;
-  int n =
-      snprintf(path, sizeof(path), "%s/%d/ksm_stat", r->config->proc_root, pid);
-  if (n < 0 || (size_t)n >= sizeof(path))
-    return;
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (g->settings.pid <= 0)
+    return; /* not found (yet): unknown, no error */
+  int err = 0;
+  if (g->ksm_fd < 0) {
+    int fd = guest_ksm_open(r->config->proc_root, g->settings.pid,
+                            g->settings.pid_start);
+    if (fd < 0)
+      err = fd; /* -ENOENT of a live process: no ksm_stat here */
+    else
+      g->ksm_fd = fd;
+  }
   size_t len = 0;
-  int err = fd < 0 ? -errno : read_kept(fd, r->buf, sizeof(r->buf), &len);
-  if (fd >= 0)
-    close(fd);
-  uint64_t start;
-  bool alive = guest_pid_start(r->config->proc_root, pid, &start) == 0 &&
-               start == g->settings.pid_start;
-  if (!alive)
-    err = -ESRCH; /* a file of another process, or none: not the VM's */
-  else if (err == 0 && ksm_stat_parse(r->buf, len, &out->ksm) < 0)
+  if (err == 0)
+    err = guest_ksm_read(g->ksm_fd, r->buf, sizeof(r->buf), &len);
+  if (err == 0 && ksm_stat_parse(r->buf, len, &out->ksm) < 0)
     err = -EBADMSG;
   out->ksm_valid = err == 0;
-  out->ksm_error = err; /* -ENOENT of a live process: no ksm_stat here */
+  out->ksm_error = err;
   if (err == -ESRCH)
-    guest_settings_expire(&g->settings); /* look for the pid again */
+    ksm_lost(g);
 }
 
 static unsigned failed_files(const struct guest_sample *out) {
@@ -230,7 +243,7 @@ int sampler_read_guest(struct sampler_reader *r, struct guest *g, double now,
   if (sample_cpu(r, g, now, out) < 0 || sample_io(r, g, out) < 0)
     return -ENODEV;
   sample_settings(r, g, now, out);
-  if (r->config->ksm && out->type == GUEST_QEMU)
+  if (r->ksm_active && r->ksm_due && out->type == GUEST_QEMU)
     sample_ksm(r, g, out);
   out->net_valid =
       guest_net_lookup(&r->net, g->key, &out->netin, &out->netout) == 0;
@@ -245,6 +258,7 @@ void sampler_reader_init(struct sampler_reader *r,
                          unsigned host_cpus) {
   r->config = config;
   r->host_cpus = host_cpus;
+  r->ksm_active = r->ksm_due = config->ksm;
   guest_net_init(&r->net, config->proc_root);
 }
 

@@ -21,6 +21,10 @@ struct sampler_reader {
   const struct sampler_config *config;
   unsigned host_cpus;
   struct guest_net net;
+  /* KSM statistics (sampler_ksm_plan()): the VMs' QEMU processes are
+   * found and their ksm_stat kept open; read in this run. */
+  bool ksm_active;
+  bool ksm_due;
   char config_buf[65536];
   char usage_buf[SAMPLER_BUF_SIZE];
   char buf[SAMPLER_BUF_SIZE];

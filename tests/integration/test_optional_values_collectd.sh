@@ -51,6 +51,7 @@ write_conf "$T/collectd.conf" "
   PressureDetails true
   ExtraStats true
   KSM true
+  KSMInterval 0
 </Plugin>
 <Plugin pve_rrd>
   DataDir \"$T/data\"

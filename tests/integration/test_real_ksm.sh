@@ -4,7 +4,8 @@
 # process with 32 MiB of identical pages offered to KSM, a container-like
 # one (lxc/197) 8 MiB; the test starts ksmd with a fast scan (and puts its
 # settings back after).  Once every page is merged, the real collectd with
-# both plugins (KSM true) must record exactly what the kernel says at the
+# both plugins (KSM auto, the default, read every KSMInterval 2 s) must
+# record exactly what the kernel says at the
 # same time: the VM's ksm_stat (merging, zero pages, profit), the saved
 # bytes of docs/values.md from the node's pages_shared and pages_sharing,
 # and the node's /sys/kernel/mm/ksm/ -- in collectd's own csv and in
@@ -70,7 +71,7 @@ write_conf "$T/collectd.conf" "
   MemoryCgroupRoot \"\"
   PveConfigDir \"\"
   RunDir \"$T/run\"
-  KSM true
+  KSMInterval 2
 </Plugin>
 <Plugin pve_rrd>
   DataDir \"$T/data\"
@@ -88,6 +89,13 @@ rows_since() { # rows_since T N: the VM's KSM rows after T are at least N
   [ "$(csv_rows "$VM_CSV" pvecg_ksm_vm_1_0 | awk -F, -v t="$1" '$1 > t' | wc -l)" -ge "$2" ]
 }
 wait_for 20 rows_since 0 3
+# KSM auto (the default) on a host that runs it; one row per KSMInterval
+check "KSM auto: on, said once" 1 \
+  "$(grep -c 'KSM statistics on: this host runs KSM (' "$T/collectd.log")"
+check "the VM's KSM rows: one per 2 s slot, not one per 1 s interval" "" \
+  "$(csv_rows "$VM_CSV" pvecg_ksm_vm_1_0 | awk -F, '{ s = int($1 / 2) } s == last { print } { last = s }')"
+check "...while its pve rows come every interval" "" \
+  "$(csv_rows "$VM_CSV" pve_vm_9_0 | awk -F, 'NR > 1 && $1 - last > 1.5 { print } { last = $1 }')"
 # what the kernel says now, and collectd's newest rows (merged: stable)
 kernel_vm=$(awk '$1 == "ksm_merging_pages" { m = $2 } $1 == "ksm_zero_pages" { z = $2 }
   $1 == "ksm_process_profit" { p = $2 } END { print m, z, p }' "/proc/$VM/ksm_stat")

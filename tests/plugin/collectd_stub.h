@@ -33,6 +33,7 @@ struct stub {
   char log[STUB_MAX_LOG_LINES][1024];
   int log_level[STUB_MAX_LOG_LINES];
   int log_count;
+  cdtime_t now; /* what cdtime() answers; 0: the real clock */
 };
 
 extern struct stub stub;

@@ -57,6 +57,9 @@ static oconfig_item_t *base_config(void) {
   stub_config_add_strings(c, "PveConfigDir", 1, pve);
   snprintf(pve, sizeof(pve), "%s/proc", root);
   stub_config_add_strings(c, "ProcRoot", 1, pve);
+  /* No KSM below it: `KSM auto` stays off whatever the host does. */
+  snprintf(pve, sizeof(pve), "%s/sys", root);
+  stub_config_add_strings(c, "SysRoot", 1, pve);
   stub_config_add_boolean(c, "Node", false); /* test_node_row has it on */
   stub_config_add_boolean(c, "GuestNames", true);
   return c;
@@ -85,7 +88,9 @@ static void test_registers_row_type(void **state) {
   assert_int_equal(configure(base_config()), 0);
   assert_int_equal(stub.init(), 0);
   assert_int_equal(stub.init(), 0);
-  assert_int_equal(stub.data_set_count, 1); /* registered once */
+  /* Registered once: the row, and KSM's, which `KSM auto` may need. */
+  assert_int_equal(stub.data_set_count, 2);
+  assert_non_null(stub_data_set("pvecg_ksm_vm_1_0"));
   const data_set_t *ds = stub_data_set("pve_vm_9_0");
   assert_non_null(ds);
   assert_int_equal(ds->ds_num, 17);
@@ -303,6 +308,104 @@ static void test_node_names(void **state) {
   assert_null(stub_log_find("cannot be a node name"));
 }
 
+/* KSM below root/sys: run and pages_sharing as given. */
+static void ksm_node_files(const char *run, const char *sharing) {
+  fixture_mkdir(root, "sys/kernel/mm/ksm");
+  fixture_write(root, "sys/kernel/mm/ksm/run", run);
+  fixture_write(root, "sys/kernel/mm/ksm/pages_shared", "0\n");
+  fixture_write(root, "sys/kernel/mm/ksm/pages_sharing", sharing);
+  fixture_write(root, "sys/kernel/mm/ksm/general_profit", "0\n");
+}
+
+/* VM 100's QEMU process, pid 4242, with 2048 pages merged. */
+static void qemu_process(void) {
+  fixture_mkdir(root, "run/qemu-server");
+  fixture_write(root, "run/qemu-server/100.pid", "4242\n");
+  fixture_mkdir(root, "proc/4242");
+  fixture_write(root, "proc/4242/cgroup", "0::/qemu.slice/100.scope\n");
+  fixture_write(root, "proc/4242/stat",
+                "4242 (kvm) S 1 4242 4242 0 -1 4194560 100 0 0 0 5 6 0 0 20 0 "
+                "9 0 5000 1000 50\n");
+  fixture_write(root, "proc/4242/ksm_stat",
+                "ksm_rmap_items 10\nksm_zero_pages 0\nksm_merging_pages 2048\n"
+                "ksm_process_profit 8384512\n");
+}
+
+static oconfig_item_t *ksm_config(void) {
+  oconfig_item_t *c = base_config();
+  char run[PATH_MAX + 8];
+  snprintf(run, sizeof(run), "%s/run", root);
+  stub_config_add_strings(c, "RunDir", 1, run);
+  return c;
+}
+
+/* KSM rows dispatched by a read at second t. */
+static int ksm_rows_at(double t) {
+  stub_reset_records();
+  stub.now = DOUBLE_TO_CDTIME_T(t);
+  assert_int_equal(stub.read(), 0);
+  int rows = 0;
+  for (int i = 0; i < stub.dispatched_count; i++)
+    rows += strcmp(stub.dispatched[i].vl.type, "pvecg_ksm_vm_1_0") == 0;
+  return rows;
+}
+
+/* KSM auto: off while the host runs no KSM, on (and said) once it does;
+ * read in the first interval of each minute only. */
+static void test_ksm_auto_once_a_minute(void **state) {
+  (void)state;
+  ksm_node_files("0\n", "0\n");
+  qemu_process();
+  assert_int_equal(configure(ksm_config()), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_non_null(stub_log_find("KSM statistics off for now"));
+  assert_int_equal(ksm_rows_at(60000.0), 0);
+  fixture_write(root, "sys/kernel/mm/ksm/run", "1\n");
+  assert_int_equal(ksm_rows_at(60010.0), 0); /* looked at once a minute */
+  assert_int_equal(ksm_rows_at(60060.0), 2); /* the two VMs, not the CT */
+  assert_non_null(stub_log_find("KSM statistics on: this host runs KSM now"));
+  const struct stub_value_list *r = find("100", "pvecg_ksm_vm_1_0", "");
+  assert_non_null(r);
+  assert_true(r->values[0].gauge == 2048.0);    /* pages merged */
+  assert_true(r->values[2].gauge == 8384512.0); /* profit */
+  assert_int_equal(r->vl.interval, TIME_T_TO_CDTIME_T(60));
+  r = find("101", "pvecg_ksm_vm_1_0", "");
+  assert_non_null(r);
+  assert_true(isnan(r->values[0].gauge)); /* no QEMU process found */
+  assert_int_equal(ksm_rows_at(60070.0), 0);
+  assert_int_equal(ksm_rows_at(60119.9), 0);
+  /* ksmd stopped again with pages merged: still on. */
+  fixture_write(root, "sys/kernel/mm/ksm/run", "0\n");
+  fixture_write(root, "sys/kernel/mm/ksm/pages_sharing", "5\n");
+  assert_int_equal(ksm_rows_at(60120.0), 2);
+  stub.now = 0;
+}
+
+/* Merged pages left by a stopped ksmd count as running KSM at start;
+ * KSMInterval 0 reads every interval; KSM false never. */
+static void test_ksm_modes(void **state) {
+  (void)state;
+  ksm_node_files("0\n", "10252\n");
+  qemu_process();
+  oconfig_item_t *c = ksm_config();
+  stub_config_add_number(c, "KSMInterval", 0);
+  assert_int_equal(configure(c), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_non_null(stub_log_find("KSM statistics on: this host runs KSM ("));
+  assert_int_equal(ksm_rows_at(60000.0), 2);
+  assert_int_equal(ksm_rows_at(60001.0), 2);
+  stub.shutdown();
+  c = ksm_config();
+  stub_config_add_boolean(c, "KSM", false);
+  assert_int_equal(configure(c), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_int_equal(ksm_rows_at(60060.0), 0);
+  stub.now = 0;
+  c = base_config();
+  stub_config_add_strings(c, "KSM", 1, "sometimes");
+  expect_config_error(c, "\"KSM\" takes true, false or \"auto\"");
+}
+
 int main(void) {
   module_register();
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -316,6 +419,8 @@ int main(void) {
       T(test_extra_stats),
       T(test_file_problem_logged_once),
       T(test_node_names),
+      T(test_ksm_auto_once_a_minute),
+      T(test_ksm_modes),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -320,6 +320,21 @@ static void test_fd_budget(void **state) {
   shell("rm -r cg/qemu.slice/102.scope");
   assert_int_equal(run(s).n, 2);
   sampler_free(s);
+  /* With KSM each guest counts one descriptor more (its ksm_stat): the
+   * same budget keeps one guest's files open, not two. */
+  c.ksm = true;
+  c.fd_budget = 2 * BASE_FILES + 1;
+  assert_int_equal(sampler_new(&c, &s), 0);
+  assert_int_equal(run(s).n, 2);
+  sampler_get_stats(s, &st);
+  assert_int_equal(st.unkept_guests, 1);
+  c.fd_budget = 2 * (BASE_FILES + 1);
+  sampler_free(s);
+  assert_int_equal(sampler_new(&c, &s), 0);
+  assert_int_equal(run(s).n, 2);
+  sampler_get_stats(s, &st);
+  assert_int_equal(st.unkept_guests, 0);
+  sampler_free(s);
 }
 
 /* cgroup.stat's nr_descendants decides whether a type directory is listed
@@ -531,20 +546,37 @@ static void test_ksm(void **state) {
   assert_true(v.s[0].ksm_valid);
   assert_int_equal(v.s[0].ksm.merging_pages, 2048);
   assert_int_equal(v.s[0].ksm.profit, 8384512);
+  assert_int_equal(v.s[1].ksm_error, 0);
   assert_true(v.s[1].ksm_valid); /* found through cgroup.procs */
   assert_int_equal(v.s[1].ksm.profit, -4096);
-  /* 4343 ends and its pid is taken by a process elsewhere: its numbers
-   * are not 101's, even before the pid is looked for again. */
+  /* Both ksm_stat files stay open: one descriptor more per VM than its
+   * seven cgroup files (memory.current and .stat, three PSI files,
+   * cpu.stat, io.stat). */
+  assert_int_equal(sampler_fd_count(s), 2u * 7 + 2);
+  /* The start time is checked when the pid is found, not every interval:
+   * the open file is the process's whatever its pid names now. */
+  pid_stat("proc/4242/stat", 4242, 5001);
+  v = run(s);
+  assert_true(v.s[0].ksm_valid);
+  assert_int_equal(v.s[0].ksm.merging_pages, 2048);
+  pid_stat("proc/4242/stat", 4242, 5000);
+  /* 4343 ends (the kernel answers its open file with ESRCH or nothing:
+   * here, nothing) and its pid is taken by a process elsewhere, whose
+   * ksm_stat is a new file at the same path: not 101's. */
+  fixture_write(root, "proc/4343/ksm_stat", "");
+  shell("rm proc/4343/ksm_stat");
   fixture_write(root, "proc/4343/cgroup", "0::/user.slice\n");
   fixture_write(root, "proc/4343/ksm_stat",
                 "ksm_merging_pages 5\nksm_process_profit 5\n");
   pid_stat("proc/4343/stat", 4343, 9000);
   v = run(s);
   assert_false(v.s[1].ksm_valid);
-  /* (the settings are looked at every run here: no QEMU process found) */
-  assert_int_equal(v.s[1].ksm_error, 0);
+  assert_int_equal(v.s[1].ksm_error, -ESRCH);
   assert_true(v.s[0].ksm_valid);
   assert_int_equal(v.s[0].ksm_error, 0);
+  v = run(s); /* looked for again: the first pid of the scope is 4343's */
+  assert_false(v.s[1].ksm_valid);
+  assert_int_equal(v.s[1].ksm_error, 0);
   /* 101 restarted as 4344: found again at the next interval */
   fixture_mkdir(root, "proc/4344");
   fixture_write(root, "proc/4344/cgroup", "0::/qemu.slice/101.scope\n");
@@ -555,25 +587,46 @@ static void test_ksm(void **state) {
   v = run(s);
   assert_true(v.s[1].ksm_valid);
   assert_int_equal(v.s[1].ksm.merging_pages, 64);
-  /* a malformed ksm_stat, then none at all from a live process (an older
-   * kernel): unknown, said why, and the pid kept */
+  /* a malformed ksm_stat: unknown, said why, and the file kept */
   fixture_write(root, "proc/4344/ksm_stat", "ksm_merging_pages many\n");
   v = run(s);
   assert_false(v.s[1].ksm_valid);
   assert_int_equal(v.s[1].ksm_error, -EBADMSG);
-  shell("rm proc/4344/ksm_stat");
-  v = run(s);
-  assert_false(v.s[1].ksm_valid);
-  assert_int_equal(v.s[1].ksm_error, -ENOENT);
   fixture_write(root, "proc/4344/ksm_stat",
                 "ksm_merging_pages 65\nksm_process_profit 1\n");
   v = run(s);
   assert_true(v.s[1].ksm_valid);
   assert_int_equal(v.s[1].ksm.merging_pages, 65);
-  /* The process exits: unknown, and the pid is looked for again. */
+  /* 4344 exits; its successor 4345 has no ksm_stat (a kernel before 6.1):
+   * unknown, said why, and the pid kept. */
+  fixture_write(root, "proc/4344/ksm_stat", "");
+  shell("rm -r proc/4344");
+  fixture_mkdir(root, "proc/4345");
+  fixture_write(root, "proc/4345/cgroup", "0::/qemu.slice/101.scope\n");
+  pid_stat("proc/4345/stat", 4345, 9200);
+  fixture_write(root, "cg/qemu.slice/101.scope/cgroup.procs", "4345\n");
+  v = run(s);
+  assert_int_equal(v.s[1].ksm_error, -ESRCH);
+  v = run(s);
+  assert_false(v.s[1].ksm_valid);
+  assert_int_equal(v.s[1].ksm_error, -ENOENT);
+  /* The process exits and its directory goes: unknown. */
+  fixture_write(root, "proc/4242/ksm_stat", "");
   shell("rm -r proc/4242");
   v = run(s);
   assert_false(v.s[0].ksm_valid);
+  assert_int_equal(v.s[0].ksm_error, -ESRCH);
+  /* Read only in a run the plan says is due; nothing of KSM otherwise. */
+  fixture_write(root, "proc/4345/ksm_stat",
+                "ksm_merging_pages 7\nksm_process_profit 7\n");
+  sampler_ksm_plan(s, true, false);
+  v = run(s);
+  assert_false(v.s[1].ksm_valid);
+  assert_int_equal(v.s[1].ksm_error, 0);
+  sampler_ksm_plan(s, true, true);
+  v = run(s);
+  assert_true(v.s[1].ksm_valid);
+  assert_int_equal(v.s[1].ksm.merging_pages, 7);
   sampler_free(s);
 }
 
