@@ -174,7 +174,7 @@ int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
   if (res == NULL)
     return -EINVAL;
   char text[RRD_ROW_SIZE];
-  struct entry *e;
+  struct entry *e = NULL; /* set when admit() returns 1; -O3 cannot see it */
   int r = admit(store, layout, cluster, name, t, values, n, text, &e, res);
   if (r <= 0)
     return r;
@@ -197,7 +197,7 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
   if (res == NULL || p == NULL)
     return -EINVAL;
   char text[RRD_ROW_SIZE];
-  struct entry *e;
+  struct entry *e = NULL; /* set when admit() returns 1; -O3 cannot see it */
   int r = admit(store, layout, cluster, name, t, values, n, text, &e, res);
   if (r <= 0)
     return r;

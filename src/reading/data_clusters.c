@@ -37,12 +37,15 @@ static bool is_cluster(int dir_fd, const char *name) {
 }
 
 static int add(struct data_clusters *c, size_t *capacity, const char *name) {
+  size_t len = strlen(name);
+  if (len >= sizeof(c->cluster->name))
+    return 0; /* longer than a cluster's name may be: not one */
   struct data_cluster *grown =
       grow_array(c->cluster, c->count + 1, capacity, sizeof(*c->cluster), 4);
   if (grown == NULL)
     return -ENOMEM;
   c->cluster = grown;
-  snprintf(c->cluster[c->count++].name, sizeof(c->cluster->name), "%s", name);
+  memcpy(c->cluster[c->count++].name, name, len + 1);
   return 0;
 }
 
