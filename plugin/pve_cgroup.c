@@ -528,14 +528,13 @@ static int pve_cgroup_read(void) {
     WARNING(PLUGIN_NAME " plugin: %u more guest file problems (or "
                         "recoveries) this interval were not logged.",
             run.log_suppressed);
-  struct sampler_stats stats;
-  sampler_get_stats(state.sampler, &stats);
-  if (stats.unkept_guests > 0 && !state.unkept_logged) {
+  size_t unkept = sampler_unkept_count(state.sampler);
+  if (unkept > 0 && !state.unkept_logged) {
     WARNING(PLUGIN_NAME
             " plugin: %zu of %zu guests are read by open/read/close "
             "each interval (slower): keeping their files open "
             "would exceed the budget of %zu descriptors.",
-            stats.unkept_guests, stats.guests, state.config.fd_budget);
+            unkept, sampler_guest_count(state.sampler), state.config.fd_budget);
     state.unkept_logged = true;
   }
   if (err < 0) {

@@ -98,6 +98,11 @@ void sampler_ksm_plan(struct sampler *sampler, bool active, bool due);
 /* Guests currently tracked (for tests, benchmarks and log lines). */
 size_t sampler_guest_count(const struct sampler *sampler);
 
+/* Of those, the guests read by open/read/close (beyond the descriptor
+ * budget); cheap enough for every interval, unlike sampler_get_stats(),
+ * which counts the descriptors. */
+size_t sampler_unkept_count(const struct sampler *sampler);
+
 /* Open file descriptors the sampler holds. */
 size_t sampler_fd_count(const struct sampler *sampler);
 

@@ -27,12 +27,32 @@ static int copy_out(const char *text, int len, char *buf, size_t size) {
   return len;
 }
 
+/* A whole number below 10^15, as %.15g prints it (-0 included), without
+ * printf's float conversion: most columns are bytes or counts, and that
+ * conversion was the largest part of formatting a row. */
+static int format_whole(double value, char out[VALUE_SIZE]) {
+  char digits[20];
+  unsigned long long n = (unsigned long long)fabs(value);
+  int len = 0, pos = 0;
+  do
+    digits[len++] = (char)('0' + n % 10);
+  while ((n /= 10) > 0);
+  if (signbit(value))
+    out[pos++] = '-';
+  while (len > 0)
+    out[pos++] = digits[--len];
+  out[pos] = '\0';
+  return pos;
+}
+
 /* %.15g is exact for most measured values and reads best ("1.23", not
  * "1.2299999999999999"); more digits only when needed to read back the
  * same double. */
 static int format_gauge(double value, char out[VALUE_SIZE]) {
   if (!isfinite(value))
     return snprintf(out, VALUE_SIZE, "U");
+  if (fabs(value) < 1e15 && value == trunc(value))
+    return format_whole(value, out);
   int len = 0;
   for (int precision = 15; precision <= 17; precision++) {
     len = snprintf(out, VALUE_SIZE, "%.*g", precision, value);

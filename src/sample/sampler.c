@@ -131,13 +131,17 @@ size_t sampler_guest_count(const struct sampler *s) {
   return s->discovery.count;
 }
 
+size_t sampler_unkept_count(const struct sampler *s) {
+  return s->discovery.count - s->discovery.kept_count;
+}
+
 size_t sampler_fd_count(const struct sampler *s) {
   return sampler_discovery_fd_count(&s->discovery);
 }
 
 void sampler_get_stats(const struct sampler *s, struct sampler_stats *ret) {
   ret->guests = s->discovery.count;
-  ret->unkept_guests = s->discovery.count - s->discovery.kept_count;
+  ret->unkept_guests = sampler_unkept_count(s);
   ret->fds = sampler_fd_count(s);
   ret->listings = s->discovery.listings;
   ret->listings_skipped = s->discovery.listings_skipped;

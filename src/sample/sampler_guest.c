@@ -80,7 +80,9 @@ static void open_memory_v1(const struct guest_dirs *dirs, struct guest *g) {
   if (dirfd < 0)
     return;
   g->memory_version = CGROUP_MEMORY_V1;
-  open_files(g, dirfd, MEMORY_FILES);
+  /* Only the wanted ones: memory.oom_control is ExtraStats', and opening
+   * it regardless held a descriptor per guest that nothing read. */
+  open_files(g, dirfd, MEMORY_FILES & g->missing);
   close(dirfd);
 }
 
@@ -128,7 +130,8 @@ int sampler_guest_open(const struct guest_dirs *dirs, struct guest *g,
   g->ksm_fd = -1;
   g->memory_version = CGROUP_MEMORY_V2;
   g->missing = dirs->wanted;
-  g->retry_at = now + SAMPLER_MISSING_RETRY_SECONDS;
+  g->retry_wait = SAMPLER_MISSING_RETRY_SECONDS;
+  g->retry_at = now + g->retry_wait;
   guest_settings_init(&g->settings);
   int err = open_missing(dirs, g, &g->ino);
   if (err < 0)
@@ -158,6 +161,8 @@ int sampler_guest_ready(const struct guest_dirs *dirs, struct guest *g,
   ino_t ino;
   if (open_missing(dirs, g, &ino) < 0 || ino != g->ino)
     return -ENODEV;
-  g->retry_at = now + SAMPLER_MISSING_RETRY_SECONDS;
+  if (g->missing && g->retry_wait < SAMPLER_MISSING_RETRY_MAX_SECONDS)
+    g->retry_wait *= 2;
+  g->retry_at = now + g->retry_wait;
   return 0;
 }

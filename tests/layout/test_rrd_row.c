@@ -17,6 +17,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -43,6 +44,26 @@ static void test_gauge_shortest(void **state) {
   assert_gauge(DBL_MAX, "1.7976931348623157e+308");
   assert_gauge(-DBL_MIN, "-2.2250738585072014e-308");
   assert_gauge(5e-324, "4.94065645841247e-324");
+}
+
+/* Whole numbers take a path of their own: the same text as %.15g, on
+ * both sides of where %.15g turns to exponents. */
+static void test_gauge_whole_numbers(void **state) {
+  (void)state;
+  assert_gauge(-0.0, "-0");
+  assert_gauge(999999999999999.0, "999999999999999");
+  assert_gauge(1e15, "1e+15");
+  assert_gauge(-123456789012345.0, "-123456789012345");
+  srand(7);
+  for (int i = 0; i < 100000; i++) {
+    double v = trunc((double)rand() * rand() / (rand() % 1000 + 1)) *
+               (rand() % 2 ? 1 : -1) * pow(10, rand() % 8);
+    char want[64];
+    snprintf(want, sizeof(want), "%.15g", v);
+    if (strtod(want, NULL) != v)
+      continue; /* >15 digits: the round-trip path, tested below */
+    assert_gauge(v, want);
+  }
 }
 
 /* Every value, whatever its digits, reads back as the same double. */
@@ -171,6 +192,7 @@ static void test_row_size_is_enough(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_gauge_shortest),
+      cmocka_unit_test(test_gauge_whole_numbers),
       cmocka_unit_test(test_gauge_round_trips),
       cmocka_unit_test(test_gauge_unknown),
       cmocka_unit_test(test_gauge_no_space),

@@ -212,6 +212,8 @@ static void test_v1_memory(void **state) {
                 "536870912\n");
   fixture_write(root, "mem/qemu.slice/104.scope/memory.stat",
                 "cache 1\ntotal_cache 1048576\n");
+  fixture_write(root, "mem/qemu.slice/104.scope/memory.oom_control",
+                "oom_kill_disable 0\nunder_oom 0\noom_kill 0\n");
   struct sampler_config c = {.types = {true, true}};
   path_of(c.cgroup_root, "cg");
   path_of(c.memory_root, "mem");
@@ -223,6 +225,9 @@ static void test_v1_memory(void **state) {
   assert_true(v.s[0].memory_valid);
   assert_int_equal(v.s[0].memory_used, 535822336);
   assert_true(v.s[0].psi_valid[PSI_CPU]);
+  /* The two v1 memory files and the five of cgroup2, not ExtraStats'
+   * memory.oom_control. */
+  assert_int_equal(sampler_fd_count(s), 2 + 5);
   sampler_free(s);
 }
 
@@ -382,6 +387,41 @@ static void set_usage(const char *usage_usec) {
   char text[128];
   snprintf(text, sizeof(text), "usage_usec %s\nuser_usec 0\n", usage_usec);
   fixture_write(root, "cg/qemu.slice/100.scope/cpu.stat", text);
+}
+
+/* A file missing when the guest appears (io.stat where cgroup2 has no io
+ * controller) is looked for after 30 s, then 60, 120... up to 480. */
+static void test_missing_file_backoff(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "3000\n", "1000");
+  shell("rm cg/qemu.slice/100.scope/io.stat");
+  struct sampler_config c = {.types = {true, true}, .clock = fake_clock};
+  path_of(c.cgroup_root, "cg");
+  struct sampler *s;
+  assert_int_equal(sampler_new(&c, &s), 0);
+  assert_false(run_one_at(s, 1000).io_valid);
+  assert_false(run_one_at(s, 1030).io_valid); /* looked for: still none */
+  fixture_write(root, "cg/qemu.slice/100.scope/io.stat",
+                "8:0 rbytes=1 wbytes=2 rios=0 wios=0 dbytes=0 dios=0\n");
+  assert_false(run_one_at(s, 1089).io_valid); /* the next look is at 1090 */
+  assert_true(run_one_at(s, 1090).io_valid);
+  sampler_free(s);
+  /* Missing for good: the looks thin out to one per 8 minutes. */
+  shell("rm cg/qemu.slice/100.scope/io.stat");
+  fake_now = 0;
+  assert_int_equal(sampler_new(&c, &s), 0);
+  double t = 0, wait = 30;
+  run_one_at(s, t);
+  for (int i = 0; i < 6; i++) {
+    t += wait;
+    run_one_at(s, t);
+    wait = wait * 2 > 480 ? 480 : wait * 2;
+  }
+  fixture_write(root, "cg/qemu.slice/100.scope/io.stat",
+                "8:0 rbytes=1 wbytes=2 rios=0 wios=0 dbytes=0 dios=0\n");
+  assert_false(run_one_at(s, t + 479).io_valid);
+  assert_true(run_one_at(s, t + 480).io_valid);
+  sampler_free(s);
 }
 
 /* Writes a config with an mtime of its own, so a change is always seen. */
@@ -648,6 +688,7 @@ int main(void) {
       T(test_cpu_io_and_settings),
       T(test_extra_stats),
       T(test_ksm),
+      T(test_missing_file_backoff),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
