@@ -9,10 +9,12 @@
  *                        [--warmup S] [--writer none|rrd|rrdcached]
  *                        [--write-threads T] [--ksm]
  *                        [--csv FILE] [--collectd PATH] [--plugin-dir DIR]
+ *   pvecg-bench peers    --guests N [--intervals K] [--rounds R] [--warmup S]
+ *                        [--csv FILE] [--collectd PATH] [--plugin-dir DIR]
  *
  * This file parses the command line, raises the descriptor limit for N
- * guests and runs the mode; the modes are methods.c (with soak.c), ksm.c
- * and collectd_run.c.
+ * guests and runs the mode; the modes are methods.c (with soak.c), ksm.c,
+ * collectd_run.c and peers.c.
  */
 #include "collectd_run.h"
 #include "pvecg/guest.h"
@@ -20,6 +22,7 @@
 #include "ksm.h"
 #include "methods.h"
 #include "options.h"
+#include "peers.h"
 #include "small_file.h"
 #include "soak.h"
 
@@ -43,6 +46,10 @@ static void usage(FILE *f) {
         "                            [--warmup S] "
         "[--writer none|rrd|rrdcached] "
         "[--write-threads T] [--ksm]\n"
+        "                            [--csv FILE] [--collectd PATH] "
+        "[--plugin-dir DIR]\n"
+        "       pvecg-bench peers    --guests N [--intervals K] [--rounds R] "
+        "[--warmup S]\n"
         "                            [--csv FILE] [--collectd PATH] "
         "[--plugin-dir DIR]\n",
         f);
@@ -198,6 +205,8 @@ int main(int argc, char **argv) {
     return ksm_mode(&o);
   if (strcmp(mode, "collectd") == 0)
     return collectd_mode(&o);
+  if (strcmp(mode, "peers") == 0)
+    return peers_mode(&o);
   usage(stderr);
   return 2;
 }
