@@ -70,9 +70,12 @@ static void claim(struct owner_claim *c, const char *host, double interval,
   c->interval = interval;
 }
 
+/* interval 0: a row that says nothing of the host's pace (a guest's
+ * once-a-minute KSM or stall-time row): the one known is kept. */
 static void heard(struct owner_claim *c, double interval, double now) {
   c->last = now;
-  c->interval = interval;
+  if (interval > 0)
+    c->interval = interval;
 }
 
 /* The claim's host has sent no row for longer than its window. */

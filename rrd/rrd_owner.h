@@ -106,7 +106,8 @@ void rrd_owner_free(struct rrd_owner *owner);
 /*
  * Whether the row that host sends for the file of (layout, cluster, name)
  * is written; news says what is to be logged (once).  interval is the
- * seconds between host's rows (0: RRD_OWNER_DEFAULT_INTERVAL), now the
+ * seconds between host's rows (0: unknown: the host's known one is kept,
+ * RRD_OWNER_DEFAULT_INTERVAL for a host not heard yet), now the
  * time of arrival in seconds of a clock that never steps.  cluster (NULL:
  * "") and name must fit RRD_STORE_NAME_MAX.  Without memory for the guest's
  * record the row is refused: nothing is written that could blend two guests.

@@ -315,9 +315,12 @@ void rrd_sink_write_guest(struct rrd_sink *s, const struct rrd_layout *layout,
     rrd_sink_write(s, layout, cluster, vmid, t, values, n);
     return;
   }
+  /* Only the pve rows tell the host's pace: the others come once a
+   * minute, whatever the host's interval. */
+  double pace = layout == &layout_pve_vm_9_0 ? interval : 0;
   struct rrd_owner_news news;
   bool admitted = rrd_owner_admit(s->owners, &layout_pve_vm_9_0, cluster, vmid,
-                                  host, interval, s->clock(), &news);
+                                  host, pace, s->clock(), &news);
   rrd_sink_log_owner(s, &layout_pve_vm_9_0, cluster, vmid, &news);
   if (admitted)
     rrd_sink_write(s, layout, cluster, vmid, t, values, n);

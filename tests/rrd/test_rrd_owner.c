@@ -151,6 +151,15 @@ static void test_window_follows_owner_interval(void **state) {
   assert_false(rrd_owner_admit(o, VM, NULL, "301", "nodeb", 0, 1050.0, &news));
   assert_true(rrd_owner_admit(o, VM, NULL, "301", "nodeb", 0, 1050.5, &news));
   assert_int_equal(news.kind, RRD_OWNER_MIGRATED);
+  /* A row without a pace (a once-a-minute KSM row) keeps the owner's:
+   * the window stays 5 s after nodea's rows of interval 1. */
+  assert_true(rrd_owner_admit(o, VM, NULL, "302", "nodea", 1.0, 1000.0, &news));
+  assert_true(rrd_owner_admit(o, VM, NULL, "302", "nodea", 0, 1000.5, &news));
+  assert_false(
+      rrd_owner_admit(o, VM, NULL, "302", "nodeb", 1.0, 1005.5, &news));
+  assert_true(
+      rrd_owner_admit(o, VM, NULL, "302", "nodeb", 1.0, 1005.75, &news));
+  assert_int_equal(news.kind, RRD_OWNER_MIGRATED);
 }
 
 /* ---- collision --------------------------------------------------------- */
