@@ -5,6 +5,7 @@
 
 #include "ksm_dispatch.h"
 #include "ksm_schedule.h"
+#include "step_slot.h"
 
 #define PLUGIN_NAME "pve_cgroup"
 /* The RRD step of pvecg-ksm-vm-1.0 and pvecg-ksm-node-1.0. */
@@ -16,8 +17,7 @@ static struct {
   enum ksm_mode mode;
   cdtime_t interval; /* 0: every collectd interval */
   bool active;       /* recorded now */
-  bool have_slot;
-  uint64_t slot; /* time / interval of the last interval that read KSM */
+  struct step_slot slot;
 } sched = {.interval = TIME_T_TO_CDTIME_T_STATIC(DEFAULT_INTERVAL_SECONDS)};
 
 static int config_mode(const oconfig_item_t *ci) {
@@ -60,7 +60,7 @@ cdtime_t ksm_schedule_row_interval(void) {
 }
 
 void ksm_schedule_init(void) {
-  sched.have_slot = false;
+  sched.slot = (struct step_slot){0};
   sched.active = sched.mode == KSM_MODE_ON;
   if (sched.mode != KSM_MODE_AUTO)
     return;
@@ -79,11 +79,8 @@ bool ksm_schedule_due(cdtime_t time, bool *active) {
   *active = false;
   if (sched.mode == KSM_MODE_OFF)
     return false;
-  uint64_t slot = sched.interval ? time / sched.interval : 0;
-  bool due = sched.interval == 0 || !sched.have_slot || slot != sched.slot;
+  bool due = step_slot_due(&sched.slot, time, sched.interval);
   if (due) {
-    sched.slot = slot;
-    sched.have_slot = true;
     bool runs = ksm_dispatch_read_node();
     if (!sched.active && runs) {
       sched.active = true;
@@ -97,5 +94,6 @@ bool ksm_schedule_due(cdtime_t time, bool *active) {
 void ksm_schedule_reset(void) {
   sched.mode = KSM_MODE_AUTO;
   sched.interval = TIME_T_TO_CDTIME_T_STATIC(DEFAULT_INTERVAL_SECONDS);
-  sched.active = sched.have_slot = false;
+  sched.active = false;
+  sched.slot = (struct step_slot){0};
 }

@@ -9,6 +9,7 @@
 #include "pvecg/error_text.h"
 #include "node_dispatch.h"
 #include "pvecg/node_row.h"
+#include "stall_dispatch.h"
 
 #define PLUGIN_NAME "pve_cgroup"
 
@@ -48,7 +49,7 @@ static void log_changes(const struct node_sample *s) {
   }
 }
 
-void node_dispatch_run(uint64_t time) {
+void node_dispatch_run(uint64_t time, bool stall) {
   if (!node)
     return;
   struct node_sample s;
@@ -70,6 +71,8 @@ void node_dispatch_run(uint64_t time) {
   sstrncpy(vl.plugin, PLUGIN_NAME, sizeof(vl.plugin));
   sstrncpy(vl.type, layout_pve_node_9_0.type_name, sizeof(vl.type));
   plugin_dispatch_values(&vl);
+  if (stall)
+    stall_dispatch_node(&s, (cdtime_t)time);
 }
 
 void node_dispatch_shutdown(void) {

@@ -10,14 +10,16 @@
 
 #include "pvecg/node_sample.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* Returns 0 or -1 (logged). */
 int node_dispatch_init(const struct node_sampler_config *config,
                        const char *node_name);
 
-/* time is collectd's cdtime_t of this interval's rows. */
-void node_dispatch_run(uint64_t time);
+/* time is collectd's cdtime_t of this interval's rows; stall: also the
+ * node's stall-time row (stall_dispatch.h). */
+void node_dispatch_run(uint64_t time, bool stall);
 
 void node_dispatch_shutdown(void);
 

@@ -28,6 +28,7 @@
 #include "pvecg/guest_config.h"
 #include "ksm_dispatch.h"
 #include "ksm_schedule.h"
+#include "stall_dispatch.h"
 #include "node_dispatch.h"
 #include "pvecg/guest_row.h"
 #include "row_type.h"
@@ -95,7 +96,8 @@ static void state_set_defaults(void) {
 /* Per-interval state of the read callback. */
 struct read_run {
   cdtime_t time;
-  bool ksm; /* KSM is read and dispatched in this interval */
+  bool ksm;   /* KSM is read and dispatched in this interval */
+  bool stall; /* ...and the stall counters (the first of each minute) */
   unsigned log_lines;
   unsigned log_suppressed;
   unsigned dropped; /* samples that could not be kept (no memory) */
@@ -198,6 +200,9 @@ static int config_item(const oconfig_item_t *ci) {
   int ksm = ksm_schedule_config(ci);
   if (ksm <= 0)
     return ksm;
+  int stall = stall_dispatch_config(ci);
+  if (stall <= 0)
+    return stall;
   if (strcasecmp("RunDir", ci->key) == 0)
     return config_root(ci, state.config.run_dir, &(bool){false}, false);
   ERROR(PLUGIN_NAME " plugin: unknown config option \"%s\".", ci->key);
@@ -316,6 +321,9 @@ static int pve_cgroup_init(void) {
     return -1;
   if (state.config.ksm)
     ksm_schedule_init();
+  if (stall_dispatch_enabled() &&
+      stall_dispatch_init(state.node_enabled ? state.node_name : NULL) != 0)
+    return -1;
   state.config.accept = accept_guest;
   state.config.accept_ctx = state.select_list;
   set_fd_budget();
@@ -503,6 +511,8 @@ static void dispatch_batch(const struct read_run *run) {
       dispatch_extra(s, run);
     if (run->ksm)
       ksm_dispatch_guest(s, run->time);
+    if (run->stall)
+      stall_dispatch_guest(s, run->time);
   }
   state.batch_len = 0;
 }
@@ -511,12 +521,16 @@ static int pve_cgroup_read(void) {
   if (!state.sampler)
     return -1;
   struct read_run run = {.time = cdtime()};
+  run.stall = stall_dispatch_due(run.time);
   if (state.node_enabled)
-    node_dispatch_run(run.time);
+    node_dispatch_run(run.time, run.stall);
   bool ksm_active;
   run.ksm = ksm_schedule_due(run.time, &ksm_active);
-  if (state.config.ksm)
-    sampler_ksm_plan(state.sampler, ksm_active, run.ksm);
+  sampler_plan_next(state.sampler, &(struct sampler_plan){
+                                       .ksm_active = ksm_active,
+                                       .ksm_due = run.ksm,
+                                       .stall_due = run.stall,
+                                       .wall = CDTIME_T_TO_DOUBLE(run.time)});
   int err = sampler_run(state.sampler, visit_guest, &run);
   if (run.ksm)
     ksm_dispatch_node(run.time); /* the VMs' rows use the node's figures */
@@ -555,6 +569,7 @@ static int pve_cgroup_shutdown(void) {
   node_dispatch_shutdown();
   ksm_dispatch_shutdown();
   ksm_schedule_reset();
+  stall_dispatch_reset();
   vmid_select_free(state.select_list);
   state_set_defaults();
   return 0;

@@ -7,8 +7,9 @@
  *   <DataDir>/pve-vm-9.0/<vmid>     one per guest (plugin_instance)
  *   <DataDir>/pve-node-9.0/<host>   one per node
  *
- * and pvecg's KSM rows (pve_cgroup's KSM true) beside them, in
- * pvecg-ksm-vm-1.0/<vmid> and pvecg-ksm-node-1.0/<host>,
+ * and pvecg's KSM and stall-time rows beside them, in
+ * pvecg-ksm-vm-1.0/<vmid>, pvecg-ksm-node-1.0/<host>,
+ * pvecg-pressure-vm-1.0/<vmid> and pvecg-pressure-node-1.0/<host>,
  *
  * either with librrd directly or through rrdcached (DaemonAddress).
  * Everything about files -- creation, layout checks, refusing foreign
@@ -60,8 +61,12 @@ static c_complain_t flush_complaint = C_COMPLAIN_INIT_STATIC;
 
 /* Layouts this plugin writes; the legacy pve2 ones are read-only. */
 static const struct rrd_layout *const writable[] = {
-    &layout_pve_vm_9_0, &layout_pve_node_9_0, &layout_pvecg_ksm_vm_1_0,
-    &layout_pvecg_ksm_node_1_0};
+    &layout_pve_vm_9_0,
+    &layout_pve_node_9_0,
+    &layout_pvecg_ksm_vm_1_0,
+    &layout_pvecg_ksm_node_1_0,
+    &layout_pvecg_pressure_vm_1_0,
+    &layout_pvecg_pressure_node_1_0};
 
 /* ---- configuration ----------------------------------------------------- */
 

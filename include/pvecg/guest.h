@@ -32,6 +32,9 @@ enum psi_resource {
   PSI_RESOURCE_COUNT,
 };
 
+/* Stall-time columns: some and full of each resource. */
+#define GUEST_STALL_COLUMNS (2 * PSI_RESOURCE_COUNT)
+
 /* The cgroup files read for a guest; also bit positions in failure masks. */
 enum guest_file {
   GUEST_FILE_MEMORY_USAGE, /* memory.current, v1 memory.usage_in_bytes */
@@ -65,6 +68,13 @@ struct guest_sample {
 
   bool psi_valid[PSI_RESOURCE_COUNT];
   struct psi_stats psi[PSI_RESOURCE_COUNT];
+  /* The stall counters to record (stall_counter.h: cpu, io, memory, each
+   * some and full, microseconds), in runs that the sampler's plan says
+   * are due (once per RRD step); else stall_valid is 0.  Bits per column:
+   * known, and restarted (went back or jumped ahead) this time. */
+  uint64_t stall[GUEST_STALL_COLUMNS];
+  unsigned stall_valid;
+  unsigned stall_restarted;
 
   /* CPUs busy on average since the previous sample (cpu.stat usage_usec
    * delta over wall time); unknown on a guest's first sample and when the

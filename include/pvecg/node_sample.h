@@ -16,6 +16,9 @@
 #ifndef PVECG_NODE_SAMPLE_H
 #define PVECG_NODE_SAMPLE_H
 
+#include "pvecg/guest.h"
+#include "pvecg/psi.h"
+
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -71,6 +74,10 @@ struct node_sample {
   unsigned failed;
   unsigned failed_before;
   size_t nics; /* physical NICs summed into netin/netout */
+  /* The pressure files as read (their totals are the node's stall time,
+   * stall_counter.h); psi_read per enum psi_resource. */
+  struct psi_stats psi[PSI_RESOURCE_COUNT];
+  bool psi_read[PSI_RESOURCE_COUNT];
 };
 
 static inline bool node_sample_has(const struct node_sample *s,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The RRD layouts of Proxmox VE's pvestatd/pmxcfs, and pvecg's own KSM
- * layouts beside them, as data.
+ * and stall-time layouts beside them, as data.
  *
  * Each layout is one table: data sources in file order, the archive list,
  * step and heartbeat.  File creation, validation of existing files, row
@@ -67,6 +67,9 @@ extern const struct rrd_layout layout_pve2_node; /* legacy, read-only */
  * so that pve-vm-9.0 and pve-node-9.0 stay exactly Proxmox's. */
 extern const struct rrd_layout layout_pvecg_ksm_vm_1_0;
 extern const struct rrd_layout layout_pvecg_ksm_node_1_0;
+/* pvecg's own: the exact stall time (PSI totals) per guest and per node. */
+extern const struct rrd_layout layout_pvecg_pressure_vm_1_0;
+extern const struct rrd_layout layout_pvecg_pressure_node_1_0;
 
 /* Every layout above, for lookups by name or type. */
 extern const struct rrd_layout *const rrd_layouts[];

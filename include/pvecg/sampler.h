@@ -53,7 +53,7 @@ struct sampler_config {
   bool extra_stats;
   /* KSM statistics may be taken: each VM's QEMU process is found and its
    * /proc/<pid>/ksm_stat kept open (one more descriptor per guest in the
-   * budget) and read in every run, unless sampler_ksm_plan() says
+   * budget) and read in every run, unless sampler_plan_next() says
    * otherwise. */
   bool ksm;
   /* Where QEMU's pid files are (<run_dir>/qemu-server/<vmid>.pid). */
@@ -85,15 +85,26 @@ typedef void (*sampler_visit_fn)(const struct guest_sample *sample, void *ctx);
  */
 int sampler_run(struct sampler *sampler, sampler_visit_fn visit, void *ctx);
 
-/*
- * What the next runs do about KSM (config.ksm must be on): active, the
- * VMs' QEMU processes are looked for and their ksm_stat kept open; due,
- * the next run reads them (the others leave the samples' KSM fields
- * unset).  A plugin that records KSM once per RRD step reads it only in
- * the first run of each step; one that found the host not running KSM
- * keeps it inactive until it does.
- */
-void sampler_ksm_plan(struct sampler *sampler, bool active, bool due);
+/* What the next run does beside reading every guest's files. */
+struct sampler_plan {
+  /* KSM (config.ksm must be on): active, the VMs' QEMU processes are
+   * looked for and their ksm_stat kept open; due, the run reads them (else
+   * the samples' KSM fields stay unset).  A plugin that records KSM once
+   * per RRD step reads it only in the first run of each step; one that
+   * found the host not running KSM keeps it inactive until it does. */
+  bool ksm_active, ksm_due;
+  /* Advance the guests' stall counters (stall_counter.h) at wall, the
+   * run's wall-clock time in seconds: the time its rows carry, so that no
+   * recorded advance exceeds the time between them.  Else the samples'
+   * stall fields stay unset. */
+  bool stall_due;
+  double wall;
+};
+
+/* Until the first call: KSM active and due in every run if config.ksm,
+ * no stall counters. */
+void sampler_plan_next(struct sampler *sampler,
+                       const struct sampler_plan *plan);
 
 /* Guests currently tracked (for tests, benchmarks and log lines). */
 size_t sampler_guest_count(const struct sampler *sampler);

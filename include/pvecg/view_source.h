@@ -56,8 +56,10 @@ struct view_args {
    * apart (data_clusters.h); NULL: the data directory's own files. */
   const char *cluster;
   /* --vmid/--node name the guest's or node's pvecg KSM file
-   * (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0) instead of its pve file. */
-  bool ksm;
+   * (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0), or its stall-time file
+   * (pvecg-pressure-vm-1.0, pvecg-pressure-node-1.0), instead of its pve
+   * file. */
+  bool ksm, pressure;
   bool has_timeframe;
   enum rrddata_timeframe timeframe;
   enum rrd_cf cf;

@@ -20,7 +20,8 @@ static const char usage_text[] =
     "usage: pvecg rrddata --timeframe hour|day|week|month|year|decade\n"
     "                     [--cf AVERAGE|MAX]\n"
     "                     (--vmid VMID | --node NAME | --file PATH)\n"
-    "                     [--ksm] [--cluster NAME] [--data-dir DIR]\n"
+    "                     [--ksm | --pressure] [--cluster NAME] "
+    "[--data-dir DIR]\n"
     "                     [--daemon ADDRESS] [--now EPOCH]\n"
     "\n"
     "Prints the rows of a pve-vm-9.0/pve-node-9.0 file as Proxmox's rrddata\n"
@@ -29,6 +30,9 @@ static const char usage_text[] =
     "  --ksm            the guest's or node's KSM file instead "
     "(pvecg-ksm-vm-1.0,\n"
     "                   pvecg-ksm-node-1.0), in the same JSON\n"
+    "  --pressure       the guest's or node's stall-time file instead\n"
+    "                   (pvecg-pressure-vm-1.0, pvecg-pressure-node-1.0):\n"
+    "                   microseconds stalled per second\n"
     "  --cluster NAME   the cluster of --vmid/--node (<data dir>/NAME);\n"
     "                   without it: the data directory's own file, else the\n"
     "                   one cluster that has it\n"
@@ -38,7 +42,7 @@ static const char usage_text[] =
     "  --now EPOCH      take this time as now\n"
     "See pvecg-rrddata(1).\n";
 
-enum { OPT_KSM = 0x200 };
+enum { OPT_KSM = 0x200, OPT_PRESSURE };
 
 static int run(struct view_args *args) {
   struct view_source src;
@@ -61,18 +65,25 @@ static int run(struct view_args *args) {
 
 static int take_option(void *ctx, int opt, const char *value) {
   struct view_args *args = ctx;
-  if (opt == OPT_KSM) {
-    args->ksm = true;
+  if (opt == OPT_KSM || opt == OPT_PRESSURE) {
+    if (opt == OPT_KSM ? args->pressure : args->ksm) {
+      fprintf(stderr, CMD ": --ksm and --pressure name different files; "
+                          "give one\n");
+      return -1;
+    }
+    *(opt == OPT_KSM ? &args->ksm : &args->pressure) = true;
     return 0;
   }
   return view_args_set(args, opt, value, CMD);
 }
 
 int cmd_rrddata(int argc, char **argv) {
-  static const struct option options[] = {VIEW_OPTIONS,
-                                          {"ksm", no_argument, NULL, OPT_KSM},
-                                          {"help", no_argument, NULL, 'h'},
-                                          {NULL, 0, NULL, 0}};
+  static const struct option options[] = {
+      VIEW_OPTIONS,
+      {"ksm", no_argument, NULL, OPT_KSM},
+      {"pressure", no_argument, NULL, OPT_PRESSURE},
+      {"help", no_argument, NULL, 'h'},
+      {NULL, 0, NULL, 0}};
   struct view_args args;
   view_args_init(&args);
   static const struct cli_command command = {CMD, usage_text, options, true};

@@ -31,6 +31,8 @@ static void types_db(void) {
   print_type(&layout_pve_node_9_0);
   print_type(&layout_pvecg_ksm_vm_1_0);
   print_type(&layout_pvecg_ksm_node_1_0);
+  print_type(&layout_pvecg_pressure_vm_1_0);
+  print_type(&layout_pvecg_pressure_node_1_0);
 }
 
 static void markdown_layout(const struct rrd_layout *l) {
@@ -65,7 +67,10 @@ static void markdown(void) {
          "when `pve_cgroup` reads KSM statistics (`KSM auto`, the default, "
          "where the host runs KSM; or `KSM true`): what KSM "
          "saves per VM and per node, in files of their own so that "
-         "Proxmox's layouts stay exactly Proxmox's.\n");
+         "Proxmox's layouts stay exactly Proxmox's.  `pvecg-pressure-vm-1.0` "
+         "and `pvecg-pressure-node-1.0` are pvecg's too: the kernel's exact "
+         "stall time (PSI `total`, microseconds) as counters, so each row "
+         "holds the microseconds stalled per second of its step.\n");
   for (size_t i = 0; i < rrd_layouts_count; i++)
     markdown_layout(rrd_layouts[i]);
 }

@@ -188,9 +188,57 @@ const struct rrd_layout layout_pvecg_ksm_node_1_0 = {
     .rra_count = COUNT(pve_9_0_rra),
 };
 
+/* Exact stall time per guest and per node: the kernel's PSI `total`
+ * (microseconds stalled, a counter) of cpu, io and memory, some and full,
+ * as DERIVE, so each row holds the microseconds stalled per second of its
+ * step: the exact share of the step, where Proxmox's pressure columns are
+ * sampled 10-second averages.  A counter that goes back (a guest's new
+ * cgroup) is unknown for a row, never a spike; the plugin keeps each
+ * update within the time elapsed, so no row exceeds 1,000,000 (100 %). */
+static const struct rrd_ds_def pvecg_pressure_1_0_ds[] = {
+    {"stallcpusome", RRD_DS_DERIVE, false},
+    {"stallcpufull", RRD_DS_DERIVE, false},
+    {"stalliosome", RRD_DS_DERIVE, false},
+    {"stalliofull", RRD_DS_DERIVE, false},
+    {"stallmemorysome", RRD_DS_DERIVE, false},
+    {"stallmemoryfull", RRD_DS_DERIVE, false},
+};
+
+const struct rrd_layout layout_pvecg_pressure_vm_1_0 = {
+    .name = "pvecg-pressure-vm-1.0",
+    .kind = RRD_LAYOUT_GUEST,
+    .type_name = "pvecg_pressure_vm_1_0",
+    .step = PVE_STEP,
+    .heartbeat = PVE_HEARTBEAT,
+    .xff = PVE_XFF,
+    .ds = pvecg_pressure_1_0_ds,
+    .ds_count = COUNT(pvecg_pressure_1_0_ds),
+    .rra = pve_9_0_rra,
+    .rra_count = COUNT(pve_9_0_rra),
+};
+
+const struct rrd_layout layout_pvecg_pressure_node_1_0 = {
+    .name = "pvecg-pressure-node-1.0",
+    .kind = RRD_LAYOUT_NODE,
+    .type_name = "pvecg_pressure_node_1_0",
+    .step = PVE_STEP,
+    .heartbeat = PVE_HEARTBEAT,
+    .xff = PVE_XFF,
+    .ds = pvecg_pressure_1_0_ds,
+    .ds_count = COUNT(pvecg_pressure_1_0_ds),
+    .rra = pve_9_0_rra,
+    .rra_count = COUNT(pve_9_0_rra),
+};
+
 const struct rrd_layout *const rrd_layouts[] = {
-    &layout_pve_vm_9_0, &layout_pve_node_9_0,     &layout_pve2_vm,
-    &layout_pve2_node,  &layout_pvecg_ksm_vm_1_0, &layout_pvecg_ksm_node_1_0,
+    &layout_pve_vm_9_0,
+    &layout_pve_node_9_0,
+    &layout_pve2_vm,
+    &layout_pve2_node,
+    &layout_pvecg_ksm_vm_1_0,
+    &layout_pvecg_ksm_node_1_0,
+    &layout_pvecg_pressure_vm_1_0,
+    &layout_pvecg_pressure_node_1_0,
 };
 const size_t rrd_layouts_count = COUNT(rrd_layouts);
 

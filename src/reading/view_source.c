@@ -93,13 +93,21 @@ static const char *data_dir(const struct view_args *args, bool remote) {
   return remote ? NULL : PVECG_DEFAULT_DATA_DIR;
 }
 
+/* The file --vmid/--node names: its pve file, else the one of its KSM or
+ * stall time. */
+static const struct rrd_layout *named_layout(const struct view_args *args) {
+  bool vm = args->vmid != NULL;
+  if (args->ksm)
+    return vm ? &layout_pvecg_ksm_vm_1_0 : &layout_pvecg_ksm_node_1_0;
+  if (args->pressure)
+    return vm ? &layout_pvecg_pressure_vm_1_0 : &layout_pvecg_pressure_node_1_0;
+  return vm ? &layout_pve_vm_9_0 : &layout_pve_node_9_0;
+}
+
 static int named_path(const struct view_args *args, bool remote,
                       const char *cmd, struct view_source *ret) {
   uint32_t vmid;
-  const struct rrd_layout *layout =
-      args->vmid != NULL
-          ? (args->ksm ? &layout_pvecg_ksm_vm_1_0 : &layout_pve_vm_9_0)
-          : (args->ksm ? &layout_pvecg_ksm_node_1_0 : &layout_pve_node_9_0);
+  const struct rrd_layout *layout = named_layout(args);
   const char *name = args->vmid != NULL ? args->vmid : args->node;
   if (args->vmid != NULL && vmid_parse_string(args->vmid, &vmid) != 0) {
     fprintf(stderr, "%s: --vmid '%s' is not a VMID (100..999999999)\n", cmd,

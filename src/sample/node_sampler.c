@@ -44,11 +44,13 @@ static const char *const proc_files[NODE_FILE_COUNT] = {
 
 static const struct pressure_source {
   enum node_source source;
+  enum psi_resource resource;
   int some, full;
 } pressure_sources[] = {
-    {NODE_SOURCE_CPU_PRESSURE, NODE_PRESSURE_CPU_SOME, NO_VALUE},
-    {NODE_SOURCE_IO_PRESSURE, NODE_PRESSURE_IO_SOME, NODE_PRESSURE_IO_FULL},
-    {NODE_SOURCE_MEMORY_PRESSURE, NODE_PRESSURE_MEMORY_SOME,
+    {NODE_SOURCE_CPU_PRESSURE, PSI_CPU, NODE_PRESSURE_CPU_SOME, NO_VALUE},
+    {NODE_SOURCE_IO_PRESSURE, PSI_IO, NODE_PRESSURE_IO_SOME,
+     NODE_PRESSURE_IO_FULL},
+    {NODE_SOURCE_MEMORY_PRESSURE, PSI_MEMORY, NODE_PRESSURE_MEMORY_SOME,
      NODE_PRESSURE_MEMORY_FULL},
 };
 
@@ -217,6 +219,8 @@ static void sample_pressure(struct node_sampler *s,
   out->error[p->source] = r;
   if (r < 0)
     return;
+  out->psi[p->resource] = psi;
+  out->psi_read[p->resource] = true;
   set_value(out, (enum node_value)p->some, psi.some.avg10);
   if (p->full != NO_VALUE && psi.has_full)
     set_value(out, (enum node_value)p->full, psi.full.avg10);

@@ -122,9 +122,11 @@ void sampler_free(struct sampler *s) {
   free(s);
 }
 
-void sampler_ksm_plan(struct sampler *s, bool active, bool due) {
-  s->reader.ksm_active = s->config.ksm && active;
-  s->reader.ksm_due = s->reader.ksm_active && due;
+void sampler_plan_next(struct sampler *s, const struct sampler_plan *plan) {
+  s->reader.ksm_active = s->config.ksm && plan->ksm_active;
+  s->reader.ksm_due = s->reader.ksm_active && plan->ksm_due;
+  s->reader.stall_due = plan->stall_due;
+  s->reader.wall = plan->wall;
 }
 
 size_t sampler_guest_count(const struct sampler *s) {

@@ -13,6 +13,7 @@
 #include "guest_settings.h"
 
 #include "pvecg/guest.h"
+#include "pvecg/stall_counter.h"
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -48,6 +49,7 @@ struct guest {
   /* The QEMU process's ksm_stat (guest_ksm.h), open from the first read
    * after its pid was found until the process is gone; -1 when not open. */
   int ksm_fd;
+  struct stall_counter stall; /* of this cgroup: a new one starts afresh */
 };
 
 /* Where the guests' files are, and which of them to open. */

@@ -219,6 +219,19 @@ static void sample_ksm(struct sampler_reader *r, struct guest *g,
     ksm_lost(g);
 }
 
+/* The stall counters of this step, from the pressure files just read. */
+static void sample_stall(struct sampler_reader *r, struct guest *g,
+                         struct guest_sample *out) {
+  uint64_t total[STALL_COLUMNS];
+  unsigned have;
+  struct stall_reading reading;
+  stall_counter_totals(out->psi, out->psi_valid, total, &have);
+  stall_counter_advance(&g->stall, total, have, r->wall, &reading);
+  memcpy(out->stall, reading.value, sizeof(out->stall));
+  out->stall_valid = reading.valid;
+  out->stall_restarted = reading.restarted;
+}
+
 static unsigned failed_files(const struct guest_sample *out) {
   unsigned failed = 0;
   for (int i = 0; i < GUEST_FILE_COUNT; i++) {
@@ -242,6 +255,8 @@ int sampler_read_guest(struct sampler_reader *r, struct guest *g, double now,
       return -ENODEV;
   if (sample_cpu(r, g, now, out) < 0 || sample_io(r, g, out) < 0)
     return -ENODEV;
+  if (r->stall_due)
+    sample_stall(r, g, out);
   sample_settings(r, g, now, out);
   if (r->ksm_active && r->ksm_due && out->type == GUEST_QEMU)
     sample_ksm(r, g, out);

@@ -21,10 +21,13 @@ struct sampler_reader {
   const struct sampler_config *config;
   unsigned host_cpus;
   struct guest_net net;
-  /* KSM statistics (sampler_ksm_plan()): the VMs' QEMU processes are
-   * found and their ksm_stat kept open; read in this run. */
+  /* The run's plan (sampler_plan_next()): KSM statistics, the VMs' QEMU
+   * processes found and their ksm_stat kept open, read in this run; the
+   * stall counters advanced at wall-clock time wall. */
   bool ksm_active;
   bool ksm_due;
+  bool stall_due;
+  double wall;
   char config_buf[65536];
   char usage_buf[SAMPLER_BUF_SIZE];
   char buf[SAMPLER_BUF_SIZE];

@@ -113,10 +113,11 @@ window() {
   echo "$((ctime - $1 * $2)) $((ctime - 1))"
 }
 
-# check_timeframe VMID NOW TIMEFRAME RESO ROWS CF [--ksm]
+# check_timeframe VMID NOW TIMEFRAME RESO ROWS CF [--ksm|--pressure]
 check_timeframe() {
   local vmid=$1 now=$2 tf=$3 reso=$4 rows=$5 cf=$6 start end layout=pve-vm-9.0
-  [ -z "${7:-}" ] || layout=pvecg-ksm-vm-1.0
+  [ "${7:-}" != --ksm ] || layout=pvecg-ksm-vm-1.0
+  [ "${7:-}" != --pressure ] || layout=pvecg-pressure-vm-1.0
   local file=$T/data/$layout/$vmid
   read -r start end <<<"$(window "$reso" "$rows" "$now")"
   "$PVECG" rrddata --timeframe "$tf" --cf "$cf" --vmid "$vmid" ${7:-} \
@@ -159,6 +160,35 @@ for cf in AVERAGE MAX; do
 done
 [ "$(jq -c '.data[-1] | keys' "$T/out.json")" = '["ksmmerging","ksmprofit","ksmsaved","ksmzero","time"]' ] ||
   fail "--ksm: not the KSM file's columns: $(jq -c '.data[-1]' "$T/out.json")"
+
+# The VM's stall-time file (--pressure): counters (DERIVE) whose rows are
+# rates; one counter goes back (a new cgroup): an unknown row.  (%.0f:
+# awk's %d stops at 2^31.)
+mkdir -p "$T/data/pvecg-pressure-vm-1.0"
+make_file pvecg-pressure-vm-1.0 "$T/data/pvecg-pressure-vm-1.0/100" "$T0"
+awk -v t0="$T0" -v n="$N" 'BEGIN { for (i = 1; i < n; i++) {
+  c = 60 * 250000 * i; if (i > n - 600) c = 60 * 1000 * (i - (n - 600))
+  printf "%d:%.0f:0:%.0f:%.0f:%.0f:%.0f\n", t0 + 60 * i, c, 120000 * i, 60000 * i,
+    60 * 999999 * i, 7 * i } }' | update_all "$T/data/pvecg-pressure-vm-1.0/100"
+for cf in AVERAGE MAX; do
+  check_timeframe 100 "$NOW" hour 60 60 $cf --pressure
+  check_timeframe 100 "$NOW" day 60 1440 $cf --pressure
+  check_timeframe 100 "$NOW" week 1800 336 $cf --pressure
+done
+[ "$(jq -c '.data[-1] | keys' "$T/out.json")" = '["stallcpufull","stallcpusome","stalliofull","stalliosome","stallmemoryfull","stallmemorysome","time"]' ] ||
+  fail "--pressure: not the stall file's columns: $(jq -c '.data[-1]' "$T/out.json")"
+"$PVECG" rrddata --timeframe day --vmid 100 --pressure --data-dir "$T/data" \
+  --now "$NOW" >"$T/out.json"
+[ "$(jq -c '[.data[] | select(.stallmemorysome != null)][-1].stallmemorysome' "$T/out.json")" = 999999 ] ||
+  fail "--pressure: memory some is not 999999 µs/s: $(jq -c '.data[-1]' "$T/out.json")"
+[ "$(jq -c '[.data[] | select(.stallcpusome == null) | .time]' "$T/out.json")" = "[$((T0 + 60 * (N - 599)))]" ] ||
+  fail "--pressure: not one unknown row where the counter went back: $(jq -c '[.data[] | .stallcpusome]' "$T/out.json")"
+[ "$(jq -c '[.data[] | select(.stallcpusome != null) | .stallcpusome] | unique' "$T/out.json")" = "[1000,250000]" ] ||
+  fail "--pressure: cpu some not 250000 then 1000 µs/s: $(jq -c '[.data[] | .stallcpusome]' "$T/out.json")"
+"$PVECG" rrddata --timeframe day --vmid 100 --pressure --ksm --data-dir "$T/data" \
+  >/dev/null 2>"$T/err.txt" && fail "--pressure --ksm taken"
+grep -q -- "--ksm and --pressure name different files" "$T/err.txt" ||
+  fail "--pressure --ksm: $(cat "$T/err.txt")"
 
 # VM 300: two weeks of minutes, so that a year row (6 hours) and a decade
 # row (one week, from a Thursday 00:00 UTC) are whole; T0 + 90000 begins

@@ -45,9 +45,10 @@ pod_options() {
 
 for plugin in pve_cgroup pve_rrd; do
   pod=$SRC/docs/man/collectd-$plugin.5.pod
-  # pve_cgroup hands its KSM options to ksm_schedule.c
+  # pve_cgroup hands its KSM and StallTime options to the files that use them
   files=("$SRC/plugin/$plugin.c")
-  [ "$plugin" = pve_cgroup ] && files+=("$SRC/plugin/ksm_schedule.c")
+  [ "$plugin" = pve_cgroup ] &&
+    files+=("$SRC/plugin/ksm_schedule.c" "$SRC/plugin/stall_dispatch.c")
   code=$(cat "${files[@]}" | code_options /dev/stdin)
   # a plugin without options found means the key matching changed form
   check "$plugin: options found in the code" true "$([ -n "$code" ] && echo true || echo false)"

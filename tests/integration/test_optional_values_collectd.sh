@@ -108,6 +108,6 @@ check "VM 101's malformed ksm_stat: unknown" "nan,nan,nan,nan" \
   "$(cat "$T/csv/testnode/pve_cgroup-101/pvecg_ksm_vm_1_0"-* | tail -1 | cut -d, -f2-)"
 check "...said once, not per row" 1 \
   "$(grep -cF "pve_cgroup plugin: qemu 101: its QEMU process's ksm_stat: malformed content; its KSM values are recorded as unknown until it recovers." "$T/collectd.log")"
-check "lists per guest: row + 18 pressure + 10 memory + 2 oom + 1 ksm" 32 \
+check "lists per guest: row + 18 pressure + 10 memory + 2 oom + 1 ksm + 1 stall" 33 \
   "$(ls "$CSV" | sed 's/-[0-9-]*$//' | sort -u | wc -l)"
 finish

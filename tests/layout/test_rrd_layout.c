@@ -174,6 +174,33 @@ static void test_ksm_layouts(void **state) {
   assert_int_equal(layout_pve2_node.kind, RRD_LAYOUT_NODE);
 }
 
+/* pvecg's stall-time layouts: six DERIVE counters, min 0, the same for
+ * guests and nodes, Proxmox's steps and archives. */
+static void test_pressure_layouts(void **state) {
+  (void)state;
+  const char *want[] = {"stallcpusome", "stallcpufull",    "stalliosome",
+                        "stalliofull",  "stallmemorysome", "stallmemoryfull"};
+  const struct rrd_layout *v = &layout_pvecg_pressure_vm_1_0;
+  const struct rrd_layout *n = &layout_pvecg_pressure_node_1_0;
+  assert_string_equal(v->name, "pvecg-pressure-vm-1.0");
+  assert_string_equal(n->name, "pvecg-pressure-node-1.0");
+  assert_string_equal(v->type_name, "pvecg_pressure_vm_1_0");
+  assert_string_equal(n->type_name, "pvecg_pressure_node_1_0");
+  assert_int_equal(v->ds_count, COUNT(want));
+  assert_ptr_equal(v->ds, n->ds);
+  for (size_t i = 0; i < COUNT(want); i++) {
+    assert_string_equal(v->ds[i].name, want[i]);
+    assert_int_equal(v->ds[i].type, RRD_DS_DERIVE);
+    assert_false(v->ds[i].negative);
+  }
+  assert_ptr_equal(v->rra, layout_pve_vm_9_0.rra);
+  assert_ptr_equal(n->rra, layout_pve_vm_9_0.rra);
+  assert_int_equal(v->step, 60);
+  assert_int_equal(n->heartbeat, 120);
+  assert_int_equal(v->kind, RRD_LAYOUT_GUEST);
+  assert_int_equal(n->kind, RRD_LAYOUT_NODE);
+}
+
 /* The legacy layouts are prefixes of the 9.0 column tables, not copies. */
 static void test_legacy_share_columns(void **state) {
   (void)state;
@@ -185,10 +212,15 @@ static void test_legacy_share_columns(void **state) {
 
 static void test_layout_list(void **state) {
   (void)state;
-  const struct rrd_layout *want[] = {
-      &layout_pve_vm_9_0, &layout_pve_node_9_0,     &layout_pve2_vm,
-      &layout_pve2_node,  &layout_pvecg_ksm_vm_1_0, &layout_pvecg_ksm_node_1_0};
-  assert_int_equal(rrd_layouts_count, 6);
+  const struct rrd_layout *want[] = {&layout_pve_vm_9_0,
+                                     &layout_pve_node_9_0,
+                                     &layout_pve2_vm,
+                                     &layout_pve2_node,
+                                     &layout_pvecg_ksm_vm_1_0,
+                                     &layout_pvecg_ksm_node_1_0,
+                                     &layout_pvecg_pressure_vm_1_0,
+                                     &layout_pvecg_pressure_node_1_0};
+  assert_int_equal(rrd_layouts_count, 8);
   for (size_t i = 0; i < COUNT(want); i++) {
     int seen = 0;
     for (size_t j = 0; j < rrd_layouts_count; j++)
@@ -265,6 +297,7 @@ int main(void) {
       cmocka_unit_test(test_legacy_share_columns),
       cmocka_unit_test(test_layout_list),
       cmocka_unit_test(test_ksm_layouts),
+      cmocka_unit_test(test_pressure_layouts),
       cmocka_unit_test(test_by_type),
       cmocka_unit_test(test_ds_index),
       cmocka_unit_test(test_names),

@@ -61,6 +61,8 @@ static oconfig_item_t *base_config(void) {
   snprintf(pve, sizeof(pve), "%s/sys", root);
   stub_config_add_strings(c, "SysRoot", 1, pve);
   stub_config_add_boolean(c, "Node", false); /* test_node_row has it on */
+  /* the stall-time rows have tests of their own */
+  stub_config_add_boolean(c, "StallTime", false);
   stub_config_add_boolean(c, "GuestNames", true);
   return c;
 }
@@ -90,6 +92,12 @@ static void test_registers_row_type(void **state) {
   assert_int_equal(stub.init(), 0);
   /* Registered once: the row, and KSM's, which `KSM auto` may need. */
   assert_int_equal(stub.data_set_count, 2);
+  stub.shutdown();
+  oconfig_item_t *c = base_config();
+  stub_config_add_boolean(c, "StallTime", true);
+  assert_int_equal(configure(c), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_non_null(stub_data_set("pvecg_pressure_vm_1_0"));
   assert_non_null(stub_data_set("pvecg_ksm_vm_1_0"));
   const data_set_t *ds = stub_data_set("pve_vm_9_0");
   assert_non_null(ds);
@@ -406,6 +414,80 @@ static void test_ksm_modes(void **state) {
   expect_config_error(c, "\"KSM\" takes true, false or \"auto\"");
 }
 
+/* 101's cpu.pressure with the given totals (microseconds). */
+static void cpu_totals(const char *some, const char *full) {
+  char text[256];
+  snprintf(text, sizeof(text),
+           "some avg10=1.00 avg60=0.50 avg300=0.05 total=%s\n"
+           "full avg10=0.25 avg60=0.10 avg300=0.01 total=%s\n",
+           some, full);
+  fixture_write(root, "cg/qemu.slice/101.scope/cpu.pressure", text);
+}
+
+/* VM id's stall-time row dispatched by a read at second t, or NULL; how
+ * many stall-time rows there were in *rows. */
+static const struct stub_value_list *stall_row_at(double t, const char *id,
+                                                  int *rows) {
+  stub_reset_records();
+  stub.now = DOUBLE_TO_CDTIME_T(t);
+  assert_int_equal(stub.read(), 0);
+  *rows = 0;
+  for (int i = 0; i < stub.dispatched_count; i++)
+    *rows += strcmp(stub.dispatched[i].vl.type, "pvecg_pressure_vm_1_0") == 0;
+  return find(id, "pvecg_pressure_vm_1_0", "qemu");
+}
+
+/* StallTime (the default): the kernel's totals as counters, once a
+ * minute; an advance a little above the minute recorded as the minute,
+ * one far above it or backwards a restart, said once. */
+static void test_stall_time_rows(void **state) {
+  (void)state;
+  cpu_totals("1000", "500");
+  oconfig_item_t *c = base_config();
+  stub_config_add_boolean(c, "StallTime", true);
+  assert_int_equal(configure(c), 0);
+  assert_int_equal(stub.init(), 0);
+  int rows;
+  const struct stub_value_list *r = stall_row_at(60000.0, "101", &rows);
+  assert_int_equal(rows, 3); /* 100, 101 and the container 200 */
+  assert_non_null(r);
+  assert_int_equal(r->vl.values_len, 6);
+  assert_true(r->values[0].gauge == 1000.0); /* cpu some: the kernel's */
+  assert_true(r->values[1].gauge == 500.0);  /* cpu full */
+  assert_true(r->values[2].gauge == 1000.0); /* io some (fixture_psi) */
+  assert_int_equal(r->vl.interval, TIME_T_TO_CDTIME_T(60));
+  assert_non_null(find("200", "pvecg_pressure_vm_1_0", "lxc"));
+  cpu_totals("31000", "500");
+  assert_null(stall_row_at(60010.0, "101", &rows)); /* once a minute */
+  assert_int_equal(rows, 0);
+  r = stall_row_at(60060.0, "101", &rows);
+  assert_true(r->values[0].gauge == 31000.0);
+  /* 60.3 s stalled in 60 s: the clocks' jitter, recorded as 60 s */
+  cpu_totals("60331000", "500");
+  r = stall_row_at(60120.0, "101", &rows);
+  assert_true(r->values[0].gauge == 31000.0 + 60e6);
+  assert_null(stub_log_find("stall total"));
+  /* 120 s in 60 s: not stall time, a restart from 0 */
+  cpu_totals("180331000", "500");
+  r = stall_row_at(60180.0, "101", &rows);
+  assert_true(r->values[0].gauge == 0.0);
+  assert_true(r->values[1].gauge == 500.0);
+  assert_non_null(stub_log_find(
+      "qemu 101: the kernel's cpu some stall total went back or ran ahead of "
+      "the time elapsed; its stall time is unknown for one minute."));
+  cpu_totals("180331000", "100");
+  r = stall_row_at(60240.0, "101", &rows);
+  assert_true(r->values[0].gauge == 0.0); /* nothing stalled meanwhile */
+  assert_true(r->values[1].gauge ==
+              100.0); /* backwards: as the kernel has it */
+  /* a file that cannot be read: its two columns unknown */
+  fixture_write(root, "cg/qemu.slice/101.scope/cpu.pressure", "bogus\n");
+  r = stall_row_at(60300.0, "101", &rows);
+  assert_true(isnan(r->values[0].gauge) && isnan(r->values[1].gauge));
+  assert_true(r->values[2].gauge == 1000.0);
+  stub.now = 0;
+}
+
 int main(void) {
   module_register();
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -421,6 +503,7 @@ int main(void) {
       T(test_node_names),
       T(test_ksm_auto_once_a_minute),
       T(test_ksm_modes),
+      T(test_stall_time_rows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -189,9 +189,14 @@ static void test_create_every_layout(void **state) {
     assert_int_equal(file_mode(path), 0644);
     for (size_t j = 0; j < rrd_layouts_count; j++) {
       char why[256] = "";
+      /* the guests' and the node's stall-time files are alike: only their
+       * directories tell them apart */
+      bool alike = rrd_layouts[i]->ds == rrd_layouts[j]->ds &&
+                   rrd_layouts[i]->ds_count == rrd_layouts[j]->ds_count &&
+                   rrd_layouts[i]->rra == rrd_layouts[j]->rra;
       assert_int_equal(rrd_file_check(rrd_layouts[j], path, why, sizeof(why)),
-                       i == j ? 0 : -EPROTO);
-      assert_true(i == j || why[0] != '\0');
+                       alike ? 0 : -EPROTO);
+      assert_true(alike || why[0] != '\0');
     }
   }
   char path[600];

@@ -659,11 +659,12 @@ static void test_ksm(void **state) {
   /* Read only in a run the plan says is due; nothing of KSM otherwise. */
   fixture_write(root, "proc/4345/ksm_stat",
                 "ksm_merging_pages 7\nksm_process_profit 7\n");
-  sampler_ksm_plan(s, true, false);
+  sampler_plan_next(s, &(struct sampler_plan){.ksm_active = true});
   v = run(s);
   assert_false(v.s[1].ksm_valid);
   assert_int_equal(v.s[1].ksm_error, 0);
-  sampler_ksm_plan(s, true, true);
+  sampler_plan_next(
+      s, &(struct sampler_plan){.ksm_active = true, .ksm_due = true});
   v = run(s);
   assert_true(v.s[1].ksm_valid);
   assert_int_equal(v.s[1].ksm.merging_pages, 7);

@@ -1,0 +1,119 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The stall counters to record (src/sample/stall_counter.c): the kernel's
+ * totals as they are, an advance up to the tolerance above the time
+ * elapsed recorded as the time elapsed, one beyond it a restart from 0,
+ * one backwards as the kernel has it; columns not read left out and
+ * caught up by the next reading; a clock that went back records nothing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include "pvecg/stall_counter.h"
+
+#include <string.h>
+
+static uint64_t totals[STALL_COLUMNS];
+
+static struct stall_reading at(struct stall_counter *c, double t,
+                               unsigned have) {
+  struct stall_reading r;
+  memset(&r, 0xff, sizeof(r));
+  stall_counter_advance(c, totals, have, t, &r);
+  return r;
+}
+
+#define ALL ((1u << STALL_COLUMNS) - 1)
+
+static void test_first_reading_is_the_kernels(void **state) {
+  (void)state;
+  struct stall_counter c = {0};
+  for (int i = 0; i < STALL_COLUMNS; i++)
+    totals[i] = 1000u * (i + 1);
+  struct stall_reading r = at(&c, 100.0, ALL);
+  assert_int_equal(r.valid, ALL);
+  assert_int_equal(r.restarted, 0);
+  for (int i = 0; i < STALL_COLUMNS; i++)
+    assert_int_equal(r.value[i], 1000u * (i + 1));
+}
+
+static void test_tolerance_edges(void **state) {
+  (void)state;
+  struct stall_counter c = {0};
+  memset(totals, 0, sizeof(totals));
+  at(&c, 100.0, ALL);
+  /* 60 s elapsed: the tolerance is 0.6 s + 0.1 s */
+  totals[STALL_CPU_SOME] = 60000000;    /* exactly the time elapsed */
+  totals[STALL_IO_SOME] = 60700000;     /* the last advance clamped */
+  totals[STALL_MEMORY_SOME] = 60700001; /* one microsecond more: a restart */
+  struct stall_reading r = at(&c, 160.0, ALL);
+  assert_int_equal(r.value[STALL_CPU_SOME], 60000000);
+  assert_int_equal(r.value[STALL_IO_SOME], 60000000);
+  assert_int_equal(r.value[STALL_MEMORY_SOME], 0);
+  assert_int_equal(r.restarted, 1u << STALL_MEMORY_SOME);
+  /* after the restart the column goes on from 0 */
+  totals[STALL_MEMORY_SOME] += 5000000;
+  r = at(&c, 220.0, ALL);
+  assert_int_equal(r.value[STALL_MEMORY_SOME], 5000000);
+  assert_int_equal(r.restarted, 0);
+}
+
+static void test_backwards_and_gaps(void **state) {
+  (void)state;
+  struct stall_counter c = {0};
+  memset(totals, 0, sizeof(totals));
+  totals[STALL_IO_FULL] = 9000000;
+  at(&c, 100.0, ALL);
+  totals[STALL_IO_FULL] = 400; /* a new counter */
+  struct stall_reading r = at(&c, 160.0, ALL);
+  assert_int_equal(r.value[STALL_IO_FULL], 400);
+  assert_int_equal(r.restarted, 1u << STALL_IO_FULL);
+  /* io not read at 220: its columns left out, then caught up at 280 with
+   * the two minutes elapsed */
+  totals[STALL_IO_FULL] = 400 + 90000000;
+  r = at(&c, 220.0, ALL & ~(1u << STALL_IO_SOME | 1u << STALL_IO_FULL));
+  assert_false(r.valid & (1u << STALL_IO_FULL));
+  assert_true(r.valid & (1u << STALL_CPU_SOME));
+  r = at(&c, 280.0, ALL);
+  assert_int_equal(r.value[STALL_IO_FULL], 400 + 90000000);
+  assert_int_equal(r.restarted, 0);
+  /* the clock steps back: nothing recorded as elapsed, no restart */
+  totals[STALL_IO_FULL] += 1000;
+  r = at(&c, 270.0, ALL);
+  assert_int_equal(r.value[STALL_IO_FULL], 400 + 90000000);
+  assert_int_equal(r.restarted, 0);
+  totals[STALL_IO_FULL] += 2000;
+  r = at(&c, 330.0, ALL);
+  assert_int_equal(r.value[STALL_IO_FULL], 400 + 90000000 + 2000);
+}
+
+static void test_totals_of_three_files(void **state) {
+  (void)state;
+  struct psi_stats psi[3] = {0};
+  bool read[3] = {true, false, true};
+  psi[0].some.total = 11;
+  psi[0].has_full = false;
+  psi[2].some.total = 31;
+  psi[2].full.total = 32;
+  psi[2].has_full = true;
+  uint64_t t[STALL_COLUMNS];
+  unsigned have;
+  stall_counter_totals(psi, read, t, &have);
+  assert_int_equal(have, 1u << STALL_CPU_SOME | 1u << STALL_MEMORY_SOME |
+                             1u << STALL_MEMORY_FULL);
+  assert_int_equal(t[STALL_CPU_SOME], 11);
+  assert_int_equal(t[STALL_MEMORY_SOME], 31);
+  assert_int_equal(t[STALL_MEMORY_FULL], 32);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_first_reading_is_the_kernels),
+      cmocka_unit_test(test_tolerance_edges),
+      cmocka_unit_test(test_backwards_and_gaps),
+      cmocka_unit_test(test_totals_of_three_files),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
