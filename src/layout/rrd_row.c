@@ -8,6 +8,8 @@
  */
 #include "pvecg/rrd_row.h"
 
+#include "gauge_text.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +17,7 @@
 #include <string.h>
 
 /* "-1.2345678901234567e-308" plus NUL, with room to spare. */
-#define VALUE_SIZE 32
+#define VALUE_SIZE GAUGE_TEXT_SIZE
 
 /* 2^63: the first double a signed 64-bit counter cannot hold. */
 #define DERIVE_LIMIT 9223372036854775808.0
@@ -33,7 +35,9 @@ static int copy_out(const char *text, int len, char *buf, size_t size) {
 static int format_gauge(double value, char out[VALUE_SIZE]) {
   if (!isfinite(value))
     return snprintf(out, VALUE_SIZE, "U");
-  int len = 0;
+  int len = gauge_text_short(value, out); /* the same text, without printf */
+  if (len > 0)
+    return len;
   for (int precision = 15; precision <= 17; precision++) {
     len = snprintf(out, VALUE_SIZE, "%.*g", precision, value);
     if (strtod(out, NULL) == value)
