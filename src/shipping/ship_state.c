@@ -128,6 +128,10 @@ static void format_counters(const struct export_counter *c, FILE *out) {
  * fields, so it is written "\\040"; a backslash never is in a file name
  * (rrd_file_name_problem), so the escape is unambiguous. */
 static void format_key(const char *key, FILE *out) {
+  if (strchr(key, ' ') == NULL) {
+    fputs(key, out); /* nearly every key: not a character at a time */
+    return;
+  }
   for (; *key; key++)
     if (*key == ' ')
       fputs("\\040", out);
