@@ -34,6 +34,7 @@
 struct export_run_state {
   struct export_counter counter;
   bool is_counter[RRD_LAYOUT_DS_MAX]; /* of the file's layout */
+  struct export_columns columns;      /* of the file's layout */
   bool counters;                      /* the names want counters */
   struct export_series series;        /* OpenMetrics: the file's rows */
   char object[8], nodename[RRD_FILE_NAME_MAX + 1];
@@ -373,17 +374,20 @@ static int export_part(struct export_run *run, const struct export_file *file,
     return r;
   }
   struct export_run_state *st = run->state;
-  struct export_source src = {.kind = file->kind,
-                              .name = file->name,
-                              .file = part->shown,
-                              .prefix = run->prefix,
-                              .layout = part->layout,
-                              .names = run->names,
-                              .object = st->object,
-                              .nodename = st->nodename,
-                              .title = st->title,
-                              .cluster = shown_cluster(run, file),
-                              .time_scale = run->time_scale};
+  struct export_source src = {
+      .kind = file->kind,
+      .name = file->name,
+      .file = part->shown,
+      .prefix = run->prefix,
+      .layout = part->layout,
+      /* a legacy file's are its own, named per row */
+      .columns = part->layout == file->layout ? &st->columns : NULL,
+      .names = run->names,
+      .object = st->object,
+      .nodename = st->nodename,
+      .title = st->title,
+      .cluster = shown_cluster(run, file),
+      .time_scale = run->time_scale};
   export_format_header(run->format, &src, run->out);
   for (size_t i = 0; r == 0 && i < plan.count && !limit_reached(run); i++)
     r = export_fetch(run, &src, part->path, direct, &plan.fetch[i], err,
@@ -460,11 +464,10 @@ static int begin_file(struct export_run *run, const struct export_file *file,
   if (st->batch_from[0] == '\0')
     snprintf(st->batch_from, sizeof(st->batch_from), "%s", st->shown);
   st->counters = pve_named(run);
-  for (size_t i = 0; i < file->layout->ds_count; i++) {
-    const struct export_metric *m =
-        export_metric_of(file->layout, file->kind == EXPORT_NODE, i);
-    st->is_counter[i] = m != NULL && m->counter;
-  }
+  export_columns_of(file->layout, file->kind == EXPORT_NODE, &st->columns);
+  for (size_t i = 0; i < file->layout->ds_count; i++)
+    st->is_counter[i] =
+        st->columns.metric[i] != NULL && st->columns.metric[i]->counter;
   if (run->resume != NULL) {
     st->counter = run->resume->counter;
     run->resume->last_row = 0;
