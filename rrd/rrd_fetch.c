@@ -140,12 +140,15 @@ void rrd_series_free(struct rrd_series *series) {
   if (series == NULL)
     return;
   free_names(series->ds_names, series->ds_count);
-  rrd_freemem(series->values);
+  if (series->values_malloced)
+    free(series->values);
+  else
+    rrd_freemem(series->values);
   memset(series, 0, sizeof(*series));
 }
 
 int rrd_series_ds_index(const struct rrd_series *series, const char *name) {
-  for (size_t i = 0; i < series->ds_count; i++)
+  for (size_t i = 0; series->ds_names != NULL && i < series->ds_count; i++)
     if (strcmp(series->ds_names[i], name) == 0)
       return (int)i;
   return -ENOENT;

@@ -69,4 +69,15 @@ struct export_metric {
 const struct export_metric *export_metric_of(const struct rrd_layout *layout,
                                              bool node, size_t ds);
 
+/* A file's columns named once, not for each row: each column's naming
+ * (NULL: none) and the first column of its group (the same measurement
+ * and instance: one InfluxDB line). */
+struct export_columns {
+  const struct export_metric *metric[RRD_LAYOUT_DS_MAX];
+  unsigned char group[RRD_LAYOUT_DS_MAX];
+};
+
+void export_columns_of(const struct rrd_layout *layout, bool node,
+                       struct export_columns *ret);
+
 #endif

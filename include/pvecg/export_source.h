@@ -27,6 +27,9 @@ struct export_source {
   const char *file;   /* "<layout>/<name>", how CSV and JSON name the file */
   const char *prefix; /* graphite path prefix / influx measurement prefix */
   const struct rrd_layout *layout; /* column names, in file order */
+  /* The layout's columns named (export_columns_of()) once for the file;
+   * NULL: named for each row. */
+  const struct export_columns *columns;
   /* How values are named (export_names.h); for EXPORT_NAMES_PVE also: */
   enum export_names names;
   const char *object;   /* "qemu", "lxc" or "nodes" */

@@ -3,7 +3,9 @@
  * Who the guests of each cluster are, for the export's and the shipper's
  * names: a guest_directory per cluster, read on first use from that
  * cluster's copy of /etc/pve (data_clusters.h: the configuration directory
- * itself for the cluster "", <config dir>/<cluster> for the others).  A
+ * itself for the cluster "", <config dir>/<cluster> for the others), each
+ * guest's configuration read at its first find and kept until
+ * guest_directories_forget() (guest_directory_keep()).  A
  * VMID means another guest in each cluster, so one directory for all of
  * them would give a guest another's name.
  */

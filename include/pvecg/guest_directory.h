@@ -33,10 +33,17 @@ struct guest_directory;
 struct guest_directory *guest_directory_load(const char *config_dir);
 
 /* The guest's identity, its name, template flag and tags read from its
- * configuration now.
+ * configuration now (once, for a directory that keeps them).
  * Returns 0, or -ENOENT when no configuration has this VMID. */
 int guest_directory_find(const struct guest_directory *directory, uint32_t vmid,
                          struct guest_identity *ret);
+
+/* From now on each guest's configuration is read at its first find only,
+ * and what it said kept: for a caller that asks of every guest again and
+ * again and loads the directory anew when names may have changed (`pvecg
+ * ship`, every ten minutes).  A directory that keeps them is not to be
+ * shared between threads.  Returns 0 or -ENOMEM (then each find reads). */
+int guest_directory_keep(struct guest_directory *directory);
 
 void guest_directory_free(struct guest_directory *directory);
 

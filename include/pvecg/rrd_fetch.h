@@ -21,6 +21,7 @@
 
 #include "pvecg/rrd_layout.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <time.h>
 
@@ -42,9 +43,10 @@ struct rrd_series {
   time_t start;
   unsigned long step;
   size_t ds_count;
-  char **ds_names; /* ds_count names, in file order */
+  char **ds_names; /* ds_count names, in file order; NULL from rrd_direct.h */
   size_t row_count;
-  double *values; /* row_count * ds_count, row-major; NAN is unknown */
+  double *values;       /* row_count * ds_count, row-major; NAN is unknown */
+  bool values_malloced; /* from malloc (rrd_direct.h), not from librrd */
 };
 
 /*

@@ -156,3 +156,25 @@ const struct export_metric *export_metric_of(const struct rrd_layout *layout,
       return &m[i];
   return NULL;
 }
+
+static bool same_group(const struct export_metric *a,
+                       const struct export_metric *b) {
+  return strcmp(a->measurement, b->measurement) == 0 &&
+         (a->instance == NULL) == (b->instance == NULL) &&
+         (a->instance == NULL || strcmp(a->instance, b->instance) == 0);
+}
+
+_Static_assert(RRD_LAYOUT_DS_MAX <= 256, "a column's group fits a byte");
+
+void export_columns_of(const struct rrd_layout *layout, bool node,
+                       struct export_columns *ret) {
+  for (size_t i = 0; i < layout->ds_count && i < RRD_LAYOUT_DS_MAX; i++) {
+    const struct export_metric *m = export_metric_of(layout, node, i);
+    size_t g = i;
+    for (size_t j = 0; m != NULL && j < i && g == i; j++)
+      if (ret->metric[j] != NULL && same_group(ret->metric[j], m))
+        g = j;
+    ret->metric[i] = m;
+    ret->group[i] = (unsigned char)g; /* the first of it: its own group */
+  }
+}

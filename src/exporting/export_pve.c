@@ -21,24 +21,13 @@ static bool is_node(const struct export_source *src) {
   return src->kind == EXPORT_NODE;
 }
 
-static const struct export_metric *metric(const struct export_source *src,
-                                          size_t i) {
-  return export_metric_of(src->layout, is_node(src), i);
-}
-
-static bool same_group(const struct export_metric *a,
-                       const struct export_metric *b) {
-  return strcmp(a->measurement, b->measurement) == 0 &&
-         (a->instance == NULL) == (b->instance == NULL) &&
-         (a->instance == NULL || strcmp(a->instance, b->instance) == 0);
-}
-
-/* Whether an earlier column already began column i's group. */
-static bool group_seen(const struct export_source *src, size_t i) {
-  for (size_t j = 0; j < i; j++)
-    if (metric(src, j) != NULL && same_group(metric(src, j), metric(src, i)))
-      return true;
-  return false;
+/* The source's columns as named for its file, or named now. */
+static const struct export_columns *columns_of(const struct export_source *src,
+                                               struct export_columns *local) {
+  if (src->columns != NULL)
+    return src->columns;
+  export_columns_of(src->layout, is_node(src), local);
+  return local;
 }
 
 /* ---- plain decimals ----------------------------------------------------- */
@@ -128,14 +117,15 @@ static void influx_head(const struct export_source *src,
 }
 
 /* One line: every known value of the group that column first begins. */
-static void influx_group(const struct export_source *src, size_t first,
+static void influx_group(const struct export_source *src,
+                         const struct export_columns *cols, size_t first,
                          time_t t, const double *values, FILE *out,
                          struct export_count *count) {
-  const struct export_metric *g = metric(src, first);
+  const struct export_metric *g = cols->metric[first];
   size_t known = 0;
   for (size_t i = first; i < src->layout->ds_count; i++) {
-    const struct export_metric *m = metric(src, i);
-    if (m == NULL || !same_group(m, g) || !isfinite(values[i]))
+    const struct export_metric *m = cols->metric[i];
+    if (m == NULL || cols->group[i] != first || !isfinite(values[i]))
       continue;
     char text[EXPORT_VALUE_SIZE];
     export_value_text(values[i], text);
@@ -158,10 +148,12 @@ static int influx_row(const struct export_source *src, time_t t,
   int64_t scale = export_time_scale(src);
   if (t > INT64_MAX / scale || t < INT64_MIN / scale)
     return -ERANGE;
+  struct export_columns local;
+  const struct export_columns *cols = columns_of(src, &local);
   struct export_count count = {0};
   for (size_t i = 0; i < src->layout->ds_count; i++)
-    if (metric(src, i) != NULL && !group_seen(src, i))
-      influx_group(src, i, t, values, out, &count);
+    if (cols->metric[i] != NULL && cols->group[i] == i)
+      influx_group(src, cols, i, t, values, out, &count);
   *ret = count;
   return 0;
 }
@@ -195,9 +187,11 @@ static int graphite_row(const struct export_source *src, time_t t,
   if (export_prefix_problem(src->prefix) != NULL || src->name[0] == '\0' ||
       (!is_node(src) && src->object[0] == '\0'))
     return -EINVAL;
+  struct export_columns local;
+  const struct export_columns *cols = columns_of(src, &local);
   struct export_count count = {0};
   for (size_t i = 0; i < src->layout->ds_count; i++) {
-    const struct export_metric *m = metric(src, i);
+    const struct export_metric *m = cols->metric[i];
     char text[EXPORT_PLAIN_SIZE];
     if (m == NULL || !isfinite(values[i]) ||
         export_plain_number(values[i], text, sizeof(text)) < 0)

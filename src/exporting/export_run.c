@@ -9,6 +9,7 @@
 #include "pvecg/export_counter.h"
 #include "export_openmetrics.h"
 #include "pvecg/export_range.h"
+#include "pvecg/rrd_direct.h"
 #include "pvecg/rrd_fetch.h"
 #include "pvecg/rrd_file.h"
 #include "pvecg/rrd_file_name.h"
@@ -18,6 +19,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,6 +34,7 @@
 struct export_run_state {
   struct export_counter counter;
   bool is_counter[RRD_LAYOUT_DS_MAX]; /* of the file's layout */
+  struct export_columns columns;      /* of the file's layout */
   bool counters;                      /* the names want counters */
   struct export_series series;        /* OpenMetrics: the file's rows */
   char object[8], nodename[RRD_FILE_NAME_MAX + 1];
@@ -195,18 +198,43 @@ static bool limit_reached(const struct export_run *run) {
   return r != NULL && r->row_limit > 0 && r->rows >= r->row_limit;
 }
 
+/* The rows a file may still give before its row limit (SIZE_MAX: all). */
+static size_t rows_left(const struct export_run *run) {
+  const struct export_resume *r = run->resume;
+  if (r == NULL || r->row_limit == 0)
+    return SIZE_MAX;
+  return r->rows < r->row_limit ? r->row_limit - r->rows : 0;
+}
+
+/* The planned rows, read directly when the file was opened so, else
+ * through librrd or the daemon. */
+static int read_rows(struct export_run *run, const char *path,
+                     struct rrd_direct *direct, const struct export_fetch *f,
+                     struct rrd_series *s, char *err, size_t err_size) {
+  if (direct == NULL) {
+    struct rrd_fetch_request req = {.path = path,
+                                    .daemon = run->daemon,
+                                    .cf = run->cf,
+                                    .resolution = f->resolution,
+                                    .start = f->start,
+                                    .end = f->end};
+    return rrd_fetch_series(&req, s, err, err_size);
+  }
+  int r = rrd_direct_fetch(direct, run->cf, f->resolution, f->start, f->end,
+                           rows_left(run), s);
+  if (r < 0)
+    snprintf(err, err_size, "cannot read its rows: %s",
+             r == -EAGAIN ? "it kept changing under the read" : strerror(-r));
+  return r;
+}
+
 /* One planned read: rows ending in (f->start, f->end] at f->resolution. */
 static int export_fetch(struct export_run *run, const struct export_source *src,
-                        const char *path, const struct export_fetch *f,
-                        char *err, size_t err_size) {
-  struct rrd_fetch_request req = {.path = path,
-                                  .daemon = run->daemon,
-                                  .cf = run->cf,
-                                  .resolution = f->resolution,
-                                  .start = f->start,
-                                  .end = f->end};
+                        const char *path, struct rrd_direct *direct,
+                        const struct export_fetch *f, char *err,
+                        size_t err_size) {
   struct rrd_series s;
-  int r = rrd_fetch_series(&req, &s, err, err_size);
+  int r = read_rows(run, path, direct, f, &s, err, err_size);
   if (r < 0)
     return r;
   if (s.step != f->resolution || s.ds_count != src->layout->ds_count) {
@@ -281,9 +309,19 @@ static bool find_legacy(const struct export_run *run,
   return false;
 }
 
-/* The file's layout must be the expected one, and its last update known. */
+/* The file's layout must be the expected one, and its last update known.
+ * A local file is opened for reading directly (*direct), which checks its
+ * whole header each time for the cost of two small reads; one that reader
+ * does not take goes the way of librrd or the daemon, which says why. */
 static int inspect(struct export_run *run, const struct part *part,
-                   time_t *last, char *err, size_t err_size) {
+                   struct rrd_direct **direct, time_t *last, char *err,
+                   size_t err_size) {
+  if (run->daemon == NULL &&
+      rrd_direct_open(part->path, part->layout, direct) == 0) {
+    *last = rrd_direct_last_update(*direct);
+    return 0;
+  }
+  *direct = NULL;
   const struct rrd_access *access =
       run->client ? rrdcached_client_access(run->client) : &rrd_access_librrd;
   char why[WHY_SIZE] = "";
@@ -323,31 +361,38 @@ static const char *shown_cluster(const struct export_run *run,
 static int export_part(struct export_run *run, const struct export_file *file,
                        const struct part *part, time_t since, time_t until,
                        time_t *last, char *err, size_t err_size) {
-  int r = inspect(run, part, last, err, err_size);
+  struct rrd_direct *direct = NULL;
+  int r = inspect(run, part, &direct, last, err, err_size);
   struct export_plan plan = {0};
   bool tcp = run->daemon != NULL && !rrdcached_address_is_unix(run->daemon);
   if (r == 0 && since <= until)
     r = export_range_plan(part->layout, run->cf, *last, since, until, tcp,
                           &plan);
   if (r < 0) {
+    rrd_direct_close(direct);
     name_error(part, err, err_size);
     return r;
   }
   struct export_run_state *st = run->state;
-  struct export_source src = {.kind = file->kind,
-                              .name = file->name,
-                              .file = part->shown,
-                              .prefix = run->prefix,
-                              .layout = part->layout,
-                              .names = run->names,
-                              .object = st->object,
-                              .nodename = st->nodename,
-                              .title = st->title,
-                              .cluster = shown_cluster(run, file),
-                              .time_scale = run->time_scale};
+  struct export_source src = {
+      .kind = file->kind,
+      .name = file->name,
+      .file = part->shown,
+      .prefix = run->prefix,
+      .layout = part->layout,
+      /* a legacy file's are its own, named per row */
+      .columns = part->layout == file->layout ? &st->columns : NULL,
+      .names = run->names,
+      .object = st->object,
+      .nodename = st->nodename,
+      .title = st->title,
+      .cluster = shown_cluster(run, file),
+      .time_scale = run->time_scale};
   export_format_header(run->format, &src, run->out);
   for (size_t i = 0; r == 0 && i < plan.count && !limit_reached(run); i++)
-    r = export_fetch(run, &src, part->path, &plan.fetch[i], err, err_size);
+    r = export_fetch(run, &src, part->path, direct, &plan.fetch[i], err,
+                     err_size);
+  rrd_direct_close(direct);
   if (r < 0 && !run->net_failed)
     name_error(part, err, err_size);
   return r;
@@ -419,11 +464,10 @@ static int begin_file(struct export_run *run, const struct export_file *file,
   if (st->batch_from[0] == '\0')
     snprintf(st->batch_from, sizeof(st->batch_from), "%s", st->shown);
   st->counters = pve_named(run);
-  for (size_t i = 0; i < file->layout->ds_count; i++) {
-    const struct export_metric *m =
-        export_metric_of(file->layout, file->kind == EXPORT_NODE, i);
-    st->is_counter[i] = m != NULL && m->counter;
-  }
+  export_columns_of(file->layout, file->kind == EXPORT_NODE, &st->columns);
+  for (size_t i = 0; i < file->layout->ds_count; i++)
+    st->is_counter[i] =
+        st->columns.metric[i] != NULL && st->columns.metric[i]->counter;
   if (run->resume != NULL) {
     st->counter = run->resume->counter;
     run->resume->last_row = 0;

@@ -8,6 +8,8 @@
  */
 #include "pvecg/rrd_row.h"
 
+#include "gauge_text.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +17,7 @@
 #include <string.h>
 
 /* "-1.2345678901234567e-308" plus NUL, with room to spare. */
-#define VALUE_SIZE 32
+#define VALUE_SIZE GAUGE_TEXT_SIZE
 
 /* 2^63: the first double a signed 64-bit counter cannot hold. */
 #define DERIVE_LIMIT 9223372036854775808.0
@@ -27,33 +29,15 @@ static int copy_out(const char *text, int len, char *buf, size_t size) {
   return len;
 }
 
-/* A whole number below 10^15, as %.15g prints it (-0 included), without
- * printf's float conversion: most columns are bytes or counts, and that
- * conversion was the largest part of formatting a row. */
-static int format_whole(double value, char out[VALUE_SIZE]) {
-  char digits[20];
-  unsigned long long n = (unsigned long long)fabs(value);
-  int len = 0, pos = 0;
-  do
-    digits[len++] = (char)('0' + n % 10);
-  while ((n /= 10) > 0);
-  if (signbit(value))
-    out[pos++] = '-';
-  while (len > 0)
-    out[pos++] = digits[--len];
-  out[pos] = '\0';
-  return pos;
-}
-
 /* %.15g is exact for most measured values and reads best ("1.23", not
  * "1.2299999999999999"); more digits only when needed to read back the
  * same double. */
 static int format_gauge(double value, char out[VALUE_SIZE]) {
   if (!isfinite(value))
     return snprintf(out, VALUE_SIZE, "U");
-  if (fabs(value) < 1e15 && value == trunc(value))
-    return format_whole(value, out);
-  int len = 0;
+  int len = gauge_text_short(value, out); /* the same text, without printf */
+  if (len > 0)
+    return len;
   for (int precision = 15; precision <= 17; precision++) {
     len = snprintf(out, VALUE_SIZE, "%.*g", precision, value);
     if (strtod(out, NULL) == value)
@@ -68,7 +52,9 @@ static int format_derive(double value, char out[VALUE_SIZE]) {
   if (!isfinite(value) || value < 0 || value >= DERIVE_LIMIT ||
       value != floor(value))
     return snprintf(out, VALUE_SIZE, "U");
-  return snprintf(out, VALUE_SIZE, "%lld", (long long)value);
+  /* below 10^15 %.15g's text of a whole number is its digits */
+  int len = value < 1e15 ? gauge_text_short(value, out) : 0;
+  return len > 0 ? len : snprintf(out, VALUE_SIZE, "%lld", (long long)value);
 }
 
 static int format_value(enum rrd_ds_type type, double value,

@@ -62,6 +62,9 @@ const struct guest_directory *guest_directories_get(struct guest_directories *d,
   struct guest_directory *g = load(d, name);
   if (g == NULL)
     return NULL;
+  /* asked of every file at every pass: each configuration read once, until
+   * guest_directories_forget(); without the memory, read at each find */
+  (void)guest_directory_keep(g);
   struct cluster_guests *c = &d->item[d->count++];
   snprintf(c->cluster, sizeof(c->cluster), "%s", name);
   c->guests = g;

@@ -28,9 +28,16 @@ struct config_entry {
   char path[PATH_MAX];
 };
 
+/* What a configuration said, kept (guest_directory_keep). */
+struct kept_identity {
+  bool read;
+  struct guest_identity who;
+};
+
 struct guest_directory {
   struct config_entry *entry;
   size_t count, size;
+  struct kept_identity *kept; /* one per entry, or NULL: read each time */
 };
 
 static bool node_name(const char *name) {
@@ -150,14 +157,30 @@ int guest_directory_find(const struct guest_directory *x, uint32_t vmid,
   const struct config_entry *e = x != NULL ? find(x, vmid) : NULL;
   if (e == NULL)
     return -ENOENT;
+  struct kept_identity *k = x->kept != NULL ? &x->kept[e - x->entry] : NULL;
+  if (k != NULL && k->read) {
+    *ret = k->who;
+    return 0;
+  }
   ret->type = e->type;
   snprintf(ret->node, sizeof(ret->node), "%s", e->node);
   config_of(e, ret);
+  if (k != NULL)
+    *k = (struct kept_identity){.read = true, .who = *ret};
   return 0;
 }
 
+int guest_directory_keep(struct guest_directory *x) {
+  if (x->kept != NULL || x->count == 0)
+    return 0;
+  x->kept = calloc(x->count, sizeof(*x->kept));
+  return x->kept != NULL ? 0 : -ENOMEM;
+}
+
 void guest_directory_free(struct guest_directory *x) {
-  if (x != NULL)
+  if (x != NULL) {
     free(x->entry);
+    free(x->kept);
+  }
   free(x);
 }

@@ -17,6 +17,7 @@
 #define MAGIC "pvecg-ship-state 2"
 #define MAGIC_V1 "pvecg-ship-state 1"
 #define LINE_MAX_LEN 2048
+#define TOTAL_SIZE 32 /* %.17g's longest: "-1.2345678901234567e-308" */
 
 void ship_state_id(const char *identity, char id[SHIP_ID_SIZE]) {
   uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a, 64 bits */
@@ -79,11 +80,44 @@ void ship_state_retain(struct ship_state *s,
   s->count = kept;
 }
 
+/* A counter's total as %.17g writes it.  Totals are mostly whole numbers
+ * of bytes or ticks, which %.17g writes as their digits when they have at
+ * most 17: those are made here without printf, since the state of every
+ * file is written each time the store takes a batch.  Returns the length. */
+static int total_text(double v, char text[TOTAL_SIZE]) {
+  if (!(isfinite(v) && v == floor(v) && fabs(v) < 1e17))
+    return snprintf(text, TOTAL_SIZE, "%.17g", v);
+  char digits[TOTAL_SIZE];
+  size_t n = 0, len = 0;
+  uint64_t m = (uint64_t)fabs(v);
+  do {
+    digits[n++] = (char)('0' + m % 10);
+    m /= 10;
+  } while (m > 0);
+  if (signbit(v))
+    text[len++] = '-';
+  while (n > 0)
+    text[len++] = digits[--n];
+  text[len] = '\0';
+  return (int)len;
+}
+
+_Static_assert(RRD_LAYOUT_DS_MAX <= 100, "a column's index has two digits");
+
+/* " 6=898006,7=269400" */
 static void format_counters(const struct export_counter *c, FILE *out) {
   bool any = false;
   for (size_t i = 0; i < RRD_LAYOUT_DS_MAX; i++)
     if (c->started[i]) {
-      fprintf(out, "%s%zu=%.17g", any ? "," : " ", i, c->total[i]);
+      char text[TOTAL_SIZE + 8];
+      int len = 0;
+      text[len++] = any ? ',' : ' ';
+      if (i >= 10)
+        text[len++] = (char)('0' + i / 10);
+      text[len++] = (char)('0' + i % 10);
+      text[len++] = '=';
+      len += total_text(c->total[i], text + len);
+      fwrite(text, 1, (size_t)len, out);
       any = true;
     }
   if (!any)
@@ -94,6 +128,10 @@ static void format_counters(const struct export_counter *c, FILE *out) {
  * fields, so it is written "\\040"; a backslash never is in a file name
  * (rrd_file_name_problem), so the escape is unambiguous. */
 static void format_key(const char *key, FILE *out) {
+  if (strchr(key, ' ') == NULL) {
+    fputs(key, out); /* nearly every key: not a character at a time */
+    return;
+  }
   for (; *key; key++)
     if (*key == ' ')
       fputs("\\040", out);

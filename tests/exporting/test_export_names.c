@@ -174,6 +174,29 @@ static void test_legacy(void **state) {
 }
 
 /* Looked up by the column's name, not its position. */
+/* Each column's group is the first column of the same measurement and
+ * instance: one InfluxDB line per group. */
+static void test_columns(void **state) {
+  (void)state;
+  struct export_columns c;
+  export_columns_of(&layout_pve_vm_9_0, false, &c);
+  for (size_t i = 0; i < layout_pve_vm_9_0.ds_count; i++) {
+    assert_ptr_equal(c.metric[i],
+                     export_metric_of(&layout_pve_vm_9_0, false, i));
+    assert_int_equal(c.group[i], 0); /* all of a guest's are `system` */
+  }
+  /* cpustat, memory, blockstat, nics/physical, memory again, system */
+  static const unsigned char node[] = {0,  0,  0, 0, 4,  4,  4,  4,  8, 8,
+                                       10, 10, 4, 4, 14, 14, 14, 14, 14};
+  assert_int_equal(layout_pve_node_9_0.ds_count, sizeof(node));
+  export_columns_of(&layout_pve_node_9_0, true, &c);
+  for (size_t i = 0; i < sizeof(node); i++) {
+    assert_ptr_equal(c.metric[i],
+                     export_metric_of(&layout_pve_node_9_0, true, i));
+    assert_int_equal(c.group[i], node[i]);
+  }
+}
+
 static void test_by_name(void **state) {
   (void)state;
   static const struct rrd_ds_def ds[] = {
@@ -203,6 +226,7 @@ int main(void) {
       cmocka_unit_test(test_parse),   cmocka_unit_test(test_guest),
       cmocka_unit_test(test_node),    cmocka_unit_test(test_legacy),
       cmocka_unit_test(test_by_name), cmocka_unit_test(test_ksm),
+      cmocka_unit_test(test_columns),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

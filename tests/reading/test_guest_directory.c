@@ -136,6 +136,34 @@ static void test_name_read_now(void **state) {
   fixture_write(root, "nodes/pve1/qemu-server/102.conf", "memory: 512\n");
 }
 
+/* A directory that keeps identities reads each configuration at its
+ * first find only: a rename shows after the next load. */
+static void test_kept(void **state) {
+  (void)state;
+  fixture_write(root, "nodes/pve2/lxc/101.conf",
+                "hostname: ct1\ntemplate: 1\n");
+  struct guest_directory *d = guest_directory_load(root);
+  assert_non_null(d);
+  assert_int_equal(guest_directory_keep(d), 0);
+  check_found(d, 101, GUEST_LXC, "pve2", "ct1");
+  fixture_write(root, "nodes/pve2/lxc/101.conf", "hostname: renamed\n");
+  check_found(d, 101, GUEST_LXC, "pve2", "ct1");
+  struct guest_identity who;
+  assert_int_equal(guest_directory_find(d, 101, &who), 0);
+  assert_true(who.template); /* as read first: the file no longer says so */
+  check_found(d, 100, GUEST_QEMU, "pve1", "web"); /* first read: now */
+  check_missing(d, 106);
+  guest_directory_free(d);
+  d = guest_directory_load(root);
+  assert_non_null(d);
+  assert_int_equal(guest_directory_keep(d), 0);
+  check_found(d, 101, GUEST_LXC, "pve2", "renamed");
+  guest_directory_free(d);
+  fixture_write(root, "nodes/pve2/lxc/101.conf",
+                "arch: amd64\nhostname: ct1\ncores: 2\ntags: a;b\n"
+                "template: 1\n");
+}
+
 /* No configuration directory: an empty directory, not an error. */
 static void test_empty(void **state) {
   (void)state;
@@ -152,6 +180,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_find),
       cmocka_unit_test(test_name_read_now),
+      cmocka_unit_test(test_kept),
       cmocka_unit_test(test_empty),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

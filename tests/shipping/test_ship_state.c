@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <math.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -143,6 +144,41 @@ static void test_format_exact(void **state) {
   assert_int_equal(len, strlen(TEXT2));
   free(text);
   ship_state_free(&s);
+}
+
+/* A counter's total has %.17g's text, whether it is written with printf
+ * or, for whole numbers, without. */
+static void test_format_totals_as_printf(void **state) {
+  (void)state;
+  const double totals[] = {0,
+                           -0.0,
+                           1,
+                           -1,
+                           898006,
+                           4294967296.0,
+                           9007199254740992.0,
+                           9007199254740994.0,
+                           99999999999999984.0,
+                           1e17,
+                           -123456789012345,
+                           0.5,
+                           1e300,
+                           -DBL_MIN,
+                           DBL_TRUE_MIN,
+                           NAN,
+                           INFINITY};
+  for (size_t i = 0; i < sizeof(totals) / sizeof(totals[0]); i++) {
+    struct ship_state s = {0};
+    struct ship_entry *e = ship_state_add(&s, "pve-vm-9.0/100");
+    assert_non_null(e);
+    e->acked.counter.started[6] = e->acked.counter.started[12] = true;
+    e->acked.counter.total[6] = e->acked.counter.total[12] = totals[i];
+    char *text = format_text(&s, NULL), want[128];
+    snprintf(want, sizeof(want), " 6=%.17g,12=%.17g\n", totals[i], totals[i]);
+    assert_non_null(strstr(text, want));
+    free(text);
+    ship_state_free(&s);
+  }
 }
 
 static void test_parse_round_trip(void **state) {
@@ -945,6 +981,7 @@ static void test_load_dir_unreadable(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_format_exact),
+      cmocka_unit_test(test_format_totals_as_printf),
       cmocka_unit_test(test_parse_round_trip),
       cmocka_unit_test(test_round_trip_extremes),
       cmocka_unit_test(test_add_find_retain),

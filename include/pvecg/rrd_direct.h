@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reading an RRD file of this host without librrd: one open, the header
+ * read with two small preads and checked in full against the layout the
+ * file must have, then only the rows asked for.  What a pass of `pvecg
+ * ship` reads of every file, where librrd opened and mapped the whole
+ * file once for its last update and again for its rows.
+ *
+ * It takes only what it knows exactly: a regular file (not a symbolic
+ * link) of librrd's format on this host, version 0003 or 0004, every
+ * definition the layout's and the file's size what they make.  Anything
+ * else is refused, and the caller reads the file through librrd, which
+ * says what is wrong with it, as before.  Nothing is written.
+ *
+ * Like librrd's fetch, it takes no lock: a writer updating the file
+ * meanwhile is noticed by reading the last update and the row pointers
+ * again after the rows, and the rows are read again.
+ */
+#ifndef PVECG_RRD_DIRECT_H
+#define PVECG_RRD_DIRECT_H
+
+#include "pvecg/rrd_fetch.h"
+#include "pvecg/rrd_layout.h"
+
+#include <stddef.h>
+#include <time.h>
+
+struct rrd_direct;
+
+/* Opens the file and checks its header.  Returns 0; -ENOENT (no such
+ * file), -EPROTO (not a file of the layout as this reader knows them),
+ * -EIO (it could not be read), -ENOMEM. */
+int rrd_direct_open(const char *path, const struct rrd_layout *layout,
+                    struct rrd_direct **ret);
+
+/* The file's last update, as its header said at the open. */
+time_t rrd_direct_last_update(const struct rrd_direct *file);
+
+/*
+ * The rows of the layout's archive of cf at `resolution` seconds that end
+ * at start + resolution, ..., end (multiples of resolution), at most
+ * max_rows of them, oldest first, as rrd_fetch_series() gives them
+ * (unknown rows outside what the archive holds).  Returns 0 with *ret to
+ * be released with rrd_series_free(); -EINVAL (no such archive, a range
+ * not aligned), -EIO (a read failed), -EAGAIN (the file kept changing
+ * under the read), -ENOMEM.
+ */
+int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
+                     unsigned long resolution, time_t start, time_t end,
+                     size_t max_rows, struct rrd_series *ret);
+
+void rrd_direct_close(struct rrd_direct *file);
+
+#endif

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * An RRD file read with pread (see rrd_direct.h): the header's two parts
+ * that matter (definitions with the last update; the row pointers),
+ * checked by rrd_header.c, then the rows of one archive, in one read or
+ * two where the ring wraps.  The preparation areas between them, most of
+ * a header, are never read.
+ */
+#include "pvecg/rrd_direct.h"
+
+#include "rrd_header.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define HEAD_MAX 8192 /* pve-node-9.0's definitions take 3.8 KiB */
+#define TRIES 3       /* reads of a file an update keeps changing */
+#define LIVE_SIZE 16  /* the live head: last update, its microseconds */
+
+struct rrd_direct {
+  int fd;
+  const struct rrd_layout *layout;
+  struct rrd_header_plan plan;
+  struct rrd_header header;
+  /* As read: what an update changes in the header. */
+  unsigned char live[LIVE_SIZE];
+  unsigned char ptrs[RRD_HEADER_RRA_MAX * sizeof(uint64_t)];
+};
+
+/* Exactly len bytes at offset: a short file is not the layout's. */
+static int read_at(int fd, void *buf, size_t len, uint64_t offset) {
+  size_t done = 0;
+  while (done < len) {
+    ssize_t n =
+        pread(fd, (char *)buf + done, len - done, (off_t)(offset + done));
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n < 0)
+      return -EIO;
+    if (n == 0)
+      return -EPROTO;
+    done += (size_t)n;
+  }
+  return 0;
+}
+
+static int read_header(struct rrd_direct *f, uint64_t size) {
+  unsigned char head[HEAD_MAX];
+  if (f->plan.head_len > sizeof(head) || f->plan.head_len < LIVE_SIZE ||
+      f->plan.ptr_len > sizeof(f->ptrs))
+    return -EPROTO;
+  int r = read_at(f->fd, head, f->plan.head_len, 0);
+  if (r == 0)
+    r = read_at(f->fd, f->ptrs, f->plan.ptr_len, f->plan.ptr_offset);
+  if (r == 0)
+    r = rrd_header_check(f->layout, &f->plan, size, head, f->ptrs, &f->header);
+  memcpy(f->live, head + f->plan.head_len - LIVE_SIZE, LIVE_SIZE);
+  return r;
+}
+
+/* A regular file, not followed through a symbolic link (as the layout
+ * check has it), and not a FIFO that would block the open.  Without
+ * touching its access time where the owner (or root) reads it: a file
+ * written every minute would otherwise have its inode written after each
+ * read. */
+static int open_file(const char *path, int *fd, uint64_t *size) {
+  int flags = O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK;
+  *fd = open(path, flags | O_NOATIME);
+  if (*fd < 0 && errno == EPERM)
+    *fd = open(path, flags);
+  if (*fd < 0)
+    return errno == ENOENT || errno == ENOTDIR ? -ENOENT : -EIO;
+  struct stat st;
+  if (fstat(*fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0) {
+    close(*fd);
+    *fd = -1;
+    return -EPROTO;
+  }
+  *size = (uint64_t)st.st_size;
+  return 0;
+}
+
+int rrd_direct_open(const char *path, const struct rrd_layout *layout,
+                    struct rrd_direct **ret) {
+  struct rrd_direct *f = calloc(1, sizeof(*f));
+  if (f == NULL)
+    return -ENOMEM;
+  f->layout = layout;
+  uint64_t size = 0;
+  int r = rrd_header_plan(layout, &f->plan) < 0 ? -EPROTO : 0;
+  if (r == 0)
+    r = open_file(path, &f->fd, &size);
+  else
+    f->fd = -1;
+  if (r == 0)
+    r = read_header(f, size);
+  if (r < 0) {
+    rrd_direct_close(f);
+    return r;
+  }
+  *ret = f;
+  return 0;
+}
+
+time_t rrd_direct_last_update(const struct rrd_direct *file) {
+  return file->header.last_update;
+}
+
+/* The layout's archive of cf at resolution seconds, or -EINVAL. */
+static int archive_of(const struct rrd_layout *layout, enum rrd_cf cf,
+                      unsigned long resolution) {
+  for (size_t i = 0; i < layout->rra_count; i++)
+    if (layout->rra[i].cf == cf &&
+        layout->rra[i].steps * layout->step == resolution)
+      return (int)i;
+  return -EINVAL;
+}
+
+/* The span's rows into values: unknown before and after, the ring's rows
+ * in one read, or two where it wraps. */
+static int read_span(const struct rrd_direct *f, size_t rra,
+                     const struct rrd_header_span *s, double *values) {
+  size_t width = f->layout->ds_count, row_bytes = width * sizeof(double);
+  unsigned long rows = f->layout->rra[rra].rows;
+  for (size_t i = 0; i < s->before * width; i++)
+    values[i] = NAN;
+  double *at = values + s->before * width;
+  size_t first = s->count < rows - s->first ? s->count : rows - s->first;
+  uint64_t base = f->header.rra_offset[rra];
+  int r = read_at(f->fd, at, first * row_bytes, base + s->first * row_bytes);
+  if (r == 0 && first < s->count)
+    r = read_at(f->fd, at + first * width, (s->count - first) * row_bytes,
+                base);
+  for (size_t i = 0; i < s->after * width; i++)
+    at[s->count * width + i] = NAN;
+  return r;
+}
+
+/* Whether an update changed the last update or a row pointer since the
+ * header was read: then the header is read and checked again. */
+static int header_moved(struct rrd_direct *f, bool *moved) {
+  unsigned char live[LIVE_SIZE], ptrs[sizeof(f->ptrs)];
+  int r = read_at(f->fd, live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
+  if (r == 0)
+    r = read_at(f->fd, ptrs, f->plan.ptr_len, f->plan.ptr_offset);
+  *moved = r == 0 && (memcmp(live, f->live, LIVE_SIZE) != 0 ||
+                      memcmp(ptrs, f->ptrs, f->plan.ptr_len) != 0);
+  if (r == 0 && *moved)
+    r = read_header(f, f->plan.file_size);
+  return r;
+}
+
+static int fetch_once(struct rrd_direct *f, size_t rra, time_t start,
+                      time_t end, size_t max_rows, struct rrd_series *ret) {
+  struct rrd_header_span s;
+  int r = rrd_header_span(f->layout, &f->header, rra, start, end, max_rows, &s);
+  if (r < 0)
+    return r;
+  size_t n = s.before + s.count + s.after, width = f->layout->ds_count;
+  double *values = n > 0 ? malloc(n * width * sizeof(double)) : NULL;
+  if (n > 0 && values == NULL)
+    return -ENOMEM;
+  if (s.count > 0 && (r = read_span(f, rra, &s, values)) < 0) {
+    free(values);
+    return r;
+  }
+  unsigned long reso = f->layout->rra[rra].steps * f->layout->step;
+  *ret = (struct rrd_series){.start = start,
+                             .step = reso,
+                             .ds_count = width,
+                             .row_count = n,
+                             .values = values,
+                             .values_malloced = true};
+  return 0;
+}
+
+int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
+                     unsigned long resolution, time_t start, time_t end,
+                     size_t max_rows, struct rrd_series *ret) {
+  int rra = archive_of(file->layout, cf, resolution);
+  if (rra < 0)
+    return rra;
+  for (int i = 0; i < TRIES; i++) {
+    struct rrd_series s;
+    bool moved = false;
+    int r = fetch_once(file, (size_t)rra, start, end, max_rows, &s);
+    if (r == 0 && (r = header_moved(file, &moved)) == 0 && !moved) {
+      *ret = s;
+      return 0;
+    }
+    if (r == 0)
+      rrd_series_free(&s);
+    if (r < 0)
+      return r == -EPROTO ? -EIO : r;
+  }
+  return -EAGAIN;
+}
+
+void rrd_direct_close(struct rrd_direct *file) {
+  if (file == NULL)
+    return;
+  if (file->fd >= 0)
+    close(file->fd);
+  free(file);
+}

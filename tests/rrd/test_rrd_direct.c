@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Tests of rrd/rrd_direct.c and rrd/rrd_header.c: files written by librrd
+ * (the library rrdtool and rrdcached write with) read without it give
+ * exactly what librrd's fetch gives, row for row and bit for bit, for every
+ * archive, unknown rows and a ring that wrapped around; a file that is not
+ * exactly the layout's is refused, never read.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "pvecg/rrd_direct.h"
+#include "pvecg/rrd_fetch.h"
+#include "pvecg/rrd_file.h"
+#include "pvecg/rrd_row.h"
+#include "rrd_fixture.h"
+#include "rrd_header.h"
+
+#include <rrd.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* A multiple of every archive's resolution (a week of minutes: 604800). */
+#define T0 1700006400
+#define MINUTES 3000 /* more than the minute archives' 1440 rows: they wrap */
+
+struct fixture {
+  char *dir;
+  char path[512];
+};
+
+/* The row of minute i: values that differ per column and minute, one
+ * column unknown every 7th minute, negative ones where the layout lets. */
+static void row_values(const struct rrd_layout *l, int i, double *v) {
+  for (size_t k = 0; k < l->ds_count; k++)
+    v[k] = l->ds[k].type == RRD_DS_DERIVE ? 6000.0 * i + (double)k
+                                          : 1000.0 * i + 0.25 * (double)k;
+  v[i % (int)l->ds_count] = i % 7 == 0 ? NAN : v[i % (int)l->ds_count];
+}
+
+static void write_rows(const struct rrd_layout *l, const char *path, int from,
+                       int to) {
+  for (int i = from; i <= to; i++) {
+    double v[RRD_LAYOUT_DS_MAX];
+    char row[RRD_ROW_SIZE], err[256];
+    row_values(l, i, v);
+    assert_true(
+        rrd_row_format(l, T0 + 60 * i, v, l->ds_count, row, sizeof(row)) > 0);
+    assert_int_equal(rrd_file_update(path, row, err, sizeof(err)), 0);
+  }
+}
+
+static void make_file(struct fixture *f, const struct rrd_layout *l,
+                      int minutes) {
+  char err[256];
+  fixture_path(f->path, "%s/%s", f->dir, l->name);
+  unlink(f->path);
+  assert_int_equal(rrd_file_create(l, f->path, T0, err, sizeof(err)), 0);
+  write_rows(l, f->path, 1, minutes);
+}
+
+static int setup(void **state) {
+  struct fixture *f = calloc(1, sizeof(*f));
+  f->dir = fixture_tmpdir("rrd-direct");
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  struct fixture *f = *state;
+  fixture_remove(f->dir);
+  free(f->dir);
+  free(f);
+  return 0;
+}
+
+/* Same rows, same times, same bits (NaN for NaN) as librrd's fetch, in
+ * (start, end].  Returns how many values were known. */
+static size_t assert_same_as_librrd(const char *path, struct rrd_direct *d,
+                                    enum rrd_cf cf, unsigned long reso,
+                                    time_t start, time_t end) {
+  char err[256];
+  struct rrd_fetch_request req = {
+      .path = path, .cf = cf, .resolution = reso, .start = start, .end = end};
+  struct rrd_series want, got;
+  assert_int_equal(rrd_fetch_series(&req, &want, err, sizeof(err)), 0);
+  assert_int_equal(want.step, reso);
+  assert_int_equal(rrd_direct_fetch(d, cf, reso, start, end, SIZE_MAX, &got),
+                   0);
+  assert_int_equal(got.start, want.start);
+  assert_int_equal(got.step, want.step);
+  assert_int_equal(got.ds_count, want.ds_count);
+  /* librrd's fetch gives one row past an aligned end, which every reader
+   * leaves out (export_run.c takes rows in (start, end]) */
+  assert_int_equal(got.row_count, (size_t)(end - start) / reso);
+  assert_int_equal(want.row_count, got.row_count + 1);
+  size_t n = got.row_count * got.ds_count, known = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (isnan(want.values[i])) {
+      assert_true(isnan(got.values[i]));
+    } else {
+      known++;
+      assert_memory_equal(&got.values[i], &want.values[i], sizeof(double));
+    }
+  }
+  rrd_series_free(&want);
+  rrd_series_free(&got);
+  return known;
+}
+
+/* Whether archive i is the coarsest of its CF. */
+static bool coarsest(const struct rrd_layout *l, size_t i) {
+  for (size_t j = 0; j < l->rra_count; j++)
+    if (l->rra[j].cf == l->rra[i].cf && l->rra[j].steps > l->rra[i].steps)
+      return false;
+  return true;
+}
+
+/* Every archive of both CFs over what it holds, beyond both its ends. */
+static void assert_every_archive(const struct rrd_layout *l, const char *path,
+                                 time_t last) {
+  struct rrd_direct *d;
+  assert_int_equal(rrd_direct_open(path, l, &d), 0);
+  assert_int_equal(rrd_direct_last_update(d), last);
+  for (size_t i = 0; i < l->rra_count; i++) {
+    time_t reso = (time_t)(l->rra[i].steps * l->step);
+    time_t newest = last - last % reso;
+    time_t oldest = newest - (time_t)(l->rra[i].rows - 1) * reso;
+    /* a range inside, one that ends after the newest row, and (where
+     * librrd's fetch does not prefer a coarser archive that covers it) one
+     * that starts before the oldest */
+    size_t known = assert_same_as_librrd(
+        path, d, l->rra[i].cf, (unsigned long)reso, newest - 5 * reso, newest);
+    assert_true(known > 0 || reso > 60 * 100); /* a week: nothing yet */
+    if (coarsest(l, i))
+      assert_same_as_librrd(path, d, l->rra[i].cf, (unsigned long)reso,
+                            oldest - 3 * reso, oldest + 2 * reso);
+    assert_same_as_librrd(path, d, l->rra[i].cf, (unsigned long)reso,
+                          newest - 2 * reso, newest + 3 * reso);
+  }
+  rrd_direct_close(d);
+}
+
+static void test_every_archive_wrapped(void **state) {
+  struct fixture *f = *state;
+  make_file(f, &layout_pve_vm_9_0, MINUTES);
+  assert_every_archive(&layout_pve_vm_9_0, f->path, T0 + 60 * MINUTES);
+  /* the whole minute archive, across the ring's end */
+  struct rrd_direct *d;
+  assert_int_equal(rrd_direct_open(f->path, &layout_pve_vm_9_0, &d), 0);
+  time_t last = T0 + 60 * MINUTES;
+  /* nearly all known: one column every 7th minute is not, nor the rate
+   * of a counter after it (the equality above is what is asserted) */
+  size_t all = 1440 * layout_pve_vm_9_0.ds_count;
+  assert_in_range(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
+                                        last - 1440 * 60, last),
+                  all - 2 * 1440 / 7, all - 1440 / 7);
+  assert_in_range(
+      assert_same_as_librrd(f->path, d, RRD_CF_MAX, 60, last - 1440 * 60, last),
+      all - 2 * 1440 / 7, all - 1440 / 7);
+  rrd_direct_close(d);
+}
+
+static void test_every_layout(void **state) {
+  struct fixture *f = *state;
+  for (size_t i = 0; i < rrd_layouts_count; i++) {
+    make_file(f, rrd_layouts[i], 100);
+    assert_every_archive(rrd_layouts[i], f->path, T0 + 60 * 100);
+  }
+}
+
+/* A fresh file: every row unknown, as librrd says. */
+static void test_empty_file(void **state) {
+  struct fixture *f = *state;
+  make_file(f, &layout_pve_node_9_0, 0);
+  struct rrd_direct *d;
+  assert_int_equal(rrd_direct_open(f->path, &layout_pve_node_9_0, &d), 0);
+  assert_int_equal(rrd_direct_last_update(d), T0);
+  struct rrd_series s;
+  assert_int_equal(
+      rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, T0 - 120, T0, 10, &s), 0);
+  assert_int_equal(s.row_count, 2);
+  for (size_t i = 0; i < 2 * s.ds_count; i++)
+    assert_true(isnan(s.values[i]));
+  rrd_series_free(&s);
+  rrd_direct_close(d);
+}
+
+/* max_rows: the oldest rows only. */
+static void test_row_limit(void **state) {
+  struct fixture *f = *state;
+  make_file(f, &layout_pve_vm_9_0, 50);
+  struct rrd_direct *d;
+  assert_int_equal(rrd_direct_open(f->path, &layout_pve_vm_9_0, &d), 0);
+  struct rrd_series s;
+  time_t last = T0 + 60 * 50;
+  assert_int_equal(
+      rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, last - 600, last, 3, &s), 0);
+  assert_int_equal(s.row_count, 3);
+  assert_int_equal(rrd_series_time(&s, 0), last - 540);
+  double v[RRD_LAYOUT_DS_MAX];
+  row_values(&layout_pve_vm_9_0, 41, v);
+  int mem = rrd_layout_ds_index(&layout_pve_vm_9_0, "memhost");
+  assert_memory_equal(&rrd_series_row(&s, 0)[mem], &v[mem], sizeof(double));
+  rrd_series_free(&s);
+  assert_int_equal(
+      rrd_direct_fetch(d, RRD_CF_AVERAGE, 90, last - 180, last, SIZE_MAX, &s),
+      -EINVAL); /* no 90 s archive */
+  assert_int_equal(
+      rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, last - 90, last, SIZE_MAX, &s),
+      -EINVAL); /* not aligned */
+  rrd_direct_close(d);
+}
+
+/* ---- refusals ---------------------------------------------------------- */
+
+static void assert_refused(const char *path, const struct rrd_layout *l,
+                           int want) {
+  struct rrd_direct *d = NULL;
+  assert_int_equal(rrd_direct_open(path, l, &d), want);
+  assert_null(d);
+}
+
+/* Bytes of the file changed at offset: the result of reading it. */
+static void patch(const char *path, size_t offset, const void *bytes,
+                  size_t len) {
+  size_t size;
+  char *data = fixture_read(path, &size);
+  assert_non_null(data);
+  assert_true(offset + len <= size);
+  memcpy(data + offset, bytes, len);
+  fixture_write(path, data, size);
+  free(data);
+}
+
+static void test_refuses_another_layout(void **state) {
+  struct fixture *f = *state;
+  make_file(f, &layout_pve_vm_9_0, 3);
+  assert_refused(f->path, &layout_pve_node_9_0, -EPROTO);
+  assert_refused(f->path, &layout_pve2_vm, -EPROTO);
+  assert_refused(f->path, &layout_pvecg_ksm_vm_1_0, -EPROTO);
+  char missing[600];
+  fixture_path(missing, "%s/none", f->dir);
+  assert_refused(missing, &layout_pve_vm_9_0, -ENOENT);
+  assert_refused(f->dir, &layout_pve_vm_9_0, -EPROTO); /* a directory */
+}
+
+/* Every field the check reads, damaged one at a time. */
+static void test_refuses_damage(void **state) {
+  struct fixture *f = *state;
+  const struct rrd_layout *l = &layout_pve_vm_9_0;
+  struct rrd_header_plan plan;
+  assert_int_equal(rrd_header_plan(l, &plan), 0);
+  const struct {
+    size_t offset;
+    const char *bytes;
+    size_t len;
+  } damage[] = {
+      {0, "XRD", 4},                     /* cookie */
+      {4, "0002", 5},                    /* version */
+      {4, "0005", 5},                    /* a version not known here */
+      {16, "\1", 1},                     /* float cookie */
+      {24, "\22", 1},                    /* ds count 17 -> 18 */
+      {32, "\11", 1},                    /* rra count 8 -> 9 */
+      {40, "\75", 1},                    /* step 60 -> 61 */
+      {128, "M", 1},                     /* ds[0] name */
+      {128 + 20, "DERIVE", 7},           /* ds[0] type */
+      {128 + 40, "\1", 1},               /* ds[0] heartbeat */
+      {128 + 48, "\1", 1},               /* ds[0] min */
+      {128 + 56, "\0\0\0\0\0\0\0\0", 8}, /* ds[0] max: 0, not U */
+      {128 + 17 * 120, "MIN", 4},        /* rra[0] cf */
+      {128 + 17 * 120 + 24, "\1", 1},    /* rra[0] rows 1440 -> 1441 */
+      {128 + 17 * 120 + 32, "\2", 1},    /* rra[0] steps 1 -> 2 */
+      {128 + 17 * 120 + 47, "\0", 1},    /* rra[0] xff 0.5 -> tiny */
+      {plan.head_len - 16, "\377\377\377\377\377\377\377\377", 8},
+      {plan.head_len - 8, "\377\377\377\377", 4}, /* microseconds */
+      {plan.ptr_offset, "\377\377", 2},           /* a row pointer */
+  };
+  for (size_t i = 0; i < sizeof(damage) / sizeof(damage[0]); i++) {
+    make_file(f, l, 3);
+    struct rrd_direct *d;
+    assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+    rrd_direct_close(d);
+    patch(f->path, damage[i].offset, damage[i].bytes, damage[i].len);
+    assert_refused(f->path, l, -EPROTO);
+  }
+}
+
+/* A file cut short or grown is not the layout's size. */
+static void test_refuses_size(void **state) {
+  struct fixture *f = *state;
+  make_file(f, &layout_pve_vm_9_0, 3);
+  assert_int_equal(truncate(f->path, 4096), 0);
+  assert_refused(f->path, &layout_pve_vm_9_0, -EPROTO);
+  make_file(f, &layout_pve_vm_9_0, 3);
+  size_t size;
+  char *data = fixture_read(f->path, &size);
+  char *more = realloc(data, size + 8);
+  assert_non_null(more);
+  memset(more + size, 0, 8);
+  fixture_write(f->path, more, size + 8);
+  free(more);
+  assert_refused(f->path, &layout_pve_vm_9_0, -EPROTO);
+}
+
+/* A symbolic link is not followed, as the layout check has it. */
+static void test_refuses_symlink(void **state) {
+  struct fixture *f = *state;
+  make_file(f, &layout_pve_vm_9_0, 3);
+  char link[600];
+  fixture_path(link, "%s/link", f->dir);
+  assert_int_equal(symlink(f->path, link), 0);
+  assert_refused(link, &layout_pve_vm_9_0, -EIO);
+}
+
+static const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup_teardown(test_every_archive_wrapped, setup,
+                                    teardown),
+    cmocka_unit_test_setup_teardown(test_every_layout, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_empty_file, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_row_limit, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_refuses_another_layout, setup,
+                                    teardown),
+    cmocka_unit_test_setup_teardown(test_refuses_damage, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_refuses_size, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_refuses_symlink, setup, teardown),
+};
+
+int main(void) {
+  rrd_file_prepare_librrd();
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
