@@ -350,12 +350,14 @@ static void report(struct collectd_bench *b) {
          calib.median, calib_t.median);
   printf("  calibration, spaced %3u us  %9.3f us  (spacing subtracted)\n",
          b->spacing_us, spaced.median);
-  printf("  kernel floor, 1 s apart     %9.3f us  (back to back %.3f)\n",
+  printf("  kernel floor, 1 s apart     %9.3f us  (back to back %.3f; "
+         "thread CPU)\n",
          flc.median, fl.median);
-  printf("  sampler, 1 s apart          %9.3f us  (back to back %.3f)\n",
+  printf("  sampler, 1 s apart          %9.3f us  (back to back %.3f; "
+         "thread CPU)\n",
          smc.median, sm.median);
   printf("ratio pve_cgroup / (floor 1 s apart + calibration) = %.2f (target "
-         "<= 1.25)\n",
+         "<= 1.15)\n",
          ratio);
   printf("  with the back-to-back floor %.2f; with the spaced calibration "
          "%.2f\n",

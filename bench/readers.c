@@ -347,17 +347,17 @@ static int time_intervals(struct readers *r, enum method m, unsigned intervals,
   int err = run_interval(r, m);
   *ns = 0;
   if (gap_ms == 0) {
-    uint64_t start = monotonic_ns();
+    uint64_t start = thread_cpu_ns();
     for (unsigned k = 0; err == 0 && k < intervals; k++)
       err = run_interval(r, m);
-    *ns = monotonic_ns() - start;
+    *ns = thread_cpu_ns() - start;
     return err;
   }
   for (unsigned k = 0; err == 0 && k < intervals; k++) {
     gap(gap_ms);
-    uint64_t start = monotonic_ns();
+    uint64_t start = thread_cpu_ns();
     err = run_interval(r, m);
-    *ns += monotonic_ns() - start;
+    *ns += thread_cpu_ns() - start;
   }
   return err;
 }
@@ -379,9 +379,9 @@ static int time_floor(struct readers *r, unsigned intervals, unsigned mask,
     for (unsigned k = 0; k < intervals; k++) {
       if (gap_ms)
         gap(gap_ms);
-      uint64_t start = monotonic_ns();
+      uint64_t start = thread_cpu_ns();
       run_floor(r, g, to, mask);
-      *ns += monotonic_ns() - start;
+      *ns += thread_cpu_ns() - start;
     }
     if (r->tight)
       close_kept(r, g, to);
