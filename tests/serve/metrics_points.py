@@ -16,7 +16,10 @@ pve_node_info for each node file; pve_guest_info with template and tags for
 each guest with a configuration, fresh or stale.  A KSM file
 (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0) gives its known values, under the
 names stated here (KSM_PROM), with its guest's or node's id, when fresh,
-and nothing else; it counts among the files' states.  A label whose value is
+and nothing else; it counts among the files' states.  So does a stall file
+(pvecg-pressure-vm-1.0, pvecg-pressure-node-1.0), whose raw counters
+(microseconds) are seconds stalled, value / 1e6, under the names and
+`kind` labels of STALL_PROM.  A label whose value is
 empty is left out, as Prometheus and VictoriaMetrics store no such label.
 
 With clusters (a data directory whose subdirectories hold the layouts'
@@ -75,6 +78,13 @@ KSM_PROM = {
     "ksmsaved": "pve_memory_ksm_saved_bytes",
     "ksmshared": "pve_ksm_shared_pages", "ksmsharing": "pve_ksm_sharing_pages",
 }
+# pvecg's stall files: the kernel's PSI totals (DERIVE, the raw counter in
+# the header), as node_exporter's and cAdvisor's *_seconds_total counters,
+# some and full told apart by a `kind` label.
+STALL_COLUMNS = ("stallcpusome stallcpufull stalliosome stalliofull "
+                 "stallmemorysome stallmemoryfull").split()
+STALL_PROM = {c: ("pve_pressure_%s_stalled_seconds_total" % c[5:-4], c[-4:])
+              for c in STALL_COLUMNS}
 SIGNIFICANT = None
 DROP_LABELS = {"job", "instance", "__name__"}
 # prometheus-pve-exporter's names before its _total counters (gauges in
@@ -120,7 +130,9 @@ def files(data_dir):
             ("pve-node-9.0", NODE_COLUMNS, "node"),
             ("pve-vm-9.0", GUEST_COLUMNS, "guest"),
             ("pvecg-ksm-node-1.0", KSM_NODE_COLUMNS, "ksm-node"),
-            ("pvecg-ksm-vm-1.0", KSM_GUEST_COLUMNS, "ksm-guest")):
+            ("pvecg-ksm-vm-1.0", KSM_GUEST_COLUMNS, "ksm-guest"),
+            ("pvecg-pressure-node-1.0", STALL_COLUMNS, "stall-node"),
+            ("pvecg-pressure-vm-1.0", STALL_COLUMNS, "stall-guest")):
         top = os.path.join(data_dir, layout)
         names = sorted(os.listdir(top)) if os.path.isdir(top) else []
         for name in names:
@@ -160,7 +172,8 @@ def read_guests(path, clustered=False):
 
 
 LAYOUT_DIRS = ("pve-node-9.0", "pve-vm-9.0", "pve2-node", "pve2-vm",
-               "pvecg-ksm-node-1.0", "pvecg-ksm-vm-1.0")
+               "pvecg-ksm-node-1.0", "pvecg-ksm-vm-1.0",
+               "pvecg-pressure-node-1.0", "pvecg-pressure-vm-1.0")
 
 
 def clusters(data_dir):
@@ -186,17 +199,37 @@ def values_of(ids, table, stamp, row):
     return out
 
 
+def stall_values_of(ids, stamp, row):
+    out = []
+    for column, value in row.items():
+        if value == "U":
+            continue
+        name, kind = STALL_PROM[column]
+        out.append("%s\t%d\t%s" % (series(name, dict(ids, kind=kind)), stamp,
+                                    num(int(value) / 1e6)))
+    return out
+
+
+def beside_values(kind, name, state, stamp, row, guests, cluster):
+    """A KSM or stall file's samples, under its guest's or node's id."""
+    if state != "fresh":
+        return []
+    sid = ("node/" + name if kind.endswith("-node") else "%s/%s" % (
+        guests.get(name, {"type": "guest"})["type"], name))
+    ids = {"id": sid, "cluster": cluster}
+    if kind.startswith("stall-"):
+        return stall_values_of(ids, stamp, row)
+    return values_of(ids, KSM_PROM, stamp, row)
+
+
 def expect_files(data_dir, now, guests, daemon, cluster=""):
     out = []
     for state, kind, name, stamp, row in read_files(data_dir, now, daemon):
         if state == "unreadable":
             continue
-        if kind.startswith("ksm-"):
-            sid = ("node/" + name if kind == "ksm-node" else "%s/%s" % (
-                guests.get(name, {"type": "guest"})["type"], name))
-            if state == "fresh":
-                out += values_of({"id": sid, "cluster": cluster}, KSM_PROM,
-                                 stamp, row)
+        if kind.startswith("ksm-") or kind.startswith("stall-"):
+            out += beside_values(kind, name, state, stamp, row, guests,
+                                 cluster)
             continue
         if kind == "node":
             sid, table = "node/" + name, export_points.PROM_NODE
