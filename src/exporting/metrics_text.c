@@ -261,6 +261,28 @@ static void write_info(FILE *out, const char *name, const char *const *labels,
   fputs("} 1\n", out);
 }
 
+/* The VMs' balloon minimum, for alerts on a guest the host has ballooned
+ * down to it (docs/alerts.md). */
+static void write_balloons(FILE *out, const struct metrics_guest *guests,
+                           const char *const *clusters, size_t count) {
+  bool meta = false;
+  for (size_t i = 0; i < count; i++) {
+    if (!isfinite(guests[i].balloon_min))
+      continue;
+    if (!meta)
+      write_meta(out, "pve_guest_balloon_min_bytes",
+                 "The VM's configured balloon minimum in bytes (balloon; 0: "
+                 "ballooning off; without one, its memory)",
+                 "gauge");
+    meta = true;
+    char text[EXPORT_VALUE_SIZE];
+    export_value_text(guests[i].balloon_min, text);
+    fputs("pve_guest_balloon_min_bytes{", out);
+    write_id(out, guests[i].id, cluster_of(clusters, i));
+    fprintf(out, "} %s\n", text);
+  }
+}
+
 void metrics_text_guests(FILE *out, const struct metrics_guest *guests,
                          size_t count) {
   metrics_text_cluster_guests(out, guests, NULL, count);
@@ -280,6 +302,7 @@ void metrics_text_cluster_guests(FILE *out, const struct metrics_guest *guests,
     write_info(out, "pve_guest_info", labels, values, 6,
                cluster_of(clusters, i));
   }
+  write_balloons(out, guests, clusters, count);
 }
 
 void metrics_text_up(FILE *out, const struct metrics_file *files,

@@ -225,8 +225,10 @@ static void name_files(struct scrape *s, size_t first,
     if (!known || s->files[i].beside)
       continue;
     s->guest_clusters[s->guest_count] = s->file_clusters[i];
-    s->guests[s->guest_count++] = (struct metrics_guest){
-        s->ids[i], who->node, who->name, type, who->template, who->tags};
+    double balloon = who->has_balloon_min ? (double)who->balloon_min : NAN;
+    s->guests[s->guest_count++] =
+        (struct metrics_guest){s->ids[i],     who->node, who->name, type,
+                               who->template, who->tags, balloon};
   }
 }
 

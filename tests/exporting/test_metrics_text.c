@@ -428,12 +428,13 @@ static void test_files_stall_beside(void **state) {
 static void test_guests(void **state) {
   (void)state;
   struct metrics_guest guests[] = {
-      {"qemu/100", "pve1", "web", "qemu", false, "db;prod"},
-      {"lxc/101", "pve1", "a\\b\"c\nd", "lxc", true, NULL},
+      {"qemu/100", "pve1", "web", "qemu", false, "db;prod", 2147483648.0},
+      {"lxc/101", "pve1", "a\\b\"c\nd", "lxc", true, NULL, U},
+      {"qemu/102", "pve1", "off", "qemu", false, "", 0},
   };
   struct capture c;
   capture_open(&c);
-  metrics_text_guests(c.out, guests, 2);
+  metrics_text_guests(c.out, guests, 3);
   capture_check(&c, "# HELP pve_guest_info VM/CT info\n"
                     "# TYPE pve_guest_info gauge\n"
                     "pve_guest_info{id=\"qemu/100\",node=\"pve1\","
@@ -441,7 +442,17 @@ static void test_guests(void **state) {
                     "tags=\"db;prod\"} 1\n"
                     "pve_guest_info{id=\"lxc/101\",node=\"pve1\","
                     "name=\"a\\\\b\\\"c\\nd\",type=\"lxc\","
-                    "template=\"1\",tags=\"\"} 1\n");
+                    "template=\"1\",tags=\"\"} 1\n"
+                    "pve_guest_info{id=\"qemu/102\",node=\"pve1\","
+                    "name=\"off\",type=\"qemu\",template=\"0\","
+                    "tags=\"\"} 1\n"
+                    "# HELP pve_guest_balloon_min_bytes The VM's configured "
+                    "balloon minimum in bytes (balloon; 0: ballooning off; "
+                    "without one, its memory)\n"
+                    "# TYPE pve_guest_balloon_min_bytes gauge\n"
+                    "pve_guest_balloon_min_bytes{id=\"qemu/100\"} "
+                    "2147483648\n"
+                    "pve_guest_balloon_min_bytes{id=\"qemu/102\"} 0\n");
   capture_open(&c);
   metrics_text_guests(c.out, guests, 0);
   capture_check(&c, "");
@@ -469,7 +480,8 @@ static void test_whole_scrape(void **state) {
   struct scrape s;
   make_scrape(&s);
   s.files[2].stale = true;
-  struct metrics_guest guest = {"qemu/100", "pve1", "web", "qemu", false, ""};
+  struct metrics_guest guest = {"qemu/100", "pve1", "web", "qemu",
+                                false,      "",     U};
   const char *keys[] = {"up"};
   const double values[] = {1};
   struct capture c;

@@ -13,7 +13,8 @@ seconds before NOW, pressure as a ratio, counters under _total with the raw
 counter and again under prometheus-pve-exporter's older names (OLDER);
 pve_up 1 for such a file and 0 for a stale one (its values left out);
 pve_node_info for each node file; pve_guest_info with template and tags for
-each guest with a configuration, fresh or stale.  A KSM file
+each guest with a configuration, fresh or stale, and beside it
+pve_guest_balloon_min_bytes where GUESTS gives one.  A KSM file
 (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0) gives its known values, under the
 names stated here (KSM_PROM), with its guest's or node's id, when fresh,
 and nothing else; it counts among the files' states.  So does a stall file
@@ -30,10 +31,11 @@ the cluster's name ("-" for "").
 
 usage:
   metrics_points.py expect DATA_DIR NOW GUESTS [DAEMON]
-      (GUESTS: lines "vmid type node template tags name"; type qemu or
-       lxc, template 0 or 1, tags as configured or "-" for none)
+      (GUESTS: lines "vmid type node template tags balloon name"; type
+       qemu or lxc, template 0 or 1, tags as configured or "-" for none,
+       balloon the minimum in bytes its configuration gives or "-")
   metrics_points.py expect-clusters DATA_DIR NOW GUESTS
-      (GUESTS: lines "cluster vmid type node template tags name")
+      (GUESTS: lines "cluster vmid type node template tags balloon name")
   metrics_points.py states DATA_DIR NOW [DAEMON]    fresh/stale/unreadable
   metrics_points.py text FILE          a Prometheus text body (times in ms)
   metrics_points.py openmetrics FILE   an OpenMetrics body, parsed by
@@ -96,7 +98,8 @@ OLDER = {
     "pve_disk_written_bytes_total": "pve_disk_write_bytes",
 }
 # Samples the server sends without a time (stored at the scrape's time).
-UNTIMED = {"pve_guest_info", "pve_up", "pve_node_info"}
+UNTIMED = {"pve_guest_info", "pve_up", "pve_node_info",
+           "pve_guest_balloon_min_bytes"}
 
 
 def num(value):
@@ -163,11 +166,12 @@ def read_guests(path, clustered=False):
             if clustered:
                 cluster, line = line.split(" ", 1)
                 cluster = "" if cluster == "-" else cluster
-            vmid, kind, node, template, tags, title = \
-                line.rstrip("\n").split(" ", 5)
+            vmid, kind, node, template, tags, balloon, title = \
+                line.rstrip("\n").split(" ", 6)
             guests.setdefault(cluster, {})[vmid] = {
                 "type": kind, "node": node, "name": title,
-                "template": template, "tags": "" if tags == "-" else tags}
+                "template": template, "tags": "" if tags == "-" else tags,
+                "balloon": balloon}
     return guests if clustered else guests.get("", {})
 
 
@@ -246,8 +250,12 @@ def expect_files(data_dir, now, guests, daemon, cluster=""):
             out += values_of(ids, table, stamp, row)
         if kind == "guest" and name in guests:
             labels = dict(guests[name], **ids)
+            balloon = labels.pop("balloon")
             out.append("%s\t-\t%s" % (series("pve_guest_info", labels),
                                        num(1)))
+            if balloon != "-":
+                out.append("%s\t-\t%s" % (
+                    series("pve_guest_balloon_min_bytes", ids), num(balloon)))
     return out
 
 
