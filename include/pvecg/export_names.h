@@ -62,6 +62,12 @@ struct export_metric {
   bool counter;            /* rebuilt from the RRD's rate */
   bool percent;            /* the RRD holds percent: a Prometheus ratio is
                               the value / 100 */
+  bool micro;              /* the RRD holds microseconds: Prometheus'
+                              seconds are the value / 1e6 */
+  const char *kind;        /* the `kind` label of its samples (several
+                              columns, one family), or NULL */
+  const char *older;       /* a counter's name in prometheus-pve-exporter
+                              before its _total families, or NULL */
 };
 
 /* The naming of column `ds` of a guest's (node false) or node's file of

@@ -24,6 +24,8 @@ struct guest_identity {
   char name[GUEST_CONFIG_NAME_SIZE]; /* "" when the config has none */
   bool template;                     /* `template: 1` */
   char tags[GUEST_CONFIG_TAGS_SIZE]; /* "" when the config has none */
+  bool has_balloon_min;              /* guest_config.h */
+  uint64_t balloon_min;              /* bytes */
 };
 
 struct guest_directory;

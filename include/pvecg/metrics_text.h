@@ -50,11 +50,14 @@ struct metrics_file {
                            pve_node_info, which the own file gives */
 };
 
-/* What a guest's configuration says (pve_guest_info). */
+/* What a guest's configuration says (pve_guest_info,
+ * pve_guest_balloon_min_bytes). */
 struct metrics_guest {
   const char *id, *node, *name, *type;
   bool template;
-  const char *tags; /* as the configuration writes them; NULL: "" */
+  const char *tags;   /* as the configuration writes them; NULL: "" */
+  double balloon_min; /* a VM's `balloon` in bytes (0: off; absent, its
+                         memory); NAN for a container or when malformed */
 };
 
 /* format: EXPORT_PROMETHEUS or EXPORT_OPENMETRICS. */
@@ -65,7 +68,9 @@ void metrics_text_cluster_files(FILE *out, enum export_format format,
                                 const char *const *clusters, size_t count);
 
 /* pve_guest_info{id,node,name,type,template,tags} 1 for each guest
- * (template "1" or "0"). */
+ * (template "1" or "0"), then pve_guest_balloon_min_bytes{id} for each
+ * guest with a known balloon minimum.  Both without a time: they state
+ * the configuration at the scrape. */
 void metrics_text_guests(FILE *out, const struct metrics_guest *guests,
                          size_t count);
 void metrics_text_cluster_guests(FILE *out, const struct metrics_guest *guests,

@@ -9,18 +9,20 @@ PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
   libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev curl chromium chromium-driver strace
   procps clang-format lintian python3 libprotobuf-c1
   influxdb graphite-carbon python3-whisper victoria-metrics prometheus
-  python3-prometheus-client openssl sslscan nodejs fail2ban nginx haproxy)
+  prometheus-alertmanager python3-prometheus-client openssl sslscan nodejs
+  fail2ban nginx haproxy)
 # npm, for the serve tests' Proxmox API client: Debian's own package,
 # unless the nodejs installed comes from elsewhere (NodeSource's ships npm
 # and conflicts with Debian's).
 command -v npm >/dev/null || PVECG_PACKAGES+=(npm)
 # The metric stores above are started by the export's tests on loopback
-# ports of their own, nginx and haproxy by the serve tests with a
+# ports of their own (Prometheus and Alertmanager also by the alert rules'
+# tests), nginx and haproxy by the serve tests with a
 # configuration and port of their own, and fail2ban is only asked to read a log
 # (fail2ban-regex); their system services are neither started nor enabled
 # by this installation.
-PVECG_SERVICES=(influxdb carbon-cache victoria-metrics prometheus fail2ban nginx
-  haproxy)
+PVECG_SERVICES=(influxdb carbon-cache victoria-metrics prometheus
+  prometheus-alertmanager fail2ban nginx haproxy)
 
 log() { printf '==> %s\n' "$*" >&2; }
 

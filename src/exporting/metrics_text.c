@@ -54,9 +54,21 @@ static void write_meta(FILE *out, const char *name, const char *help,
 
 /* ---- the families -------------------------------------------------------- */
 
-static size_t find_family(const struct family *f, size_t n, const char *prom) {
+/* Whether a and b name one family's samples: the same name and `kind`
+ * (some and full of one resource are one family, two columns). */
+static bool same_series(const struct export_metric *a,
+                        const struct export_metric *b) {
+  if (strcmp(a->prom, b->prom) != 0)
+    return false;
+  if (a->kind == NULL || b->kind == NULL)
+    return a->kind == b->kind;
+  return strcmp(a->kind, b->kind) == 0;
+}
+
+static size_t find_family(const struct family *f, size_t n,
+                          const struct export_metric *m) {
   size_t i = 0;
-  while (i < n && strcmp(f[i].metric->prom, prom) != 0)
+  while (i < n && !same_series(f[i].metric, m))
     i++;
   return i;
 }
@@ -70,7 +82,7 @@ static size_t add_families(struct family *f, size_t n,
         export_metric_of(layout, kind == EXPORT_NODE, c);
     if (m == NULL)
       continue;
-    size_t i = find_family(f, n, m->prom);
+    size_t i = find_family(f, n, m);
     if (i == n) {
       if (n == FAMILIES_MAX)
         continue;
@@ -114,11 +126,11 @@ static int column_of(const struct family *f, const struct metrics_file *file) {
   bool node = file->kind == EXPORT_NODE;
   const struct export_metric *m =
       c >= 0 ? export_metric_of(file->layout, node, (size_t)c) : NULL;
-  if (m != NULL && strcmp(m->prom, f->metric->prom) == 0)
+  if (m != NULL && same_series(m, f->metric))
     return c;
   for (size_t i = 0; i < file->layout->ds_count; i++) {
     m = export_metric_of(file->layout, node, i);
-    if (m != NULL && strcmp(m->prom, f->metric->prom) == 0)
+    if (m != NULL && same_series(m, f->metric))
       return (int)i;
   }
   return -1;
@@ -137,68 +149,77 @@ static bool sample_of(const struct family *f, const struct metrics_file *file,
   double v = file->values[c];
   if (!isfinite(v))
     return false;
-  *ret = m->percent ? v / 100 : v;
+  *ret = m->percent ? v / 100 : m->micro ? v / 1e6 : v;
   return true;
 }
 
-/* The name prometheus-pve-exporter gave a counter before its _total
- * families (collector/cluster.py, gauges marked deprecated): old
- * dashboards still ask for it. */
-static const char *older_name(const struct export_metric *m) {
-  return strcmp(m->prom, "pve_disk_written_bytes") == 0 ? "pve_disk_write_bytes"
-                                                        : m->prom;
-}
+/* How one family's samples are written: the family's name in HELP and
+ * TYPE, the samples' name, and whether HELP and TYPE were written yet
+ * (several columns, told apart by `kind`, share them). */
+struct family_text {
+  const char *family, *sample, *type, *note;
+  bool *meta;
+};
 
-/* A family's HELP, TYPE and samples under name; nothing when no file has
- * a value.  note, when not NULL, follows the help. */
+/* A family's HELP and TYPE (once) and samples; nothing when no file has a
+ * value.  note, when not NULL, follows the help. */
 static void write_samples(FILE *out, enum export_format format,
-                          const struct family *f, const char *name,
-                          const char *type, const char *note,
+                          const struct family *f, const struct family_text *t,
                           const struct metrics_file *files,
                           const char *const *clusters, size_t count) {
-  bool meta = false;
   for (size_t i = 0; i < count; i++) {
     double v;
     if (!sample_of(f, &files[i], &v))
       continue;
-    if (!meta) {
-      fprintf(out, "# HELP %s %s%s\n# TYPE %s %s\n", name, f->metric->help,
-              note != NULL ? note : "", name, type);
-      meta = true;
+    if (!*t->meta) {
+      fprintf(out, "# HELP %s %s%s\n# TYPE %s %s\n", t->family, f->metric->help,
+              t->note != NULL ? t->note : "", t->family, t->type);
+      *t->meta = true;
     }
     char text[EXPORT_VALUE_SIZE];
     export_value_text(v, text);
-    fprintf(out, "%s{", name);
+    fprintf(out, "%s{", t->sample);
     write_id(out, files[i].id, cluster_of(clusters, i));
+    if (f->metric->kind != NULL)
+      fprintf(out, ",kind=\"%s\"", f->metric->kind);
     fprintf(out, "} %s %lld%s\n", text, (long long)files[i].time,
             format == EXPORT_PROMETHEUS ? "000" : "");
   }
 }
 
-/* A counter is written twice: under its _total name and, as a gauge of
- * the same values, under the exporter's older name.  In OpenMetrics a
- * counter family named X owns the sample name X, which the older gauge
- * needs, so there the _total family is `unknown`: the stored series are
- * the same, and both formats parse without a clash. */
-static void write_family(FILE *out, enum export_format format,
-                         const struct family *f,
-                         const struct metrics_file *files,
-                         const char *const *clusters, size_t count) {
+/* Whether HELP and TYPE were written: of the family's own name, and of
+ * a counter's older name. */
+struct family_meta {
+  bool own, older;
+};
+
+/* A counter prometheus-pve-exporter had is written twice: under its
+ * _total name and, as a gauge of the same values, under the exporter's
+ * older name (m->older).  In OpenMetrics a counter family named X owns
+ * the sample name X, which the older gauge needs, so there the _total
+ * family is `unknown`: the stored series are the same, and both formats
+ * parse without a clash.  A counter without an older name is a counter
+ * in both formats, its OpenMetrics family named without _total. */
+static void write_counter(FILE *out, enum export_format format,
+                          const struct family *f, struct family_meta *meta,
+                          const struct metrics_file *files,
+                          const char *const *clusters, size_t count) {
   const struct export_metric *m = f->metric;
-  if (!m->counter) {
-    write_samples(out, format, f, m->prom, "gauge", NULL, files, clusters,
-                  count);
-    return;
-  }
+  bool om = format == EXPORT_OPENMETRICS;
   char total[128], note[192];
   snprintf(total, sizeof(total), "%s_total", m->prom);
+  struct family_text t = {total, total, "counter", NULL, &meta->own};
+  if (m->older == NULL && om)
+    t.family = m->prom;
+  else if (m->older != NULL && om)
+    t.type = "unknown";
+  write_samples(out, format, f, &t, files, clusters, count);
+  if (m->older == NULL)
+    return;
   snprintf(note, sizeof(note), " (older name of %s, for old dashboards)",
            total);
-  write_samples(out, format, f, total,
-                format == EXPORT_PROMETHEUS ? "counter" : "unknown", NULL,
-                files, clusters, count);
-  write_samples(out, format, f, older_name(m), "gauge", note, files, clusters,
-                count);
+  t = (struct family_text){m->older, m->older, "gauge", note, &meta->older};
+  write_samples(out, format, f, &t, files, clusters, count);
 }
 
 void metrics_text_cluster_files(FILE *out, enum export_format format,
@@ -206,8 +227,19 @@ void metrics_text_cluster_files(FILE *out, enum export_format format,
                                 const char *const *clusters, size_t count) {
   struct family f[FAMILIES_MAX];
   size_t n = families_of(files, count, f);
-  for (size_t i = 0; i < n; i++)
-    write_family(out, format, &f[i], files, clusters, count);
+  struct family_meta meta = {false, false};
+  for (size_t i = 0; i < n; i++) {
+    const struct export_metric *m = f[i].metric;
+    /* the columns of one name are neighbours in the tables */
+    if (i == 0 || strcmp(f[i - 1].metric->prom, m->prom) != 0)
+      meta = (struct family_meta){false, false};
+    if (m->counter) {
+      write_counter(out, format, &f[i], &meta, files, clusters, count);
+      continue;
+    }
+    struct family_text t = {m->prom, m->prom, "gauge", NULL, &meta.own};
+    write_samples(out, format, &f[i], &t, files, clusters, count);
+  }
 }
 
 void metrics_text_files(FILE *out, enum export_format format,
@@ -229,6 +261,28 @@ static void write_info(FILE *out, const char *name, const char *const *labels,
   fputs("} 1\n", out);
 }
 
+/* The VMs' balloon minimum, for alerts on a guest the host has ballooned
+ * down to it (docs/alerts.md). */
+static void write_balloons(FILE *out, const struct metrics_guest *guests,
+                           const char *const *clusters, size_t count) {
+  bool meta = false;
+  for (size_t i = 0; i < count; i++) {
+    if (!isfinite(guests[i].balloon_min))
+      continue;
+    if (!meta)
+      write_meta(out, "pve_guest_balloon_min_bytes",
+                 "The VM's configured balloon minimum in bytes (balloon; 0: "
+                 "ballooning off; without one, its memory)",
+                 "gauge");
+    meta = true;
+    char text[EXPORT_VALUE_SIZE];
+    export_value_text(guests[i].balloon_min, text);
+    fputs("pve_guest_balloon_min_bytes{", out);
+    write_id(out, guests[i].id, cluster_of(clusters, i));
+    fprintf(out, "} %s\n", text);
+  }
+}
+
 void metrics_text_guests(FILE *out, const struct metrics_guest *guests,
                          size_t count) {
   metrics_text_cluster_guests(out, guests, NULL, count);
@@ -248,6 +302,7 @@ void metrics_text_cluster_guests(FILE *out, const struct metrics_guest *guests,
     write_info(out, "pve_guest_info", labels, values, 6,
                cluster_of(clusters, i));
   }
+  write_balloons(out, guests, clusters, count);
 }
 
 void metrics_text_up(FILE *out, const struct metrics_file *files,

@@ -19,8 +19,8 @@
 #define MAX_MEMORY_MIB (UINT64_C(1) << 32) /* 4 PiB: far beyond any host */
 
 struct raw_config {
-  uint64_t sockets, cores, vcpus, memory_mib;
-  bool has_cores, has_vcpus, template;
+  uint64_t sockets, cores, vcpus, memory_mib, balloon_mib;
+  bool has_cores, has_vcpus, template, has_balloon, bad_balloon;
   const char *name, *tags;
   size_t name_len, tags_len;
 };
@@ -52,6 +52,18 @@ static int parse_memory(const char *v, const char *end, uint64_t *ret) {
   return parse_count(v, end, MAX_MEMORY_MIB, ret);
 }
 
+/* QEMU's balloon minimum, MiB: 0 (ballooning off) is PVE's value too.
+ * Only alerts read it, so a malformed one is not an error that would
+ * lose the counts: it leaves the minimum unknown. */
+static void take_balloon(const char *v, const char *end, struct raw_config *c) {
+  uint64_t n = 0;
+  const char *p = v;
+  c->has_balloon = true;
+  c->bad_balloon =
+      decimal_parse_u64(&p, end, &n) < 0 || p != end || n > MAX_MEMORY_MIB;
+  c->balloon_mib = c->bad_balloon ? 0 : n;
+}
+
 static int take_value(enum guest_type type, const char *key, size_t klen,
                       const char *v, const char *end, struct raw_config *c) {
   if (key_is(key, klen, "memory"))
@@ -66,6 +78,8 @@ static int take_value(enum guest_type type, const char *key, size_t klen,
     c->has_vcpus = true;
     return parse_count(v, end, MAX_CPUS, &c->vcpus);
   }
+  if (type == GUEST_QEMU && key_is(key, klen, "balloon"))
+    take_balloon(v, end, c);
   if (key_is(key, klen, type == GUEST_QEMU ? "name" : "hostname")) {
     c->name = v;
     c->name_len = (size_t)(end - v);
@@ -136,6 +150,9 @@ int guest_config_parse(enum guest_type type, const char *buf, size_t len,
     out.cpus = c.has_cores ? (unsigned)c.cores : 0;
   }
   out.memory = c.memory_mib << 20;
+  /* absent: the balloon device's target is the whole memory */
+  out.has_balloon_min = type == GUEST_QEMU && !c.bad_balloon;
+  out.balloon_min = c.has_balloon ? c.balloon_mib << 20 : out.memory;
   copy_text(c.name, c.name_len, out.name, sizeof(out.name));
   copy_text(c.tags, c.tags_len, out.tags, sizeof(out.tags));
   out.template = c.template;

@@ -142,12 +142,15 @@ static void config_of(const struct config_entry *e,
   char *buf = malloc(CONFIG_SIZE_MAX);
   ret->name[0] = ret->tags[0] = '\0';
   ret->template = false;
+  ret->has_balloon_min = false;
   if (buf != NULL &&
       file_read_regular(AT_FDCWD, e->path, buf, CONFIG_SIZE_MAX, &len) == 0 &&
       guest_config_parse(e->type, buf, len, &cfg) == 0) {
     snprintf(ret->name, sizeof(ret->name), "%s", cfg.name);
     snprintf(ret->tags, sizeof(ret->tags), "%s", cfg.tags);
     ret->template = cfg.template;
+    ret->has_balloon_min = cfg.has_balloon_min;
+    ret->balloon_min = cfg.balloon_min;
   }
   free(buf);
 }

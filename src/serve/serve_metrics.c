@@ -15,9 +15,10 @@
  * listings of all clusters come first, so that the arrays are sized once
  * and what is pointed into them never moves.
  *
- * A guest's or node's KSM file (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0),
- * where there is one, is read beside its own: its families carry the same
- * `id` (and `cluster`), under the same fresh and stale rule, but its file
+ * A guest's or node's KSM file (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0)
+ * and stall file (pvecg-pressure-vm-1.0, pvecg-pressure-node-1.0), where
+ * there is one, is read beside its own: its families carry the same `id`
+ * (and `cluster`), under the same fresh and stale rule, but its file
  * gives no pve_up or pve_node_info of its own, which the pve file gives.
  * It counts in pvecg_metrics_files as any file read.
  *
@@ -59,11 +60,26 @@ static const char openmetrics_type[] = "application/openmetrics-text; "
 
 enum file_state { FILE_FRESH, FILE_STALE, FILE_UNREADABLE, FILE_STATES };
 
-/* One cluster's listings. */
+/* The layouts served, in the order their families first appear: each
+ * node's and guest's own file, then the files beside it. */
+static const struct served {
+  const struct rrd_layout *layout;
+  enum export_kind kind;
+} served[] = {
+    {&layout_pve_node_9_0, EXPORT_NODE},
+    {&layout_pve_vm_9_0, EXPORT_VM},
+    {&layout_pvecg_ksm_node_1_0, EXPORT_NODE},
+    {&layout_pvecg_ksm_vm_1_0, EXPORT_VM},
+    {&layout_pvecg_pressure_node_1_0, EXPORT_NODE},
+    {&layout_pvecg_pressure_vm_1_0, EXPORT_VM},
+};
+#define SERVED (sizeof(served) / sizeof(served[0]))
+
+/* One cluster's listings, one per served layout. */
 struct cluster_files {
   const char *name; /* into the scrape's clusters */
   struct serve_cluster_dirs dirs;
-  struct dir_names nodes, vmids, ksm_nodes, ksm_vmids;
+  struct dir_names listed[SERVED];
 };
 
 /* Everything one scrape holds: the files' rows and who the guests are. */
@@ -136,8 +152,7 @@ static bool take_row(const struct rrd_layout *layout,
 static int read_file(struct scrape *s, const char *cluster,
                      const struct rrd_layout *layout, const char *name,
                      enum export_kind kind) {
-  bool beside = layout == &layout_pvecg_ksm_vm_1_0 ||
-                layout == &layout_pvecg_ksm_node_1_0;
+  bool beside = layout != &layout_pve_vm_9_0 && layout != &layout_pve_node_9_0;
   char path[PATH_MAX];
   struct rrd_last_row row;
   const char *dir = s->config->data_dir;
@@ -210,8 +225,10 @@ static void name_files(struct scrape *s, size_t first,
     if (!known || s->files[i].beside)
       continue;
     s->guest_clusters[s->guest_count] = s->file_clusters[i];
-    s->guests[s->guest_count++] = (struct metrics_guest){
-        s->ids[i], who->node, who->name, type, who->template, who->tags};
+    double balloon = who->has_balloon_min ? (double)who->balloon_min : NAN;
+    s->guests[s->guest_count++] =
+        (struct metrics_guest){s->ids[i],     who->node, who->name, type,
+                               who->template, who->tags, balloon};
   }
 }
 
@@ -228,16 +245,11 @@ static int list_clusters(struct scrape *s) {
     l->name = s->clusters.cluster[c].name;
     if (serve_cluster_dirs(s->config, l->name, &l->dirs) != 0)
       continue; /* cannot be: the scan checked the name */
-    serve_list_names(l->dirs.list, &layout_pve_node_9_0, s->scope, l->name,
-                     &l->nodes);
-    serve_list_names(l->dirs.list, &layout_pve_vm_9_0, s->scope, l->name,
-                     &l->vmids);
-    serve_list_names(l->dirs.list, &layout_pvecg_ksm_node_1_0, s->scope,
-                     l->name, &l->ksm_nodes);
-    serve_list_names(l->dirs.list, &layout_pvecg_ksm_vm_1_0, s->scope, l->name,
-                     &l->ksm_vmids);
-    total += l->nodes.count + l->vmids.count + l->ksm_nodes.count +
-             l->ksm_vmids.count;
+    for (size_t i = 0; i < SERVED; i++) {
+      serve_list_names(l->dirs.list, served[i].layout, s->scope, l->name,
+                       &l->listed[i]);
+      total += l->listed[i].count;
+    }
   }
   return reserve(s, total);
 }
@@ -245,15 +257,9 @@ static int list_clusters(struct scrape *s) {
 /* One cluster's files, read and named. */
 static int gather_cluster(struct scrape *s, const struct cluster_files *l) {
   size_t first = s->count;
-  int r = read_dir(s, l->name, &layout_pve_node_9_0, EXPORT_NODE, &l->nodes);
-  if (r == 0)
-    r = read_dir(s, l->name, &layout_pve_vm_9_0, EXPORT_VM, &l->vmids);
-  if (r == 0)
-    r = read_dir(s, l->name, &layout_pvecg_ksm_node_1_0, EXPORT_NODE,
-                 &l->ksm_nodes);
-  if (r == 0)
-    r = read_dir(s, l->name, &layout_pvecg_ksm_vm_1_0, EXPORT_VM,
-                 &l->ksm_vmids);
+  int r = 0;
+  for (size_t i = 0; i < SERVED && r == 0; i++)
+    r = read_dir(s, l->name, served[i].layout, served[i].kind, &l->listed[i]);
   struct guest_directory *configs =
       r == 0 ? guest_directory_load(l->dirs.config) : NULL;
   if (r == 0 && configs == NULL)
@@ -308,12 +314,9 @@ static enum export_format format_of(const char *accept) {
 }
 
 static void scrape_free(struct scrape *s) {
-  for (size_t c = 0; s->listed != NULL && c < s->clusters.count; c++) {
-    dir_names_free(&s->listed[c].nodes);
-    dir_names_free(&s->listed[c].vmids);
-    dir_names_free(&s->listed[c].ksm_nodes);
-    dir_names_free(&s->listed[c].ksm_vmids);
-  }
+  for (size_t c = 0; s->listed != NULL && c < s->clusters.count; c++)
+    for (size_t i = 0; i < SERVED; i++)
+      dir_names_free(&s->listed[c].listed[i]);
   free(s->listed);
   data_clusters_free(&s->clusters);
   free(s->file_clusters);

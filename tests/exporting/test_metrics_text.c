@@ -13,7 +13,8 @@
  * `unknown` under its _total name (a counter family would own the older
  * name); pve_up 1 for a fresh file and 0 for a stale one, whose values are
  * left out; pve_node_info with empty level and nodeid; pve_guest_info with
- * template and tags.
+ * template and tags.  Stall files' counters: microseconds as seconds,
+ * some and full one family by `kind`, counters in both formats.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -322,15 +323,118 @@ static void test_files_ksm_beside(void **state) {
       "pve_up{id=\"qemu/100\"} 1\n");
 }
 
+/* Stall files beside the pve files: the kernel's microseconds as seconds,
+ * some and full one family told apart by `kind`, a node's and a guest's
+ * in one family, HELP and TYPE once; U and a stale file left out; a
+ * counter in both formats, its OpenMetrics family named without _total. */
+static void stall_files(struct row *node, struct row *vm, struct row *old,
+                        struct metrics_file files[3]) {
+  const struct rrd_layout *sv = &layout_pvecg_pressure_vm_1_0,
+                          *sn = &layout_pvecg_pressure_node_1_0;
+  clear(node);
+  clear(vm);
+  clear(old);
+  set(node, sn, "stallcpusome", 123456789012);
+  set(node, sn, "stallcpufull", 0);
+  set(node, sn, "stallmemoryfull", 2500000);
+  set(vm, sv, "stallcpusome", 60000000);
+  set(vm, sv, "stalliofull", 1);
+  set(vm, sv, "stallmemorysome", 5000001);
+  set(old, sv, "stallcpusome", 7);
+  files[0] = (struct metrics_file){EXPORT_NODE,  "node/pve1", sn,  1700000060,
+                                   node->values, false,       true};
+  files[1] = (struct metrics_file){EXPORT_VM,  "qemu/100", sv,  1700000040,
+                                   vm->values, false,      true};
+  files[2] = (struct metrics_file){EXPORT_VM,   "qemu/101", sv,  1700000040,
+                                   old->values, true,       true};
+}
+
+#define STALL_HELP(what)                                                       \
+  "Seconds in which tasks were stalled on " what " (the kernel's PSI "         \
+  "total; kind some: at least one task, full: all non-idle tasks at once)\n"
+
+static void test_files_stall_beside(void **state) {
+  (void)state;
+  struct row node, vm, old;
+  struct metrics_file files[3];
+  stall_files(&node, &vm, &old, files);
+  struct capture c;
+  capture_open(&c);
+  metrics_text_files(c.out, EXPORT_PROMETHEUS, files, 3);
+  capture_check(
+      &c,
+      "# HELP pve_pressure_cpu_stalled_seconds_total " STALL_HELP(
+          "CPU") "# TYPE pve_pressure_cpu_stalled_seconds_total counter\n"
+                 "pve_pressure_cpu_stalled_seconds_total{id=\"node/"
+                 "pve1\",kind=\"some\"} "
+                 "123456.789012 1700000060000\n"
+                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
+                 "100\",kind=\"some\"} "
+                 "60 1700000040000\n"
+                 "pve_pressure_cpu_stalled_seconds_total{id=\"node/"
+                 "pve1\",kind=\"full\"} "
+                 "0 1700000060000\n"
+                 "# HELP pve_pressure_io_stalled_seconds_total " STALL_HELP(
+                     "IO") "# TYPE pve_pressure_io_stalled_seconds_total "
+                           "counter\n"
+                           "pve_pressure_io_stalled_seconds_total{id=\"qemu/"
+                           "100\",kind=\"full\"} "
+                           "1e-06 1700000040000\n"
+                           "# HELP "
+                           "pve_pressure_memory_stalled_seconds_"
+                           "total " STALL_HELP(
+                               "memory") "# TYPE "
+                                         "pve_pressure_memory_stalled_seconds_"
+                                         "total counter\n"
+                                         "pve_pressure_memory_stalled_seconds_"
+                                         "total{id=\"qemu/100\",kind="
+                                         "\"some\"} 5.000001 1700000040000\n"
+                                         "pve_pressure_memory_stalled_seconds_"
+                                         "total{id=\"node/pve1\",kind="
+                                         "\"full\"} 2.5 1700000060000\n");
+  capture_open(&c);
+  metrics_text_files(c.out, EXPORT_OPENMETRICS, files, 3);
+  capture_check(
+      &c,
+      "# HELP pve_pressure_cpu_stalled_seconds " STALL_HELP(
+          "CPU") "# TYPE pve_pressure_cpu_stalled_seconds counter\n"
+                 "pve_pressure_cpu_stalled_seconds_total{id=\"node/"
+                 "pve1\",kind=\"some\"} "
+                 "123456.789012 1700000060\n"
+                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
+                 "100\",kind=\"some\"} "
+                 "60 1700000040\n"
+                 "pve_pressure_cpu_stalled_seconds_total{id=\"node/"
+                 "pve1\",kind=\"full\"} "
+                 "0 1700000060\n"
+                 "# HELP pve_pressure_io_stalled_seconds " STALL_HELP(
+                     "IO") "# TYPE pve_pressure_io_stalled_seconds counter\n"
+                           "pve_pressure_io_stalled_seconds_total{id=\"qemu/"
+                           "100\",kind=\"full\"} "
+                           "1e-06 1700000040\n"
+                           "# HELP "
+                           "pve_pressure_memory_stalled_seconds " STALL_HELP(
+                               "memory") "# TYPE "
+                                         "pve_pressure_memory_stalled_seconds "
+                                         "counter\n"
+                                         "pve_pressure_memory_stalled_seconds_"
+                                         "total{id=\"qemu/100\",kind="
+                                         "\"some\"} 5.000001 1700000040\n"
+                                         "pve_pressure_memory_stalled_seconds_"
+                                         "total{id=\"node/pve1\",kind="
+                                         "\"full\"} 2.5 1700000060\n");
+}
+
 static void test_guests(void **state) {
   (void)state;
   struct metrics_guest guests[] = {
-      {"qemu/100", "pve1", "web", "qemu", false, "db;prod"},
-      {"lxc/101", "pve1", "a\\b\"c\nd", "lxc", true, NULL},
+      {"qemu/100", "pve1", "web", "qemu", false, "db;prod", 2147483648.0},
+      {"lxc/101", "pve1", "a\\b\"c\nd", "lxc", true, NULL, U},
+      {"qemu/102", "pve1", "off", "qemu", false, "", 0},
   };
   struct capture c;
   capture_open(&c);
-  metrics_text_guests(c.out, guests, 2);
+  metrics_text_guests(c.out, guests, 3);
   capture_check(&c, "# HELP pve_guest_info VM/CT info\n"
                     "# TYPE pve_guest_info gauge\n"
                     "pve_guest_info{id=\"qemu/100\",node=\"pve1\","
@@ -338,7 +442,17 @@ static void test_guests(void **state) {
                     "tags=\"db;prod\"} 1\n"
                     "pve_guest_info{id=\"lxc/101\",node=\"pve1\","
                     "name=\"a\\\\b\\\"c\\nd\",type=\"lxc\","
-                    "template=\"1\",tags=\"\"} 1\n");
+                    "template=\"1\",tags=\"\"} 1\n"
+                    "pve_guest_info{id=\"qemu/102\",node=\"pve1\","
+                    "name=\"off\",type=\"qemu\",template=\"0\","
+                    "tags=\"\"} 1\n"
+                    "# HELP pve_guest_balloon_min_bytes The VM's configured "
+                    "balloon minimum in bytes (balloon; 0: ballooning off; "
+                    "without one, its memory)\n"
+                    "# TYPE pve_guest_balloon_min_bytes gauge\n"
+                    "pve_guest_balloon_min_bytes{id=\"qemu/100\"} "
+                    "2147483648\n"
+                    "pve_guest_balloon_min_bytes{id=\"qemu/102\"} 0\n");
   capture_open(&c);
   metrics_text_guests(c.out, guests, 0);
   capture_check(&c, "");
@@ -366,7 +480,8 @@ static void test_whole_scrape(void **state) {
   struct scrape s;
   make_scrape(&s);
   s.files[2].stale = true;
-  struct metrics_guest guest = {"qemu/100", "pve1", "web", "qemu", false, ""};
+  struct metrics_guest guest = {"qemu/100", "pve1", "web", "qemu",
+                                false,      "",     U};
   const char *keys[] = {"up"};
   const double values[] = {1};
   struct capture c;
@@ -427,6 +542,7 @@ int main(void) {
       cmocka_unit_test(test_files_nothing_known),
       cmocka_unit_test(test_files_legacy_layout),
       cmocka_unit_test(test_files_ksm_beside),
+      cmocka_unit_test(test_files_stall_beside),
       cmocka_unit_test(test_guests),
       cmocka_unit_test(test_gauge),
       cmocka_unit_test(test_whole_scrape),

@@ -2,8 +2,9 @@
 /*
  * Fuzz target for src/parse/guest_config.c: both guest types on the same input.
  * Invariants: the result is deterministic, *ret is untouched on error, CPU
- * counts and memory stay within PVE's ranges, and the name is printable
- * and NUL-terminated.
+ * counts and memory stay within PVE's ranges, a balloon minimum only for
+ * QEMU, in whole MiB within the same range, and the name is printable and
+ * NUL-terminated.
  */
 #include <errno.h>
 #include <string.h>
@@ -27,6 +28,11 @@ static void check_one(enum guest_type type, const char *buf, size_t size) {
   FUZZ_CHECK(!a.has_cpus || (a.cpus >= 1 && a.cpus <= 4096u * 4096u));
   FUZZ_CHECK(a.has_cpus || type == GUEST_LXC);
   FUZZ_CHECK(a.memory >= (UINT64_C(1) << 20) && a.memory % (1u << 20) == 0);
+  FUZZ_CHECK(a.has_balloon_min == b.has_balloon_min &&
+             a.balloon_min == b.balloon_min);
+  FUZZ_CHECK(!a.has_balloon_min || type == GUEST_QEMU);
+  FUZZ_CHECK(!a.has_balloon_min || (a.balloon_min % (1u << 20) == 0 &&
+                                    a.balloon_min <= (UINT64_C(1) << 52)));
   size_t n = strnlen(a.name, sizeof(a.name));
   FUZZ_CHECK(n < sizeof(a.name));
   for (size_t i = 0; i < n; i++)

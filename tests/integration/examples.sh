@@ -22,10 +22,12 @@ EXAMPLE_SNIPPETS=(single-host:pvecg-single-host.conf
 # The other files of packaging/examples/: fail2ban's filter and jail for
 # pvecg serve (tests/serve/serve_guard.sh tests them), nginx in front of it
 # with fail2ban's filter and jail for nginx's log (tests/serve/serve_nginx.sh)
-# and the Grafana dashboard for its /metrics (tests/serve/serve_dashboards.sh).
+# the Grafana dashboard for its /metrics (tests/serve/serve_dashboards.sh)
+# and Prometheus' alert rules for it (tests/alerts/).
 SERVE_EXAMPLES=(pvecg-serve-fail2ban-filter.conf pvecg-serve-fail2ban-jail.conf
   pvecg-serve-nginx.conf pvecg-serve-nginx-fail2ban-filter.conf
-  pvecg-serve-nginx-fail2ban-jail.conf pvecg-grafana-dashboard.json)
+  pvecg-serve-nginx-fail2ban-jail.conf pvecg-grafana-dashboard.json
+  pvecg-alerts.yml)
 
 # example_block NAME: the block as written in the documentation.
 example_block() {

@@ -103,8 +103,43 @@ static void test_malformed(void **state) {
   for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++)
     assert_int_equal(parse(GUEST_QEMU, bad[i], &c), -EBADMSG);
   assert_int_equal(c.cpus, 77); /* untouched on error */
-  /* Malformed values of keys that are not used are not errors. */
-  assert_int_equal(parse(GUEST_QEMU, "balloon: lots\nonboot: yes\n", &c), 0);
+  /* Malformed values of keys that are not used are not errors; nor is a
+   * malformed balloon, whose minimum is then unknown. */
+  assert_int_equal(
+      parse(GUEST_QEMU, "cores: 3\nballoon: lots\nonboot: yes\n", &c), 0);
+  assert_int_equal(c.cpus, 3);
+  assert_false(c.has_balloon_min);
+}
+
+/* A VM's balloon minimum: as written in MiB, 0 (ballooning off) kept,
+ * absent the whole memory (wherever `memory` stands); none for LXC. */
+static void test_balloon(void **state) {
+  (void)state;
+  struct guest_config c;
+  assert_int_equal(parse(GUEST_QEMU, "balloon: 2048\nmemory: 8192\n", &c), 0);
+  assert_true(c.has_balloon_min);
+  assert_int_equal(c.balloon_min, 2048 * MIB);
+  assert_int_equal(parse(GUEST_QEMU, "memory: 4096\nballoon: 0\n", &c), 0);
+  assert_true(c.has_balloon_min);
+  assert_int_equal(c.balloon_min, 0);
+  assert_int_equal(parse(GUEST_QEMU, qemu_conf, &c), 0);
+  assert_true(c.has_balloon_min);
+  assert_int_equal(c.balloon_min, 8192 * MIB);
+  assert_int_equal(parse(GUEST_QEMU, "", &c), 0);
+  assert_int_equal(c.balloon_min, 512 * MIB); /* PVE's default memory */
+  const char *bad[] = {"balloon: -1\n", "balloon: 1e3\n", "balloon:\n",
+                       "balloon: 2048 MiB\n", "balloon: 4294967297\n"};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+    assert_int_equal(parse(GUEST_QEMU, bad[i], &c), 0);
+    assert_false(c.has_balloon_min);
+  }
+  assert_int_equal(parse(GUEST_QEMU, "balloon: 4294967296\n", &c), 0);
+  assert_int_equal(c.balloon_min, UINT64_C(4294967296) * MIB); /* the limit */
+  assert_int_equal(parse(GUEST_LXC, "balloon: 2048\nmemory: 4096\n", &c), 0);
+  assert_false(c.has_balloon_min);
+  assert_int_equal(parse(GUEST_QEMU, "balloon: 1024\n[snap]\nballoon: 9\n", &c),
+                   0);
+  assert_int_equal(c.balloon_min, 1024 * MIB); /* snapshots do not count */
 }
 
 static void test_names(void **state) {
@@ -169,6 +204,7 @@ int main(void) {
       cmocka_unit_test(test_malformed),
       cmocka_unit_test(test_names),
       cmocka_unit_test(test_template_and_tags),
+      cmocka_unit_test(test_balloon),
       cmocka_unit_test(test_every_prefix),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -56,6 +56,20 @@ ksm_node_rows() {
   }'
 }
 
+# stall_rows START COUNT: pvecg-pressure rows a minute apart after START:
+# the kernel's totals in microseconds, counters from far above 2^32 (a
+# host up for days) that grow each minute by less than a minute; the io
+# full column unknown every 7th row.
+stall_rows() {
+  awk -v t0="$1" -v n="$2" 'BEGIN {
+    for (i = 1; i <= n; i++)
+      printf "%d:%.0f:%.0f:%.0f:%s:%.0f:%.0f\n", t0 + 60 * i,
+        123456789012 + 30000001 * i, 7 * i, 1000 * i + 1,
+        (i % 7 == 0 ? "U" : sprintf("%.0f", 4000000 + 999 * i)),
+        5000000000 + 12345678 * i, 2500000 + i
+  }'
+}
+
 # loopback_port: a TCP port of 127.0.0.1 free now (the kernel's pick).
 loopback_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

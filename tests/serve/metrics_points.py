@@ -13,10 +13,14 @@ seconds before NOW, pressure as a ratio, counters under _total with the raw
 counter and again under prometheus-pve-exporter's older names (OLDER);
 pve_up 1 for such a file and 0 for a stale one (its values left out);
 pve_node_info for each node file; pve_guest_info with template and tags for
-each guest with a configuration, fresh or stale.  A KSM file
+each guest with a configuration, fresh or stale, and beside it
+pve_guest_balloon_min_bytes where GUESTS gives one.  A KSM file
 (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0) gives its known values, under the
 names stated here (KSM_PROM), with its guest's or node's id, when fresh,
-and nothing else; it counts among the files' states.  A label whose value is
+and nothing else; it counts among the files' states.  So does a stall file
+(pvecg-pressure-vm-1.0, pvecg-pressure-node-1.0), whose raw counters
+(microseconds) are seconds stalled, value / 1e6, under the names and
+`kind` labels of STALL_PROM.  A label whose value is
 empty is left out, as Prometheus and VictoriaMetrics store no such label.
 
 With clusters (a data directory whose subdirectories hold the layouts'
@@ -27,10 +31,11 @@ the cluster's name ("-" for "").
 
 usage:
   metrics_points.py expect DATA_DIR NOW GUESTS [DAEMON]
-      (GUESTS: lines "vmid type node template tags name"; type qemu or
-       lxc, template 0 or 1, tags as configured or "-" for none)
+      (GUESTS: lines "vmid type node template tags balloon name"; type
+       qemu or lxc, template 0 or 1, tags as configured or "-" for none,
+       balloon the minimum in bytes its configuration gives or "-")
   metrics_points.py expect-clusters DATA_DIR NOW GUESTS
-      (GUESTS: lines "cluster vmid type node template tags name")
+      (GUESTS: lines "cluster vmid type node template tags balloon name")
   metrics_points.py states DATA_DIR NOW [DAEMON]    fresh/stale/unreadable
   metrics_points.py text FILE          a Prometheus text body (times in ms)
   metrics_points.py openmetrics FILE   an OpenMetrics body, parsed by
@@ -75,6 +80,13 @@ KSM_PROM = {
     "ksmsaved": "pve_memory_ksm_saved_bytes",
     "ksmshared": "pve_ksm_shared_pages", "ksmsharing": "pve_ksm_sharing_pages",
 }
+# pvecg's stall files: the kernel's PSI totals (DERIVE, the raw counter in
+# the header), as node_exporter's and cAdvisor's *_seconds_total counters,
+# some and full told apart by a `kind` label.
+STALL_COLUMNS = ("stallcpusome stallcpufull stalliosome stalliofull "
+                 "stallmemorysome stallmemoryfull").split()
+STALL_PROM = {c: ("pve_pressure_%s_stalled_seconds_total" % c[5:-4], c[-4:])
+              for c in STALL_COLUMNS}
 SIGNIFICANT = None
 DROP_LABELS = {"job", "instance", "__name__"}
 # prometheus-pve-exporter's names before its _total counters (gauges in
@@ -86,7 +98,8 @@ OLDER = {
     "pve_disk_written_bytes_total": "pve_disk_write_bytes",
 }
 # Samples the server sends without a time (stored at the scrape's time).
-UNTIMED = {"pve_guest_info", "pve_up", "pve_node_info"}
+UNTIMED = {"pve_guest_info", "pve_up", "pve_node_info",
+           "pve_guest_balloon_min_bytes"}
 
 
 def num(value):
@@ -120,7 +133,9 @@ def files(data_dir):
             ("pve-node-9.0", NODE_COLUMNS, "node"),
             ("pve-vm-9.0", GUEST_COLUMNS, "guest"),
             ("pvecg-ksm-node-1.0", KSM_NODE_COLUMNS, "ksm-node"),
-            ("pvecg-ksm-vm-1.0", KSM_GUEST_COLUMNS, "ksm-guest")):
+            ("pvecg-ksm-vm-1.0", KSM_GUEST_COLUMNS, "ksm-guest"),
+            ("pvecg-pressure-node-1.0", STALL_COLUMNS, "stall-node"),
+            ("pvecg-pressure-vm-1.0", STALL_COLUMNS, "stall-guest")):
         top = os.path.join(data_dir, layout)
         names = sorted(os.listdir(top)) if os.path.isdir(top) else []
         for name in names:
@@ -151,16 +166,18 @@ def read_guests(path, clustered=False):
             if clustered:
                 cluster, line = line.split(" ", 1)
                 cluster = "" if cluster == "-" else cluster
-            vmid, kind, node, template, tags, title = \
-                line.rstrip("\n").split(" ", 5)
+            vmid, kind, node, template, tags, balloon, title = \
+                line.rstrip("\n").split(" ", 6)
             guests.setdefault(cluster, {})[vmid] = {
                 "type": kind, "node": node, "name": title,
-                "template": template, "tags": "" if tags == "-" else tags}
+                "template": template, "tags": "" if tags == "-" else tags,
+                "balloon": balloon}
     return guests if clustered else guests.get("", {})
 
 
 LAYOUT_DIRS = ("pve-node-9.0", "pve-vm-9.0", "pve2-node", "pve2-vm",
-               "pvecg-ksm-node-1.0", "pvecg-ksm-vm-1.0")
+               "pvecg-ksm-node-1.0", "pvecg-ksm-vm-1.0",
+               "pvecg-pressure-node-1.0", "pvecg-pressure-vm-1.0")
 
 
 def clusters(data_dir):
@@ -186,17 +203,37 @@ def values_of(ids, table, stamp, row):
     return out
 
 
+def stall_values_of(ids, stamp, row):
+    out = []
+    for column, value in row.items():
+        if value == "U":
+            continue
+        name, kind = STALL_PROM[column]
+        out.append("%s\t%d\t%s" % (series(name, dict(ids, kind=kind)), stamp,
+                                    num(int(value) / 1e6)))
+    return out
+
+
+def beside_values(kind, name, state, stamp, row, guests, cluster):
+    """A KSM or stall file's samples, under its guest's or node's id."""
+    if state != "fresh":
+        return []
+    sid = ("node/" + name if kind.endswith("-node") else "%s/%s" % (
+        guests.get(name, {"type": "guest"})["type"], name))
+    ids = {"id": sid, "cluster": cluster}
+    if kind.startswith("stall-"):
+        return stall_values_of(ids, stamp, row)
+    return values_of(ids, KSM_PROM, stamp, row)
+
+
 def expect_files(data_dir, now, guests, daemon, cluster=""):
     out = []
     for state, kind, name, stamp, row in read_files(data_dir, now, daemon):
         if state == "unreadable":
             continue
-        if kind.startswith("ksm-"):
-            sid = ("node/" + name if kind == "ksm-node" else "%s/%s" % (
-                guests.get(name, {"type": "guest"})["type"], name))
-            if state == "fresh":
-                out += values_of({"id": sid, "cluster": cluster}, KSM_PROM,
-                                 stamp, row)
+        if kind.startswith("ksm-") or kind.startswith("stall-"):
+            out += beside_values(kind, name, state, stamp, row, guests,
+                                 cluster)
             continue
         if kind == "node":
             sid, table = "node/" + name, export_points.PROM_NODE
@@ -213,8 +250,12 @@ def expect_files(data_dir, now, guests, daemon, cluster=""):
             out += values_of(ids, table, stamp, row)
         if kind == "guest" and name in guests:
             labels = dict(guests[name], **ids)
+            balloon = labels.pop("balloon")
             out.append("%s\t-\t%s" % (series("pve_guest_info", labels),
                                        num(1)))
+            if balloon != "-":
+                out.append("%s\t-\t%s" % (
+                    series("pve_guest_balloon_min_bytes", ids), num(balloon)))
     return out
 
 

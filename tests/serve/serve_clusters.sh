@@ -125,8 +125,10 @@ same "the overview: the collisions of the guests that have any, exactly" \
   "$(curl -s "$API/pvecg/overview" | jq -c '.data[] | select(has("collisions")) | {cluster, vmid, collisions}' | LC_ALL=C sort -r)"
 
 # ---- /metrics ------------------------------------------------------------------
-printf '%s\n' '- 196 qemu pve0 0 - plain-196' 'prod 196 qemu pve1 0 web prod-web' \
-  'lab 196 lxc pve1 0 - lab-ct' 'lab 300 qemu pve2 0 - lab-db' 'solo 196 qemu solo 0 - solo-vm' >"$T/guests"
+# (a VM's balloon minimum without `balloon` or `memory`: PVE's 512 MiB)
+printf '%s\n' '- 196 qemu pve0 0 - 536870912 plain-196' 'prod 196 qemu pve1 0 web 536870912 prod-web' \
+  'lab 196 lxc pve1 0 - - lab-ct' 'lab 300 qemu pve2 0 - 536870912 lab-db' \
+  'solo 196 qemu solo 0 - 536870912 solo-vm' >"$T/guests"
 curl -sS -o "$T/text.body" "$URL/metrics"
 curl -sS -o "$T/om.body" -H 'Accept: application/openmetrics-text;version=1.0.0' "$URL/metrics"
 promtool check metrics <"$T/text.body" >"$T/promtool.out" 2>&1 || fail "promtool: $(cat "$T/promtool.out")"

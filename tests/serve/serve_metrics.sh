@@ -10,7 +10,10 @@
 # configuration, a stale guest (a template: pve_up 0, its guest_info, no
 # values) and a foreign file; KSM files beside VM 100's and the node's
 # (their families under the same id, a negative profit, a U) and a stale
-# one beside the template's; gzip when asked for.  The names of
+# one beside the template's; stall files (the kernel's PSI totals) beside
+# VM 100's (an io full U) and the node's and a stale one beside the
+# template's, their counters seconds in both formats (counter, OpenMetrics'
+# family without _total); gzip when asked for.  The names of
 # prometheus-pve-exporter's dashboards are read back exactly: pve_up,
 # pve_node_info, pve_guest_info's template and tags, and the older counter
 # names beside the _total ones.
@@ -32,7 +35,8 @@ POINTS=$HERE/metrics_points.py
 NOW=$(date +%s)
 LAST=$((NOW / 60 * 60)) # the newest minute
 D=$T/data
-mkdir -p "$T/journal" "$D/pve-vm-9.0" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" "$T/pve/nodes/pve1/qemu-server" "$T/pve/nodes/pve1/lxc"
+mkdir -p "$T/journal" "$D/pve-vm-9.0" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" \
+  "$D/pvecg-pressure-vm-1.0" "$D/pvecg-pressure-node-1.0" "$T/pve/nodes/pve1/qemu-server" "$T/pve/nodes/pve1/lxc"
 
 # rows_until LAYOUT FILE NEWEST COUNT: COUNT rows a minute apart up to NEWEST.
 rows_until() {
@@ -42,6 +46,7 @@ rows_until() {
     pve-node-9.0) node_rows "$start" "$4" ;;
     pvecg-ksm-vm-1.0) ksm_vm_rows "$start" "$4" ;;
     pvecg-ksm-node-1.0) ksm_node_rows "$start" "$4" ;;
+    pvecg-pressure-*) stall_rows "$start" "$4" ;;
     *) vm_rows "$start" "$4" ;;
   esac |
     xargs -n 500 rrdtool update "$2"
@@ -55,10 +60,16 @@ rows_until pve-node-9.0 "$D/pve-vm-9.0/104" $((LAST - 60)) 10 # foreign
 rows_until pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/100" $((LAST - 60)) 44 # row 44: saved U, profit < 0
 rows_until pvecg-ksm-node-1.0 "$D/pvecg-ksm-node-1.0/pve1" "$LAST" 20
 rows_until pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/103" $((LAST - 3600)) 30 # stale
-printf 'name: web-1\nmemory: 4096\ntags: prod;web\n' >"$T/pve/nodes/pve1/qemu-server/100.conf"
+rows_until pvecg-pressure-vm-1.0 "$D/pvecg-pressure-vm-1.0/100" $((LAST - 60)) 14 # row 14: io full U
+rows_until pvecg-pressure-node-1.0 "$D/pvecg-pressure-node-1.0/pve1" "$LAST" 20
+rows_until pvecg-pressure-vm-1.0 "$D/pvecg-pressure-vm-1.0/103" $((LAST - 3600)) 30 # stale
+printf 'name: web-1\nballoon: 1024\nmemory: 4096\ntags: prod;web\n' >"$T/pve/nodes/pve1/qemu-server/100.conf"
 printf 'hostname: ct\n' >"$T/pve/nodes/pve1/lxc/101.conf"
 printf 'name: old\ntemplate: 1\n' >"$T/pve/nodes/pve1/qemu-server/103.conf"
-printf '%s\n' '100 qemu pve1 0 prod;web web-1' '101 lxc pve1 0 - ct' '103 qemu pve1 1 - old' >"$T/guests"
+# the balloon minimum: 100's 1 GiB, none for the container, 103's memory
+# (PVE's 512 MiB, as it has neither)
+printf '%s\n' '100 qemu pve1 0 prod;web 1073741824 web-1' '101 lxc pve1 0 - - ct' \
+  '103 qemu pve1 1 - 536870912 old' >"$T/guests"
 
 # The daemon holds two newer rows of VM 100 (-w: not written for an hour).
 SOCK=$T/rrdcached.sock
@@ -118,11 +129,29 @@ grep -q 'pve_memory_ksm_saved_bytes{id="qemu/100"}' "$T/text.body" && fail "ksms
 [ "$(grep -c '^pve_up{id="qemu/100"}' "$T/text.body")" = 1 ] || fail "qemu/100 has pve_up more than once"
 [ "$(grep -c '^pve_node_info{' "$T/text.body")" = 1 ] || fail "pve_node_info more than once"
 grep -q '^pve_ksm.*qemu/103' "$T/text.body" && fail "the stale KSM file's values were sent"
+# the stall files: raw counters as seconds, some and full by kind, counters
+# in both formats; the U and the stale file left out
+for line in "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/100\",kind=\"some\"} 123876.789026 $((LAST - 60))000" \
+  "pve_pressure_memory_stalled_seconds_total{id=\"node/pve1\",kind=\"full\"} 2.50002 ${LAST}000" \
+  "pve_pressure_io_stalled_seconds_total{id=\"node/pve1\",kind=\"full\"} 4.01998 ${LAST}000"; do
+  grep -qxF "$line" "$T/text.body" || fail "missing: $line"
+done
+grep -q 'pve_pressure_io_stalled_seconds_total{id="qemu/100",kind="full"}' "$T/text.body" &&
+  fail "the stall file's U was sent"
+grep -q '^pve_pressure_.*_seconds_total{id="qemu/103"' "$T/text.body" && fail "the stale stall file's values were sent"
+grep -q '^pve_guest_balloon_min_bytes{id="lxc/101"' "$T/text.body" && fail "a container has a balloon minimum"
+for res in cpu io memory; do
+  grep -qx "# TYPE pve_pressure_${res}_stalled_seconds_total counter" "$T/text.body" ||
+    fail "pve_pressure_${res}_stalled_seconds_total is not a counter"
+  grep -qx "# TYPE pve_pressure_${res}_stalled_seconds counter" "$T/om.body" ||
+    fail "OpenMetrics: pve_pressure_${res}_stalled_seconds is not a counter"
+done
 # what prometheus-pve-exporter's dashboards join on and select by
 for line in 'pve_up{id="node/pve1"} 1' 'pve_up{id="qemu/100"} 1' 'pve_up{id="lxc/101"} 1' \
   'pve_up{id="qemu/103"} 0' 'pve_node_info{id="node/pve1",level="",name="pve1",nodeid=""} 1' \
   'pve_guest_info{id="qemu/100",node="pve1",name="web-1",type="qemu",template="0",tags="prod;web"} 1' \
-  'pve_guest_info{id="qemu/103",node="pve1",name="old",type="qemu",template="1",tags=""} 1'; do
+  'pve_guest_info{id="qemu/103",node="pve1",name="old",type="qemu",template="1",tags=""} 1' \
+  'pve_guest_balloon_min_bytes{id="qemu/100"} 1073741824' 'pve_guest_balloon_min_bytes{id="qemu/103"} 536870912'; do
   grep -qxF "$line" "$T/text.body" || fail "missing: $line"
 done
 # the older counter names: gauges of the same values, in both formats
@@ -134,8 +163,8 @@ for old in network_receive_bytes network_transmit_bytes disk_read_bytes disk_wri
   [ "$(grep "^pve_$new{" "$T/text.body" | sed "s/^pve_$new//")" = \
     "$(grep "^pve_$old{" "$T/text.body" | sed "s/^pve_$old//")" ] || fail "pve_$old differs from pve_$new"
 done
-grep -qx 'pvecg_metrics_files{state="fresh"} 6' "$T/text.body" || fail "fresh files: $(grep pvecg_ "$T/text.body")"
-grep -qx 'pvecg_metrics_files{state="stale"} 2' "$T/text.body" || fail "stale files"
+grep -qx 'pvecg_metrics_files{state="fresh"} 8' "$T/text.body" || fail "fresh files: $(grep pvecg_ "$T/text.body")"
+grep -qx 'pvecg_metrics_files{state="stale"} 3' "$T/text.body" || fail "stale files"
 grep -qx 'pvecg_metrics_files{state="unreadable"} 1' "$T/text.body" || fail "unreadable files"
 # the pending rows, not the file's header
 grep -qx "pve_memory_host_bytes{id=\"qemu/100\"} [0-9.e+]* $((LAST - 60))000" "$T/text.body" ||
@@ -176,7 +205,7 @@ for got in text openmetrics prometheus; do
 done
 "$POINTS" --significant 12 expect "$D" "$NOW" "$T/guests" "unix:$SOCK" >"$T/expected.12"
 diff -u "$T/expected.12" "$T/got.victoria" >&2 || fail "VictoriaMetrics differs from rrdtool lastupdate"
-[ "$("$POINTS" states "$D" "$NOW")" = "fresh=6 stale=2 unreadable=1" ] || fail "the oracle's states differ"
+[ "$("$POINTS" states "$D" "$NOW")" = "fresh=8 stale=3 unreadable=1" ] || fail "the oracle's states differ"
 stop_receivers
 
 # ---- through a daemon over TCP: the header from INFO, then PENDING ---------
