@@ -60,10 +60,16 @@ static void check_path(const char *dir, const struct rrd_layout *layout,
 }
 
 static bool cluster_acceptable(const char *s) {
-  static const char *const layout_dirs[] = {
-      "pve-vm-9.0",       "pve-node-9.0",      "pve2-vm",
-      "pve2-node",        "pve2-storage",      "pve-storage-9.0",
-      "pvecg-ksm-vm-1.0", "pvecg-ksm-node-1.0"};
+  static const char *const layout_dirs[] = {"pve-vm-9.0",
+                                            "pve-node-9.0",
+                                            "pve2-vm",
+                                            "pve2-node",
+                                            "pve2-storage",
+                                            "pve-storage-9.0",
+                                            "pvecg-ksm-vm-1.0",
+                                            "pvecg-ksm-node-1.0",
+                                            "pvecg-pressure-vm-1.0",
+                                            "pvecg-pressure-node-1.0"};
   if (!name_acceptable(s) || s[0] == '.')
     return false;
   for (size_t i = 0; i < sizeof(layout_dirs) / sizeof(*layout_dirs); i++)
