@@ -26,6 +26,10 @@
 #include <stdio.h>
 #include <time.h>
 
+/* The most bytes an HTTP request carries unless --batch-bytes (or the
+ * target's max-body-size) says less: pvecg-export(1) documents it. */
+#define EXPORT_HTTP_BATCH_BYTES (1024 * 1024)
+
 struct export_run_state;
 
 /* Where one file's export goes on from, and how far it got: what `pvecg
@@ -76,7 +80,8 @@ struct export_run {
   struct export_resume *resume;
   /* Both NULL: text goes to out (stdout unless the caller set it).  Else it is
    * gathered in a memory stream and sent in batches of at most batch_max bytes
-   * (0: 64 KiB to a line listener, 1 MiB over HTTP), cut between lines. */
+   * (0: 64 KiB to a line listener, EXPORT_HTTP_BATCH_BYTES over HTTP), cut
+   * between lines. */
   struct net_sender *net;
   struct http_sender *http;
   size_t batch_max;

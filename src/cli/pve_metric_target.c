@@ -16,7 +16,6 @@
 
 #define CMD "pvecg ship"
 #define STATUS_CFG_MAX (1024 * 1024)
-#define HTTP_BATCH_DEFAULT (1024 * 1024)
 #define WHERE "Datacenter -> Metric Server"
 #define UDP_WORDS                                                              \
   "the entry sends over UDP, which acknowledges nothing, so no row could be "  \
@@ -130,9 +129,9 @@ static int influxdb(struct export_args *a, const struct pve_metric_server *e,
   a->run.format = EXPORT_INFLUX;
   a->insecure = !e->verify_certificate;
   if (a->run.batch_max == 0)
-    a->run.batch_max = e->max_body_size < HTTP_BATCH_DEFAULT
+    a->run.batch_max = e->max_body_size < EXPORT_HTTP_BATCH_BYTES
                            ? (size_t)e->max_body_size
-                           : HTTP_BATCH_DEFAULT;
+                           : EXPORT_HTTP_BATCH_BYTES;
   return read_token(a, e->id);
 }
 

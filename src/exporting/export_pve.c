@@ -6,6 +6,7 @@
  */
 #include "export_pve.h"
 
+#include "export_line.h"
 #include "export_text.h"
 #include "pvecg/export_names.h"
 
@@ -91,29 +92,32 @@ static bool influx_can_name(const struct export_source *src) {
           (src->title[0] == '\0' || export_influx_can_write(src->title)));
 }
 
-static void influx_tag(const char *key, const char *value, FILE *out) {
-  fprintf(out, ",%s=", key);
-  export_influx_escaped(value, INFLUX_KEY_SPECIALS, out);
+static void influx_tag(const char *key, const char *value,
+                       struct export_line *l) {
+  export_line_putc(l, ',');
+  export_line_puts(l, key);
+  export_line_putc(l, '=');
+  export_line_escaped(l, value, INFLUX_KEY_SPECIALS);
 }
 
 /* The measurement and tags of column i's group. */
 static void influx_head(const struct export_source *src,
-                        const struct export_metric *m, FILE *out) {
-  fputs(m->measurement, out);
+                        const struct export_metric *m, struct export_line *l) {
+  export_line_puts(l, m->measurement);
   if (is_node(src)) {
-    influx_tag("object", "nodes", out);
-    influx_tag("host", src->name, out);
+    influx_tag("object", "nodes", l);
+    influx_tag("host", src->name, l);
   } else {
-    influx_tag("object", src->object, out);
-    influx_tag("vmid", src->name, out);
-    influx_tag("nodename", src->nodename, out);
+    influx_tag("object", src->object, l);
+    influx_tag("vmid", src->name, l);
+    influx_tag("nodename", src->nodename, l);
     if (src->title[0] != '\0')
-      influx_tag("host", src->title, out);
+      influx_tag("host", src->title, l);
   }
   if (m->instance != NULL)
-    influx_tag("instance", m->instance, out);
+    influx_tag("instance", m->instance, l);
   if (EXPORT_SOURCE_CLUSTERED(src))
-    influx_tag("cluster", src->cluster, out);
+    influx_tag("cluster", src->cluster, l);
 }
 
 /* One line: every known value of the group that column first begins. */
@@ -122,6 +126,7 @@ static void influx_group(const struct export_source *src,
                          time_t t, const double *values, FILE *out,
                          struct export_count *count) {
   const struct export_metric *g = cols->metric[first];
+  struct export_line line = {.out = out};
   size_t known = 0;
   for (size_t i = first; i < src->layout->ds_count; i++) {
     const struct export_metric *m = cols->metric[i];
@@ -130,12 +135,18 @@ static void influx_group(const struct export_source *src,
     char text[EXPORT_VALUE_SIZE];
     export_value_text(values[i], text);
     if (known++ == 0)
-      influx_head(src, g, out);
-    fprintf(out, "%c%s=%s", known == 1 ? ' ' : ',', m->field, text);
+      influx_head(src, g, &line);
+    export_line_putc(&line, known == 1 ? ' ' : ',');
+    export_line_puts(&line, m->field);
+    export_line_putc(&line, '=');
+    export_line_puts(&line, text);
   }
   if (known == 0)
     return;
-  fprintf(out, " %" PRId64 "\n", (int64_t)t * export_time_scale(src));
+  export_line_putc(&line, ' ');
+  export_line_int(&line, (int64_t)t * export_time_scale(src));
+  export_line_putc(&line, '\n');
+  export_line_flush(&line);
   count->lines++;
   count->values += known;
 }

@@ -25,7 +25,6 @@
 #include <sys/stat.h>
 
 #define NET_BATCH_BYTES 65536
-#define HTTP_BATCH_BYTES (1024 * 1024)
 #define WHY_SIZE 512
 /* "[<cluster>/]qemu/<vmid>", "[<cluster>/]node/<name>" */
 #define SHOWN_SIZE (2 * RRD_FILE_NAME_MAX + 16)
@@ -66,7 +65,8 @@ int export_run_begin(struct export_run *run) {
   if ((run->state = calloc(1, sizeof(*run->state))) == NULL)
     return -ENOMEM;
   if (run->batch_max == 0)
-    run->batch_max = run->http != NULL ? HTTP_BATCH_BYTES : NET_BATCH_BYTES;
+    run->batch_max =
+        run->http != NULL ? EXPORT_HTTP_BATCH_BYTES : NET_BATCH_BYTES;
   if (!sending(run)) {
     if (run->out == NULL)
       run->out = stdout;

@@ -299,6 +299,12 @@ static int run(struct ship *sh) {
   int r = load(sh);
   if (r < 0)
     return r;
+  /* The shipper posts through a sender of its own, so the export would
+   * take it for a line listener's 64 KiB: over HTTP a request carries what
+   * --batch-bytes promises, and a pass of new rows is one batch, one save
+   * of the state, not one per 64 KiB. */
+  if (o->http && o->run.batch_max == 0)
+    o->run.batch_max = EXPORT_HTTP_BATCH_BYTES;
   o->run.out = sh->out = open_memstream(&sh->text, &sh->text_len);
   if (sh->out == NULL || export_run_begin(&o->run) < 0) {
     ship_log(sh, "cannot start: out of memory or a bad --daemon");
