@@ -12,7 +12,8 @@
 and prints one line per check, "ok - ..." or "FAIL - ...":
 
 - each recorded cpu counter lies between the kernel's totals read just
-  before and just after collectd read it (the counter is the kernel's);
+  before collectd's interval began and READ_WITHIN seconds after it (the
+  counter is the kernel's, read in that time);
 - each RRD row of a minute that recorded updates cover on both sides holds
   exactly what those updates make of it: the rate of each update interval,
   weighted by its overlap with the minute (RRD's own arithmetic), to 1e-9;
@@ -55,9 +56,13 @@ def check(ok, what):
     print(("ok   - " if ok else "FAIL - ") + what)
     FAILED += 0 if ok else 1
 
+# collectd reads a guest's files after its interval's time; on a loaded
+# machine that can be a second or more later.
+READ_WITHIN = 3.0
+
 def bracket(kernel, t, column):
     before = [r for r in kernel if r[0] <= t]
-    after = [r for r in kernel if r[0] >= t + 0.5]
+    after = [r for r in kernel if r[0] >= t + READ_WITHIN]
     if not before or not after:
         return None
     return before[-1][column], after[0][column]
@@ -86,7 +91,7 @@ def main():
     check(len(csv) >= 3, "at least three stall rows recorded (got %d)" % len(csv))
     for t, values in csv:
         for column, name in ((0, "some"), (1, "full")):
-            b = bracket(kernel, t - 0.2, column + 1)
+            b = bracket(kernel, t, column + 1)
             check(b is not None and b[0] <= values[column] <= b[1],
                   "cpu %s counter at %.3f is the kernel's: %s <= %d <= %s" %
                   (name, t, b and b[0], values[column], b and b[1]))

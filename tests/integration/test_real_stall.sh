@@ -75,7 +75,7 @@ stall_rows() { # at least N stall rows of 301
   [ "$(cat "$CSV"/pvecg_pressure_vm_1_0-qemu-* 2>/dev/null | grep -c '^[0-9]')" -ge "$1" ]
 }
 wait_for 200 stall_rows 3
-sleep 1 # the kernel's readings after the last row
+sleep 4 # the kernel's readings after the last row (stall_check.py's READ_WITHIN)
 stop_collectd
 cat "$CSV"/pvecg_pressure_vm_1_0-qemu-* | grep '^[0-9]' >"$T/stall.csv"
 first=$(head -1 "$T/stall.csv" | cut -d. -f1)
