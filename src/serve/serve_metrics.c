@@ -225,7 +225,11 @@ static void name_files(struct scrape *s, size_t first,
     if (!known || s->files[i].beside)
       continue;
     s->guest_clusters[s->guest_count] = s->file_clusters[i];
-    double balloon = who->has_balloon_min ? (double)who->balloon_min : NAN;
+    /* a configuration value, but one the alerts join with the guest's
+     * values: left out with them when the file is stale */
+    double balloon = who->has_balloon_min && !s->files[i].stale
+                         ? (double)who->balloon_min
+                         : NAN;
     s->guests[s->guest_count++] =
         (struct metrics_guest){s->ids[i],     who->node, who->name, type,
                                who->template, who->tags, balloon};

@@ -66,10 +66,10 @@ rows_until pvecg-pressure-vm-1.0 "$D/pvecg-pressure-vm-1.0/103" $((LAST - 3600))
 printf 'name: web-1\nballoon: 1024\nmemory: 4096\ntags: prod;web\n' >"$T/pve/nodes/pve1/qemu-server/100.conf"
 printf 'hostname: ct\n' >"$T/pve/nodes/pve1/lxc/101.conf"
 printf 'name: old\ntemplate: 1\n' >"$T/pve/nodes/pve1/qemu-server/103.conf"
-# the balloon minimum: 100's 1 GiB, none for the container, 103's memory
-# (PVE's 512 MiB, as it has neither)
+# the balloon minimum: 100's 1 GiB, none for the container, none for 103
+# either: its file is stale, and the minimum is left out with its values
 printf '%s\n' '100 qemu pve1 0 prod;web 1073741824 web-1' '101 lxc pve1 0 - - ct' \
-  '103 qemu pve1 1 - 536870912 old' >"$T/guests"
+  '103 qemu pve1 1 - - old' >"$T/guests"
 
 # The daemon holds two newer rows of VM 100 (-w: not written for an hour).
 SOCK=$T/rrdcached.sock
@@ -140,6 +140,7 @@ grep -q 'pve_pressure_io_stalled_seconds_total{id="qemu/100",kind="full"}' "$T/t
   fail "the stall file's U was sent"
 grep -q '^pve_pressure_.*_seconds_total{id="qemu/103"' "$T/text.body" && fail "the stale stall file's values were sent"
 grep -q '^pve_guest_balloon_min_bytes{id="lxc/101"' "$T/text.body" && fail "a container has a balloon minimum"
+grep -q '^pve_guest_balloon_min_bytes{id="qemu/103"' "$T/text.body" && fail "a stale VM's balloon minimum was sent"
 for res in cpu io memory; do
   grep -qx "# TYPE pve_pressure_${res}_stalled_seconds_total counter" "$T/text.body" ||
     fail "pve_pressure_${res}_stalled_seconds_total is not a counter"
@@ -151,7 +152,7 @@ for line in 'pve_up{id="node/pve1"} 1' 'pve_up{id="qemu/100"} 1' 'pve_up{id="lxc
   'pve_up{id="qemu/103"} 0' 'pve_node_info{id="node/pve1",level="",name="pve1",nodeid=""} 1' \
   'pve_guest_info{id="qemu/100",node="pve1",name="web-1",type="qemu",template="0",tags="prod;web"} 1' \
   'pve_guest_info{id="qemu/103",node="pve1",name="old",type="qemu",template="1",tags=""} 1' \
-  'pve_guest_balloon_min_bytes{id="qemu/100"} 1073741824' 'pve_guest_balloon_min_bytes{id="qemu/103"} 536870912'; do
+  'pve_guest_balloon_min_bytes{id="qemu/100"} 1073741824'; do
   grep -qxF "$line" "$T/text.body" || fail "missing: $line"
 done
 # the older counter names: gauges of the same values, in both formats
