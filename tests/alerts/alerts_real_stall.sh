@@ -7,7 +7,10 @@
 # serves them; a real Prometheus (Debian's, loopback port, private data
 # directory) scrapes it and evaluates the rules, with the durations
 # shortened by fast_rules.py (checked to change nothing else); a real
-# Alertmanager delivers to this test's webhook (python3 http.server).
+# Alertmanager delivers to this test's webhook (python3 http.server).  The
+# same rule file runs in vmalert too (Debian's victoria-metrics package),
+# over a VictoriaMetrics that scrapes the same server, sending to the same
+# Alertmanager: each alert must arrive from both, with the same labels.
 # PveGuestCpuStall must arrive firing with vmid 301, the configuration's
 # name, the node and its severity, and arrive resolved once the hogs stop.
 # Memory: on a hybrid host (the memory controller in cgroup v1, PSI in
@@ -18,11 +21,11 @@
 # PveGuestMemoryStallFull (5 %) must arrive firing and resolved the same
 # way; without a v1 memory hierarchy that part is left out, said so.
 # Takes three to five minutes: the stall rows come once a minute.  Skips
-# (77) without root, cgroups, PSI, taskset, prometheus or
-# prometheus-alertmanager.
+# (77) without root, cgroups, PSI, taskset, prometheus,
+# prometheus-alertmanager, victoria-metrics or vmalert.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../integration/lib.sh"
-for tool in prometheus prometheus-alertmanager taskset curl python3; do
+for tool in prometheus prometheus-alertmanager victoria-metrics vmalert taskset curl python3; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
 done
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root to make cgroups"; exit 77; }
@@ -156,24 +159,55 @@ PIDS+=($!)
 wait_for 30 curl -sf "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null
 wait_for 30 curl -sf "http://127.0.0.1:$AM_PORT/-/ready" >/dev/null
 
-# hook_alert NAME ID STATUS: the first alert NAME of ID the webhook
-# received with that status, as "label=value ..." sorted, or nothing.
+# ---- the same rule file in vmalert, over VictoriaMetrics scraping the same
+# server; its alerts carry source="vmalert" to tell them from Prometheus'.
+VM_PORT=$(free_port)
+VMALERT_PORT=$(free_port)
+cat >"$T/scrape.yml" <<CONF
+global: {scrape_interval: 1s}
+scrape_configs:
+  - job_name: pvecg
+    static_configs: [{targets: ["127.0.0.1:$SERVE_PORT"]}]
+CONF
+# -search.latencyOffset: queries see the newest second, not 30 s back
+victoria-metrics -storageDataPath="$T/vm" -httpListenAddr="127.0.0.1:$VM_PORT" \
+  -promscrape.config="$T/scrape.yml" -search.latencyOffset=1s \
+  -loggerLevel=ERROR >"$T/vm.log" 2>&1 &
+PIDS+=($!)
+vmalert -datasource.url="http://127.0.0.1:$VM_PORT" -rule="$T/rules.yml" \
+  -notifier.url="http://127.0.0.1:$AM_PORT" -evaluationInterval=1s \
+  -httpListenAddr="127.0.0.1:$VMALERT_PORT" -external.label=source=vmalert \
+  -loggerLevel=ERROR >"$T/vmalert.log" 2>&1 &
+PIDS+=($!)
+wait_for 30 curl -sf "http://127.0.0.1:$VM_PORT/health" >/dev/null
+wait_for 30 curl -sf "http://127.0.0.1:$VMALERT_PORT/health" >/dev/null
+
+# hook_alert NAME ID STATUS [SOURCE]: the first alert NAME of ID the
+# webhook received with that status from Prometheus (or, SOURCE vmalert,
+# from vmalert), as "label=value ..." sorted, or nothing.
 hook_alert() {
-  python3 - "$T/webhook.jsonl" "$1" "$2" "$3" <<'EOF'
+  python3 - "$T/webhook.jsonl" "$1" "$2" "$3" "${4:-}" <<'EOF'
 import json, sys
 for line in open(sys.argv[1]):
     for a in json.loads(line)["alerts"]:
-        if (a["labels"]["alertname"], a["labels"].get("id"), a["status"]) == \
-                tuple(sys.argv[2:5]):
+        if (a["labels"]["alertname"], a["labels"].get("id"), a["status"],
+                a["labels"].get("source", "")) == tuple(sys.argv[2:6]):
             print(" ".join("%s=%s" % kv for kv in sorted(a["labels"].items())))
             sys.exit(0)
 EOF
 }
 delivered() { touch "$T/webhook.jsonl"; [ -n "$(hook_alert "$@")" ]; }
-# expect NAME ID STATUS LABELS: NAME of ID arrives with STATUS and LABELS.
+# expect NAME ID STATUS LABELS: NAME of ID arrives with STATUS and LABELS,
+# from Prometheus and from vmalert (the same, source="vmalert" and the
+# rule's group as alertgroup, which vmalert adds: pvecg-guests for all the
+# alerts expected here).
 expect() {
   wait_for 300 delivered "$1" "$2" "$3"
   check "$1 of $2 delivered $3, with the guest's labels" "$4" "$(hook_alert "$1" "$2" "$3")"
+  wait_for 300 delivered "$1" "$2" "$3" vmalert
+  check "vmalert: $1 of $2 delivered $3, with the guest's labels" \
+    "$(tr ' ' '\n' <<<"$4 source=vmalert alertgroup=pvecg-guests" | sort | xargs)" \
+    "$(hook_alert "$1" "$2" "$3" vmalert)"
 }
 
 CPU="alertname=PveGuestCpuStall id=qemu/301 instance=127.0.0.1:$SERVE_PORT job=pvecg kind=some name=hog-vm node=testnode scope=guest severity=warning vmid=301"
