@@ -203,15 +203,7 @@ static int measure_readers(struct collectd_bench *b, unsigned round) {
 static size_t count_rrd_files(const struct collectd_bench *b) {
   char path[PATH_MAX + 64];
   snprintf(path, sizeof(path), "%s/pve-vm-9.0", b->data_dir);
-  DIR *dir = opendir(path);
-  if (!dir)
-    return 0;
-  size_t n = 0;
-  struct dirent *de;
-  while ((de = readdir(dir)) != NULL)
-    n += de->d_name[0] != '.';
-  closedir(dir);
-  return n;
+  return temp_dir_entries(path);
 }
 
 /* pve_rrd creates a file per guest on first sight (~1.3 MiB each): done

@@ -204,15 +204,7 @@ static int run_once(struct peers_bench *b, enum peer_run kind, unsigned round,
 static size_t count_rrd_files(const struct peers_bench *b) {
   char path[PATH_MAX + 64];
   snprintf(path, sizeof(path), "%s/pve-vm-9.0", b->data_dir);
-  DIR *dir = opendir(path);
-  if (!dir)
-    return 0;
-  size_t n = 0;
-  struct dirent *de;
-  while ((de = readdir(dir)) != NULL)
-    n += de->d_name[0] != '.';
-  closedir(dir);
-  return n;
+  return temp_dir_entries(path);
 }
 
 /* pve_rrd creates a file per guest on first sight: done before the rounds,

@@ -5,6 +5,7 @@
  */
 #include "temp_dir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -27,4 +28,16 @@ static int remove_entry(const char *path, const struct stat *st, int flag,
 
 int temp_dir_remove(const char *path) {
   return nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS) < 0 ? -errno : 0;
+}
+
+size_t temp_dir_entries(const char *path) {
+  DIR *dir = opendir(path);
+  if (!dir)
+    return 0;
+  size_t n = 0;
+  struct dirent *de;
+  while ((de = readdir(dir)) != NULL)
+    n += de->d_name[0] != '.';
+  closedir(dir);
+  return n;
 }

@@ -11,6 +11,10 @@
 /* Makes /tmp/<prefix>.XXXXXX into buf.  Returns 0 or a negative errno. */
 int temp_dir_create(const char *prefix, char *buf, size_t size);
 
+/* The entries of directory path not beginning with '.'; 0 when it cannot
+ * be listed. */
+size_t temp_dir_entries(const char *path);
+
 /* rm -rf path (never following symlinks).  Returns 0 or a negative errno. */
 int temp_dir_remove(const char *path);
 
