@@ -56,12 +56,19 @@ wait "$SHIPPER" 2>/dev/null || true
 ship
 sleep 80
 stop_collectd_as collectd
-rrdtool flushcached --daemon "unix:$EX_DAEMON/sock" "$DATA"/pve-vm-9.0/* "$DATA"/pve-node-9.0/*
+# Every file the shipper reads, pvecg's KSM files too (KSM auto turns them
+# on where the host runs KSM): a row still in the daemon's cache when the
+# shipper last looked would reach the export below and not the store.
+shopt -s nullglob
+SHIPPED=("$DATA"/pve-vm-9.0/* "$DATA"/pve-node-9.0/* \
+  "$DATA"/pvecg-ksm-vm-1.0/* "$DATA"/pvecg-ksm-node-1.0/*)
+shopt -u nullglob
+rrdtool flushcached --daemon "unix:$EX_DAEMON/sock" "${SHIPPED[@]}"
 
 # caught_up: every file's cursor is its newest row.
 caught_up() {
   local f last cursor
-  for f in "$DATA"/pve-vm-9.0/* "$DATA"/pve-node-9.0/*; do
+  for f in "${SHIPPED[@]}"; do
     last=$(rrdtool lastupdate "$f" | awk 'NR == 3 { sub(":", "", $1); print $1 }')
     cursor=$(awk -v k="${f#"$DATA"/}" '$1 == "file" && $2 == k { print $6 }' "$T"/state/*.state)
     [ "$cursor" == "$((last / 60 * 60))" ] || return 1
