@@ -59,7 +59,7 @@ static bool stat_head_fits(const struct rrd_layout *layout,
 }
 
 /* As rrd_words_check_info() compares a column: name, type, heartbeat,
- * min 0 (unknown for a column that may be negative), max unknown. */
+ * min 0 (unknown for a column that may be negative), the layout's max. */
 static bool ds_fits(const struct rrd_layout *layout, size_t i,
                     const ds_def_t *d) {
   const struct rrd_ds_def *want = &layout->ds[i];
@@ -67,7 +67,8 @@ static bool ds_fits(const struct rrd_layout *layout, size_t i,
   return field_is(d->ds_nam, sizeof(d->ds_nam), want->name) &&
          field_is(d->dst, sizeof(d->dst), rrd_ds_type_name(want->type)) &&
          d->par[DS_mrhb_cnt].u_cnt == layout->heartbeat &&
-         (want->negative ? isnan(min) : min == 0) && isnan(max);
+         (want->negative ? isnan(min) : min == 0) &&
+         rrd_layout_max_is(layout, max);
 }
 
 static bool rra_fits(const struct rrd_layout *layout, size_t i,

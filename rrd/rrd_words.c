@@ -27,9 +27,11 @@ int rrd_words_definitions(const struct rrd_layout *layout,
     return -EINVAL;
   int argc = 0;
   for (size_t i = 0; i < layout->ds_count; i++, argc++) {
-    int n = snprintf(defs->text[argc], RRD_WORDS_DEF_SIZE, "DS:%s:%s:%lu:%s:U",
+    char max[RRD_LAYOUT_MAX_TEXT];
+    int n = snprintf(defs->text[argc], RRD_WORDS_DEF_SIZE, "DS:%s:%s:%lu:%s:%s",
                      layout->ds[i].name, rrd_ds_type_name(layout->ds[i].type),
-                     layout->heartbeat, layout->ds[i].negative ? "U" : "0");
+                     layout->heartbeat, layout->ds[i].negative ? "U" : "0",
+                     rrd_layout_max_text(layout, max));
     if (n < 0 || n >= RRD_WORDS_DEF_SIZE)
       return -EINVAL;
     defs->argv[argc] = defs->text[argc];
@@ -143,8 +145,8 @@ static const char *limit_text(const rrd_info_t *v, char *buf, size_t size) {
   return buf;
 }
 
-/* Heartbeat, min 0 (U for a column that may be negative) and max unknown
- * of the DS at position i. */
+/* Heartbeat, min 0 (U for a column that may be negative) and max (the
+ * layout's, U for Proxmox's) of the DS at position i. */
 static int check_ds_limits(const rrd_info_t *info,
                            const struct rrd_layout *layout, size_t i, char *why,
                            size_t why_size) {
@@ -171,9 +173,11 @@ static int check_ds_limits(const rrd_info_t *info,
                  limit_text(min, text, sizeof(text)), negative ? "U" : "0");
     return -EPROTO;
   }
-  if (max == NULL || !isnan(max->value.u_val)) {
-    rrd_text_set(why, why_size, "ds[%zu] '%s' has max %s, expected U", i, name,
-                 limit_text(max, text, sizeof(text)));
+  if (max == NULL || !rrd_layout_max_is(layout, max->value.u_val)) {
+    char want[RRD_LAYOUT_MAX_TEXT];
+    rrd_text_set(why, why_size, "ds[%zu] '%s' has max %s, expected %s", i, name,
+                 limit_text(max, text, sizeof(text)),
+                 rrd_layout_max_text(layout, want));
     return -EPROTO;
   }
   return 0;

@@ -52,6 +52,12 @@ struct rrd_layout {
   const char *type_name; /* collectd value-list type carrying one row */
   unsigned long step;    /* seconds */
   unsigned long heartbeat;
+  /* The largest rate every column may hold, or 0 for U (every Proxmox
+   * layout): a rate above it is stored as unknown.  pvecg's stall columns
+   * hold microseconds stalled per second, so 1,000,000 is 100 % of the
+   * time: a jump of the counter (a collectd restart after a restarted
+   * cgroup) gives one unknown row, never a spike. */
+  unsigned long ds_max;
   double xff;
   const struct rrd_ds_def *ds;
   size_t ds_count;
@@ -80,6 +86,14 @@ int rrd_layout_ds_index(const struct rrd_layout *layout, const char *name);
 
 /* The layout whose type_name is name, or NULL. */
 const struct rrd_layout *rrd_layout_by_type(const char *type_name);
+
+/* Whether a file's DS max (NaN for U) is the layout's. */
+bool rrd_layout_max_is(const struct rrd_layout *layout, double max);
+
+/* The layout's DS max as rrdtool writes it: "U" or the number. */
+#define RRD_LAYOUT_MAX_TEXT 24
+const char *rrd_layout_max_text(const struct rrd_layout *layout,
+                                char buf[RRD_LAYOUT_MAX_TEXT]);
 
 /* "GAUGE"/"DERIVE" and "AVERAGE"/"MAX", as rrdtool spells them. */
 const char *rrd_ds_type_name(enum rrd_ds_type type);

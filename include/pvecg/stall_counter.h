@@ -16,10 +16,19 @@
  * - a total that went backwards is recorded as it is, for the same reason;
  * - an advance just above the time elapsed (the reads of two intervals are
  *   a few milliseconds apart for each guest) is recorded as the time
- *   elapsed, so that no row is ever above 100 % of its step.
+ *   elapsed, so that no row is ever above 100 % of its step; what was held
+ *   back is recorded by the next readings that leave room for it, so the
+ *   recorded counter comes back to the kernel's.
  *
- * So a recorded counter is the kernel's total until the first such event,
- * and within one event of it after.
+ * The cap is the time elapsed in whole seconds, as the RRD files have it
+ * (pve_rrd writes a value list's time rounded to the nearest second): an
+ * update of 100 % is exactly 1,000,000 µs per second in the file, whose
+ * max it is (rrd_layout.h).
+ *
+ * So a recorded counter is the kernel's total until the first restart, and
+ * after a collectd restart (a first reading: the kernel's total as it is)
+ * it goes on where it was unless a restart came before -- then the
+ * file's max makes the row that spans it unknown, not a spike.
  */
 #ifndef PVECG_STALL_COUNTER_H
 #define PVECG_STALL_COUNTER_H
@@ -51,6 +60,7 @@ struct stall_counter {
   bool have[STALL_COLUMNS];
   uint64_t total[STALL_COLUMNS];    /* the kernel's at the last reading */
   uint64_t recorded[STALL_COLUMNS]; /* what was recorded then */
+  uint64_t owed[STALL_COLUMNS];     /* stall held back to stay <= 100 % */
   double time[STALL_COLUMNS];       /* wall-clock seconds of that reading */
 };
 
@@ -70,7 +80,8 @@ void stall_counter_totals(const struct psi_stats psi[3], const bool read[3],
                           uint64_t total[STALL_COLUMNS], unsigned *have);
 
 /* Advances c by a reading of the kernel's totals at wall-clock time
- * (seconds); the first reading of a column records its total as it is. */
+ * (seconds: a restart is told by it, the cap by its nearest whole second);
+ * the first reading of a column records its total as it is. */
 void stall_counter_advance(struct stall_counter *c,
                            const uint64_t total[STALL_COLUMNS], unsigned have,
                            double time, struct stall_reading *out);

@@ -37,9 +37,10 @@ static void types_db(void) {
 
 static void markdown_layout(const struct rrd_layout *l) {
   printf("\n## %s\n\n", l->name);
-  printf("Step %lu s; every data source `NAME:TYPE:%lu:MIN:U`; collectd type "
+  char max[RRD_LAYOUT_MAX_TEXT];
+  printf("Step %lu s; every data source `NAME:TYPE:%lu:MIN:%s`; collectd type "
          "`%s`.\n\n",
-         l->step, l->heartbeat, l->type_name);
+         l->step, l->heartbeat, rrd_layout_max_text(l, max), l->type_name);
   printf("| # | data source | type | min |\n|---|---|---|---|\n");
   for (size_t i = 0; i < l->ds_count; i++)
     printf("| %zu | `%s` | %s | %s |\n", i, l->ds[i].name,

@@ -11,6 +11,8 @@
 #include "pvecg/rrd_layout.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #define PVE_STEP 60
@@ -194,7 +196,10 @@ const struct rrd_layout layout_pvecg_ksm_node_1_0 = {
  * step: the exact share of the step, where Proxmox's pressure columns are
  * sampled 10-second averages.  A counter that goes back (a guest's new
  * cgroup) is unknown for a row, never a spike; the plugin keeps each
- * update within the time elapsed, so no row exceeds 1,000,000 (100 %). */
+ * update within the time elapsed, and the files' max of 1,000,000 (100 %)
+ * turns any rate above it into an unknown row: DS:NAME:DERIVE:120:0:1000000,
+ * the one departure from Proxmox's NAME:TYPE:120:0:U. */
+#define STALL_MAX 1000000
 static const struct rrd_ds_def pvecg_pressure_1_0_ds[] = {
     {"stallcpusome", RRD_DS_DERIVE, false},
     {"stallcpufull", RRD_DS_DERIVE, false},
@@ -210,6 +215,7 @@ const struct rrd_layout layout_pvecg_pressure_vm_1_0 = {
     .type_name = "pvecg_pressure_vm_1_0",
     .step = PVE_STEP,
     .heartbeat = PVE_HEARTBEAT,
+    .ds_max = STALL_MAX,
     .xff = PVE_XFF,
     .ds = pvecg_pressure_1_0_ds,
     .ds_count = COUNT(pvecg_pressure_1_0_ds),
@@ -223,6 +229,7 @@ const struct rrd_layout layout_pvecg_pressure_node_1_0 = {
     .type_name = "pvecg_pressure_node_1_0",
     .step = PVE_STEP,
     .heartbeat = PVE_HEARTBEAT,
+    .ds_max = STALL_MAX,
     .xff = PVE_XFF,
     .ds = pvecg_pressure_1_0_ds,
     .ds_count = COUNT(pvecg_pressure_1_0_ds),
@@ -258,6 +265,18 @@ const struct rrd_layout *rrd_layout_by_type(const char *type_name) {
     if (strcmp(rrd_layouts[i]->type_name, type_name) == 0)
       return rrd_layouts[i];
   return NULL;
+}
+
+bool rrd_layout_max_is(const struct rrd_layout *layout, double max) {
+  return layout->ds_max == 0 ? isnan(max) : max == (double)layout->ds_max;
+}
+
+const char *rrd_layout_max_text(const struct rrd_layout *layout,
+                                char buf[RRD_LAYOUT_MAX_TEXT]) {
+  if (layout->ds_max == 0)
+    return "U";
+  snprintf(buf, RRD_LAYOUT_MAX_TEXT, "%lu", layout->ds_max);
+  return buf;
 }
 
 /* Out-of-range enums get a name librrd rejects, so a corrupt table fails

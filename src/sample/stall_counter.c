@@ -18,22 +18,33 @@ void stall_counter_totals(const struct psi_stats psi[3], const bool read[3],
   }
 }
 
+/* The files' whole seconds: pve_rrd rounds a value list's time so. */
+static double file_seconds(double t) { return floor(t + 0.5); }
+
 /* What column i records now, given the time elapsed since the last
- * reading (microseconds, > 0); sets the restart bit where it restarts. */
+ * reading (microseconds, > 0) and the same in the files' whole seconds;
+ * sets the restart bit where it restarts. */
 static uint64_t advance_one(struct stall_counter *c, int i, uint64_t total,
-                            double elapsed_us, unsigned *restarted) {
+                            double elapsed_us, double file_elapsed_us,
+                            unsigned *restarted) {
   if (total < c->total[i]) {
     *restarted |= 1u << i;
+    c->owed[i] = 0;
     return total; /* a new counter: recorded as the kernel has it */
   }
-  double delta = (double)(total - c->total[i]);
-  if (delta <= elapsed_us)
-    return c->recorded[i] + (total - c->total[i]);
-  if (delta <=
-      elapsed_us * (1 + STALL_TOLERANCE_SHARE) + STALL_TOLERANCE_SLACK_US)
-    return c->recorded[i] + (uint64_t)floor(elapsed_us);
-  *restarted |= 1u << i;
-  return 0;
+  uint64_t delta = total - c->total[i];
+  if ((double)delta >
+      elapsed_us * (1 + STALL_TOLERANCE_SHARE) + STALL_TOLERANCE_SLACK_US) {
+    *restarted |= 1u << i;
+    c->owed[i] = 0;
+    return 0;
+  }
+  /* at most the time elapsed in the file; what is held back waits */
+  uint64_t room = file_elapsed_us > 0 ? (uint64_t)file_elapsed_us : 0;
+  uint64_t want = delta + c->owed[i];
+  uint64_t advance = want < room ? want : room;
+  c->owed[i] = want - advance;
+  return c->recorded[i] + advance;
 }
 
 void stall_counter_advance(struct stall_counter *c,
@@ -43,11 +54,14 @@ void stall_counter_advance(struct stall_counter *c,
   for (int i = 0; i < STALL_COLUMNS; i++) {
     if (!(have & (1u << i)))
       continue; /* not read this time: the next reading covers the gap */
-    double elapsed_us = (time - c->time[i]) * 1e6;
-    if (!c->have[i])
+    double elapsed_us = (time - c->time[i]) * 1e6,
+           file_us = (file_seconds(time) - file_seconds(c->time[i])) * 1e6;
+    if (!c->have[i]) {
       c->recorded[i] = total[i];
-    else if (elapsed_us > 0)
-      c->recorded[i] = advance_one(c, i, total[i], elapsed_us, &out->restarted);
+      c->owed[i] = 0;
+    } else if (elapsed_us > 0)
+      c->recorded[i] =
+          advance_one(c, i, total[i], elapsed_us, file_us, &out->restarted);
     /* else the clock went back: nothing is recorded as elapsed */
     c->have[i] = true;
     c->total[i] = total[i];

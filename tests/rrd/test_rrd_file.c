@@ -112,7 +112,8 @@ static void assert_file_matches(const char *path,
     assert_true(layout->ds[i].negative ? isnan(val(info, key))
                                        : val(info, key) == 0);
     snprintf(key, sizeof(key), "ds[%s].max", name);
-    assert_true(isnan(val(info, key)));
+    assert_true(layout->ds_max == 0 ? isnan(val(info, key))
+                                    : val(info, key) == layout->ds_max);
   }
   assert_int_equal(count_keys(info, "rra[", "].cf"), layout->rra_count);
   for (size_t i = 0; i < layout->rra_count; i++) {
@@ -289,10 +290,12 @@ struct defs {
 
 static void defs_of(const struct rrd_layout *layout, struct defs *d) {
   d->n = 0;
+  char max[RRD_LAYOUT_MAX_TEXT];
   for (size_t i = 0; i < layout->ds_count; i++)
-    snprintf(d->arg[d->n++], 128, "DS:%s:%s:120:%s:U", layout->ds[i].name,
+    snprintf(d->arg[d->n++], 128, "DS:%s:%s:120:%s:%s", layout->ds[i].name,
              rrd_ds_type_name(layout->ds[i].type),
-             layout->ds[i].negative ? "U" : "0");
+             layout->ds[i].negative ? "U" : "0",
+             rrd_layout_max_text(layout, max));
   for (size_t i = 0; i < layout->rra_count; i++)
     snprintf(d->arg[d->n++], 128, "RRA:%s:0.5:%lu:%lu",
              rrd_cf_name(layout->rra[i].cf), layout->rra[i].steps,
@@ -409,6 +412,53 @@ static void test_check_ds_limits(void **state) {
   snprintf(d.arg[2], 128, "DS:ksmprofit:GAUGE:120:0:U");
   assert_variant_of(&layout_pvecg_ksm_vm_1_0, f->path, &d, 60,
                     "ds[2] 'ksmprofit' has min 0, expected U");
+
+  /* the stall columns' max is 100 % of the time: a file without it (or
+   * with another) is not of the layout */
+  defs_of(&layout_pvecg_pressure_vm_1_0, &d);
+  assert_string_equal(d.arg[0], "DS:stallcpusome:DERIVE:120:0:1000000");
+  make_rrd(f->path, 60, &d);
+  assert_int_equal(
+      rrd_file_check(&layout_pvecg_pressure_vm_1_0, f->path, NULL, 0), 0);
+  snprintf(d.arg[4], 128, "DS:stallmemorysome:DERIVE:120:0:U");
+  assert_variant_of(&layout_pvecg_pressure_vm_1_0, f->path, &d, 60,
+                    "ds[4] 'stallmemorysome' has max U, expected 1000000");
+  snprintf(d.arg[4], 128, "DS:stallmemorysome:DERIVE:120:0:100");
+  assert_variant_of(&layout_pvecg_pressure_vm_1_0, f->path, &d, 60,
+                    "ds[4] 'stallmemorysome' has max 100, expected 1000000");
+}
+
+/* A stall counter that jumps by more than the time elapsed (recorded after
+ * a restart) is an unknown row; exactly 100 % of the time is kept. */
+static void test_stall_above_full_unknown(void **state) {
+  struct fixture *f = *state;
+  create_ok(&layout_pvecg_pressure_vm_1_0, f->path, START);
+  long long b = START - START % 60 + 60; /* updates on the rows' bounds */
+  char rows[3][96];
+  snprintf(rows[0], sizeof(rows[0]), "%lld:0:0:0:0:0:0", b);
+  snprintf(rows[1], sizeof(rows[1]), "%lld:60000000:0:0:0:0:0",
+           b + 60); /* 100 % */
+  snprintf(rows[2], sizeof(rows[2]), "%lld:120000060:0:0:0:0:0",
+           b + 120); /* 1 us above 100 % for each second */
+  const char *argv[] = {rows[0], rows[1], rows[2]};
+  rrd_clear_error();
+  assert_int_equal(rrd_update_r(f->path, NULL, 3, argv), 0);
+  time_t start = b, end = b + 120;
+  unsigned long step = 60, ds_count;
+  char **names;
+  rrd_value_t *data;
+  assert_int_equal(rrd_fetch_r(f->path, "AVERAGE", &start, &end, &step,
+                               &ds_count, &names, &data),
+                   0);
+  /* row k of data ends at start + (k + 1) * step */
+  long long first = (b - (long long)start) / 60; /* the row ending b+60 */
+  assert_true(first >= 0);
+  assert_true(data[first * ds_count] == 1e6);
+  assert_true(isnan(data[(first + 1) * ds_count]));
+  for (unsigned long i = 0; i < ds_count; i++)
+    rrd_freemem(names[i]);
+  rrd_freemem(names);
+  rrd_freemem(data);
 }
 
 /* A negative KSM profit is kept as it is. */
@@ -629,6 +679,8 @@ int main(void) {
                                       teardown),
       cmocka_unit_test_setup_teardown(test_check_ds_limits, setup, teardown),
       cmocka_unit_test_setup_teardown(test_negative_profit, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_stall_above_full_unknown, setup,
+                                      teardown),
       cmocka_unit_test_setup_teardown(test_check_step_and_rra_differences,
                                       setup, teardown),
       cmocka_unit_test_setup_teardown(test_check_other_layouts, setup,

@@ -3,8 +3,10 @@
  * The stall counters to record (src/sample/stall_counter.c): the kernel's
  * totals as they are, an advance up to the tolerance above the time
  * elapsed recorded as the time elapsed, one beyond it a restart from 0,
- * one backwards as the kernel has it; columns not read left out and
- * caught up by the next reading; a clock that went back records nothing.
+ * one backwards as the kernel has it; what a clamp held back recorded as
+ * soon as there is room, never above the time elapsed; time in the files'
+ * whole seconds; columns not read left out and caught up by the next
+ * reading; a clock that went back records nothing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -60,6 +62,51 @@ static void test_tolerance_edges(void **state) {
   assert_int_equal(r.restarted, 0);
 }
 
+/* A clamped advance is owed, not lost: the counter comes back to the
+ * kernel's at the first reading with room, and never advances by more
+ * than the time elapsed meanwhile. */
+static void test_held_back_recorded_later(void **state) {
+  (void)state;
+  struct stall_counter c = {0};
+  memset(totals, 0, sizeof(totals));
+  at(&c, 100.0, ALL);
+  totals[STALL_CPU_SOME] = 60400000; /* 0.4 s above the minute: clamped */
+  struct stall_reading r = at(&c, 160.0, ALL);
+  assert_int_equal(r.value[STALL_CPU_SOME], 60000000);
+  totals[STALL_CPU_SOME] += 59800000; /* room for 0.2 s of the 0.4 */
+  r = at(&c, 220.0, ALL);
+  assert_int_equal(r.value[STALL_CPU_SOME], 120000000);
+  totals[STALL_CPU_SOME] += 30000000; /* room for the rest */
+  r = at(&c, 280.0, ALL);
+  assert_int_equal(r.value[STALL_CPU_SOME], 150200000);
+  assert_int_equal(r.value[STALL_CPU_SOME], totals[STALL_CPU_SOME]);
+  assert_int_equal(r.restarted, 0);
+  /* a restart forgets what was owed */
+  totals[STALL_CPU_SOME] = 61000000 + 150200000 + 700000; /* owes 0.7 s */
+  at(&c, 341.0, ALL);
+  totals[STALL_CPU_SOME] = 5; /* a new cgroup */
+  r = at(&c, 401.0, ALL);
+  assert_int_equal(r.value[STALL_CPU_SOME], 5);
+  totals[STALL_CPU_SOME] = 5 + 1000000;
+  r = at(&c, 461.0, ALL);
+  assert_int_equal(r.value[STALL_CPU_SOME], 5 + 1000000);
+}
+
+/* The files hold whole seconds: readings at 100.6 and 160.4 are 59 s
+ * apart there (101 and 160), so 59.8 s of stall is 59 s recorded. */
+static void test_whole_seconds(void **state) {
+  (void)state;
+  struct stall_counter c = {0};
+  memset(totals, 0, sizeof(totals));
+  at(&c, 100.6, ALL);
+  totals[STALL_MEMORY_FULL] = 59800000;
+  totals[STALL_IO_SOME] = 58000000;
+  struct stall_reading r = at(&c, 160.4, ALL);
+  assert_int_equal(r.value[STALL_MEMORY_FULL], 59000000);
+  assert_int_equal(r.value[STALL_IO_SOME], 58000000);
+  assert_int_equal(r.restarted, 0);
+}
+
 static void test_backwards_and_gaps(void **state) {
   (void)state;
   struct stall_counter c = {0};
@@ -112,6 +159,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_first_reading_is_the_kernels),
       cmocka_unit_test(test_tolerance_edges),
+      cmocka_unit_test(test_held_back_recorded_later),
+      cmocka_unit_test(test_whole_seconds),
       cmocka_unit_test(test_backwards_and_gaps),
       cmocka_unit_test(test_totals_of_three_files),
   };
