@@ -7,7 +7,8 @@
 #     exactly qemu/100 and qemu/101; their rrddata is `pvecg rrddata`'s,
 #     byte for byte; of their KSM files (100's, the node's and 102's
 #     beside them) 100's alone is in /metrics, the overview and rrddata
-#     with ksm=1, the node's and 102's answered as missing ones;
+#     with ksm=1, the node's and 102's answered as missing ones; the
+#     same for their stall-time files (overview "pressure", pressure=1);
 #   - another tenant's existing guest (102, 200; qemu and lxc paths, with
 #     and without ?cluster=) gets byte for byte the status, headers and
 #     body a guest that does not exist gets, and in the same time (the
@@ -44,7 +45,7 @@ T0=1700002800
 NOW=$((T0 + 300 * 60))
 D=$T/data
 P=$T/pve
-mkdir -p "$D/pve-vm-9.0" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" "$P/nodes/pve1/qemu-server" "$P/nodes/pve1/lxc" \
+mkdir -p "$D/pve-vm-9.0" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" "$D/pvecg-pressure-vm-1.0" "$D/pvecg-pressure-node-1.0" "$P/nodes/pve1/qemu-server" "$P/nodes/pve1/lxc" \
   "$T/ship"
 for vmid in 100 101 102 200; do
   make_file pve-vm-9.0 "$D/pve-vm-9.0/$vmid" "$T0"
@@ -55,9 +56,13 @@ node_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pve-node-9.0/pve1"
 for vmid in 100 102; do
   make_file pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/$vmid" "$T0"
   ksm_vm_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pvecg-ksm-vm-1.0/$vmid"
+  make_file pvecg-pressure-vm-1.0 "$D/pvecg-pressure-vm-1.0/$vmid" "$T0"
+  stall_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pvecg-pressure-vm-1.0/$vmid"
 done
 make_file pvecg-ksm-node-1.0 "$D/pvecg-ksm-node-1.0/pve1" "$T0"
 ksm_node_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pvecg-ksm-node-1.0/pve1"
+make_file pvecg-pressure-node-1.0 "$D/pvecg-pressure-node-1.0/pve1" "$T0"
+stall_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pvecg-pressure-node-1.0/pve1"
 printf 'name: a-web\n' >"$P/nodes/pve1/qemu-server/100.conf"
 printf 'name: a-db\n' >"$P/nodes/pve1/qemu-server/101.conf"
 printf 'name: b-web\n' >"$P/nodes/pve1/qemu-server/102.conf"
@@ -124,7 +129,17 @@ check "KSM rrddata of 102: the missing guest's answer" '404 {"data":null,"messag
   "$(get "$AS_TENANT" "/api2/json/nodes/pve1/qemu/102/rrddata?timeframe=day&ksm=1")"
 check "KSM rrddata of the node: the missing node's answer" '404 {"data":null,"message":"no RRD file for this node"}' \
   "$(get "$AS_TENANT" "/api2/json/nodes/pve1/rrddata?timeframe=day&ksm=1")"
-check "/metrics: three files read, all fresh" 'pvecg_metrics_files{state="fresh"} 3' \
+check "overview: 100 has a stall-time file, 101 none" "true false" \
+  "$(curl -s -H "$AS_TENANT" "$URL/api2/json/pvecg/overview" |
+    python3 -c 'import json, sys; print(" ".join(json.dumps(e["pressure"]) for e in json.load(sys.stdin)["data"]))')"
+want=$("$PVECG" rrddata --pressure --vmid 100 --timeframe day --data-dir "$D" --now "$NOW")
+check "stall-time rrddata of 100: pvecg rrddata --pressure's bytes" "200 $want" \
+  "$(get "$AS_TENANT" "/api2/json/nodes/pve1/qemu/100/rrddata?timeframe=day&pressure=1")"
+check "stall-time rrddata of 102: the missing guest's answer" '404 {"data":null,"message":"no RRD file for this guest"}' \
+  "$(get "$AS_TENANT" "/api2/json/nodes/pve1/qemu/102/rrddata?timeframe=day&pressure=1")"
+check "stall-time rrddata of the node: the missing node's answer" '404 {"data":null,"message":"no RRD file for this node"}' \
+  "$(get "$AS_TENANT" "/api2/json/nodes/pve1/rrddata?timeframe=day&pressure=1")"
+check "/metrics: four files read, all fresh" 'pvecg_metrics_files{state="fresh"} 4' \
   "$(grep '^pvecg_metrics_files{state="fresh"}' "$T/metrics.tenant")"
 check "/metrics: no pvecg ship totals" 0 "$(grep -c 'pvecg_ship' "$T/metrics.tenant" || true)"
 
