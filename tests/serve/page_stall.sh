@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
+# shellcheck shell=bash disable=SC2154 # state, status_text: wait_ready's
 # The pressure graphs of the page, checked by page_check.sh (sourced there:
 # js, wd, ok, fail, wait_ready and SESSION are its own) when PAGE_STALL
 # holds a JSON object:
