@@ -83,6 +83,7 @@ static void view_args_of(const struct serve_config *c,
   args->daemon = c->daemon;
   args->cluster = cluster;
   args->ksm = req->ksm;
+  args->pressure = req->pressure;
   if (req->route == SERVE_ROUTE_GUEST_RRDDATA)
     args->vmid = req->vmid;
   else
@@ -92,11 +93,15 @@ static void view_args_of(const struct serve_config *c,
 /* ---- the cluster of a file ----------------------------------------------- */
 
 /* The layout of the file req reads: the guest's or node's pve file, or
- * its KSM file. */
+ * its KSM or stall-time file. */
 static const struct rrd_layout *layout_of(const struct serve_request *req) {
-  if (req->route == SERVE_ROUTE_GUEST_RRDDATA)
-    return req->ksm ? &layout_pvecg_ksm_vm_1_0 : &layout_pve_vm_9_0;
-  return req->ksm ? &layout_pvecg_ksm_node_1_0 : &layout_pve_node_9_0;
+  bool guest = req->route == SERVE_ROUTE_GUEST_RRDDATA;
+  if (req->ksm)
+    return guest ? &layout_pvecg_ksm_vm_1_0 : &layout_pvecg_ksm_node_1_0;
+  if (req->pressure)
+    return guest ? &layout_pvecg_pressure_vm_1_0
+                 : &layout_pvecg_pressure_node_1_0;
+  return guest ? &layout_pve_vm_9_0 : &layout_pve_node_9_0;
 }
 
 #define CLUSTERS_TEXT_MAX 1024

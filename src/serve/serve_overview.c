@@ -83,8 +83,9 @@ struct overview {
   struct rrddata_window hour;
   const char *cluster;             /* of the files being read and written */
   struct guest_directory *configs; /* the cluster's, for its guests */
-  struct dir_names ksm; /* the cluster's nodes or guests with a KSM file */
-  bool guests;          /* the files being read are guests' */
+  struct dir_names ksm;      /* the cluster's nodes or guests with a KSM file */
+  struct dir_names pressure; /* ... with a stall-time file */
+  bool guests;               /* the files being read are guests' */
   time_t now;
   struct serve_collision *collisions; /* pve_rrd's, NULL: none */
   size_t collision_count;
@@ -147,11 +148,16 @@ static int by_vmid(const void *a, const void *b) {
   return lx != ly ? (lx < ly ? -1 : 1) : strcmp(x, y);
 }
 
+/* Whether a listing (of a cluster's KSM or stall-time files) has name. */
+static bool listed(const struct dir_names *d, const char *name) {
+  return d->count > 0 &&
+         bsearch(&name, d->name, d->count, sizeof(*d->name), by_vmid) != NULL;
+}
+
 /* Whether the guest has a KSM file: only those are read, so that a node
  * without KSM costs no failed read per guest. */
 static bool has_ksm(const struct overview *o, const char *name) {
-  return o->ksm.count > 0 && bsearch(&name, o->ksm.name, o->ksm.count,
-                                     sizeof(*o->ksm.name), by_vmid) != NULL;
+  return listed(&o->ksm, name);
 }
 
 /* ksmsaved of the guest's KSM file where it has a fresh one (a KSM file
@@ -278,6 +284,9 @@ static void write_file(struct json_writer *w, const struct overview *o,
   }
   json_key(w, "ksm");
   json_bool(w, has_ksm(o, name));
+  /* the page asks for the stall-time rows only where there are some */
+  json_key(w, "pressure");
+  json_bool(w, listed(&o->pressure, name));
   if (cols == &guest_columns)
     serve_collisions_json(w, o->collisions, o->collision_count, o->cluster,
                           name);
@@ -317,9 +326,14 @@ static void write_cluster(struct json_writer *w, struct overview *o,
   serve_list_names(
       dirs.list, guests ? &layout_pvecg_ksm_vm_1_0 : &layout_pvecg_ksm_node_1_0,
       o->scope, cluster, &o->ksm);
+  serve_list_names(dirs.list,
+                   guests ? &layout_pvecg_pressure_vm_1_0
+                          : &layout_pvecg_pressure_node_1_0,
+                   o->scope, cluster, &o->pressure);
   write_files(w, o, layout, guests ? &guest_columns : &node_columns, &names);
   dir_names_free(&names);
   dir_names_free(&o->ksm);
+  dir_names_free(&o->pressure);
   guest_directory_free(o->configs);
   o->configs = NULL;
 }

@@ -193,20 +193,42 @@ static int take_cluster(const struct serve_param *p, struct serve_request *ret,
   return 0;
 }
 
-/* ksm: 0 or 1, as Proxmox's API writes a boolean. */
-static int take_ksm(const struct serve_param *p, struct serve_request *ret,
-                    struct serve_error *err) {
+/* ksm, pressure: 0 or 1, as Proxmox's API writes a boolean. */
+static int take_bool(const struct serve_param *p, bool *ret,
+                     struct serve_error *err) {
   const char *v = p->value != NULL ? p->value : "";
   if (strcmp(v, "0") != 0 && strcmp(v, "1") != 0)
-    return fail_param(err, "ksm", "type check ('boolean') failed - not 0 or 1");
-  ret->ksm = v[0] == '1';
+    return fail_param(err, p->key,
+                      "type check ('boolean') failed - not 0 or 1");
+  *ret = v[0] == '1';
   return 0;
+}
+
+/* Which of pvecg's files rrddata reads instead of the pve file: ksm=1 and
+ * pressure=1 name two different files, so only one may be asked for. */
+static int take_file_flag(const struct serve_param *p, bool *seen,
+                          struct serve_request *ret, struct serve_error *err) {
+  bool pressure = strcmp(p->key, "pressure") == 0;
+  if (*seen)
+    return fail_param(err, p->key, "given more than once");
+  *seen = true;
+  if (take_bool(p, pressure ? &ret->pressure : &ret->ksm, err) != 0)
+    return -EINVAL;
+  if (ret->ksm && ret->pressure)
+    return fail_param(err, p->key,
+                      "ksm and pressure name different files; give one");
+  return 0;
+}
+
+static bool file_flag(const char *key) {
+  return strcmp(key, "ksm") == 0 || strcmp(key, "pressure") == 0;
 }
 
 /* The API's parameters: each known one at most once, no other one. */
 static int take_params(const struct serve_param *params, size_t count,
                        struct serve_request *ret, struct serve_error *err) {
-  bool seen_timeframe = false, seen_cf = false, seen_ksm = false;
+  bool seen_timeframe = false, seen_cf = false, seen_ksm = false,
+       seen_pressure = false;
   for (size_t i = 0; i < count; i++) {
     const char *key = params[i].key != NULL ? params[i].key : "";
     bool timeframe = strcmp(key, "timeframe") == 0;
@@ -218,11 +240,9 @@ static int take_params(const struct serve_param *params, size_t count,
         return -EINVAL;
       continue;
     }
-    if (rrddata_route(ret->route) && strcmp(key, "ksm") == 0) {
-      if (seen_ksm)
-        return fail_param(err, key, "given more than once");
-      seen_ksm = true;
-      if (take_ksm(&params[i], ret, err) != 0)
+    if (rrddata_route(ret->route) && file_flag(key)) {
+      bool *seen = strcmp(key, "ksm") == 0 ? &seen_ksm : &seen_pressure;
+      if (take_file_flag(&params[i], seen, ret, err) != 0)
         return -EINVAL;
       continue;
     }

@@ -19,7 +19,10 @@
  * MAX), as Proxmox's does, and pvecg's ksm (0, the default, or 1): 1 reads
  * the guest's or node's KSM file (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0)
  * instead of its pve file, as `pvecg rrddata --ksm` does; Proxmox's API
- * has no KSM rows.  Every API path and /metrics also take cluster,
+ * has no KSM rows.  pressure (0 or 1) the same for the stall-time file
+ * (pvecg-pressure-vm-1.0, pvecg-pressure-node-1.0), as `pvecg rrddata
+ * --pressure`; ksm=1 with pressure=1 is a 400, as the two name different
+ * files.  Every API path and /metrics also take cluster,
  * the cluster of a data directory that keeps several apart
  * (data_clusters.h; "" the data directory's own files): rrddata reads that
  * cluster's file, the others list only that cluster.  No other parameter
@@ -60,6 +63,7 @@ struct serve_request {
   enum rrddata_timeframe timeframe;
   enum rrd_cf cf;
   bool ksm;         /* rrddata of the KSM file */
+  bool pressure;    /* rrddata of the stall-time file */
   bool has_cluster; /* cluster was given: only that cluster */
   char cluster[RRD_FILE_NAME_MAX + 1];
 };

@@ -18,7 +18,14 @@ packaging/examples/pvecg-grafana-dashboard.json, pvecg's own dashboard:
 every target of every panel is read from the file, $instance and
 $__range (3600s, its default range of an hour, as Grafana renders it)
 substituted, and run for every instance; OURS states what each must
-return.  Its joins are on (id, instance, cluster).
+return.  Its joins are on (id, instance, cluster).  Its exact-stall
+panels (rate() of pve_pressure_*_stalled_seconds_total) must draw the
+thresholds of packaging/examples/pvecg-alerts.yml: both files are parsed
+(`thresholds`), and each simple stall rule (a rate() of one counter over
+a window, compared with a number) must be the threshold step of the one
+panel of its scope, resource and kind, in its severity's colour, over the
+same window, named in the panel's description; a panel no rule watches
+has no step, and no rule is left without its panel.
 
 Two Prometheus servers scrape: "split" takes server a (a single host) and
 each cluster of server b (a collector with its own files and the cluster
@@ -46,6 +53,9 @@ usage:
   dashboard_queries.py caught-up DIR URL SERVERS
       whether Prometheus holds the newest row of every file of SERVERS
       ("ab": both, "b": server b)
+  dashboard_queries.py thresholds DASHBOARD RULES
+      the exact-stall panels' thresholds against the alert rules (RULES:
+      pvecg-alerts.yml)
   dashboard_queries.py check DIR SOCKET DASHBOARD SPLIT_URL WHOLE_URL WHOLE_INSTANCE
       SPLIT_URL: the Prometheus that scrapes server a and each cluster of
       server b as targets of their own (SPLIT), WHOLE_URL: the one that
@@ -53,6 +63,7 @@ usage:
 """
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -60,6 +71,8 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+
+import yaml
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import metrics_points  # noqa: E402  (the columns and prometheus-pve-exporter's names)
@@ -90,9 +103,20 @@ FILES = [
     ("a", "", "ksm-node", "pve1", 12, None, True),
     ("b", "prod", "ksm-guest", "196", 13, ("qemu", "pve1", "prod-web", "0", "web"), True),
     ("b", "prod", "ksm-node", "pve1", 14, None, True),
+    # stall-time files the same way: beside a configured guest, a guest
+    # without configuration, a stale one beside the template's, each
+    # node of server a and b, and prod's guest 196 (server b's own 196
+    # has none)
+    ("a", "", "stall-guest", "100", 15, ("qemu", "pve1", "web-1", "0", "prod;web"), True),
+    ("a", "", "stall-guest", "102", 16, None, True),
+    ("a", "", "stall-guest", "103", 17, ("qemu", "pve1", "old", "1", ""), False),
+    ("a", "", "stall-node", "pve1", 18, None, True),
+    ("b", "", "stall-node", "pve0", 19, None, True),
+    ("b", "prod", "stall-guest", "196", 20, ("qemu", "pve1", "prod-web", "0", "web"), True),
 ]
 LAYOUT = {"node": "pve-node-9.0", "guest": "pve-vm-9.0",
-          "ksm-node": "pvecg-ksm-node-1.0", "ksm-guest": "pvecg-ksm-vm-1.0"}
+          "ksm-node": "pvecg-ksm-node-1.0", "ksm-guest": "pvecg-ksm-vm-1.0",
+          "stall-node": "pvecg-pressure-node-1.0", "stall-guest": "pvecg-pressure-vm-1.0"}
 RANGE = "3600s"
 # The instance label of each (server, cluster) in the Prometheus that
 # scrapes each cluster of server b as a target of its own
@@ -146,9 +170,18 @@ def ksm_node_row(k, u):
             str(4096 * sharing - 10**5), str(4096 * (sharing + u % 4))]
 
 
+def stall_row(k, u):
+    """A pvecg-pressure row: the kernel's six totals in microseconds, from
+    far above 2^32, each growing by 20000 to 160000 µs a second (2 % to
+    16 % of the time) with a few µs of jitter that never turns them back."""
+    return [str(10**10 * (k + 1) + 10**9 * j + (20000 * (j + 1) + 1000 * k) * u +
+                997 * ((u * (j + 3)) % 7)) for j in range(6)]
+
+
 def row_of(kind, k, u):
     return {"guest": guest_row, "node": node_row, "ksm-guest": ksm_guest_row,
-            "ksm-node": ksm_node_row}[kind](k, u)
+            "ksm-node": ksm_node_row, "stall-guest": stall_row,
+            "stall-node": stall_row}[kind](k, u)
 
 
 def setup(top):
@@ -235,7 +268,9 @@ class File:
         self.columns = {"node": metrics_points.NODE_COLUMNS,
                         "guest": metrics_points.GUEST_COLUMNS,
                         "ksm-node": metrics_points.KSM_NODE_COLUMNS,
-                        "ksm-guest": metrics_points.KSM_GUEST_COLUMNS}[kind]
+                        "ksm-guest": metrics_points.KSM_GUEST_COLUMNS,
+                        "stall-node": metrics_points.STALL_COLUMNS,
+                        "stall-guest": metrics_points.STALL_COLUMNS}[kind]
         self.info = None
         if kind.endswith("node"):
             self.id = "node/" + name
@@ -247,6 +282,8 @@ class File:
         table = export_points.PROM_NODE if kind == "node" else export_points.PROM_GUEST
         if kind.startswith("ksm-"):
             table = {c: metrics_points.KSM_PROM[c] for c in self.columns}
+        if kind.startswith("stall-"):  # one name, some and full by kind
+            table = {c: stall_metric(c[5:-4], c[-4:]) for c in self.columns}
         self.metric_column = {}
         for column, metric in table.items():
             if column not in self.columns:
@@ -270,8 +307,10 @@ class File:
         column = self.metric_column.get(metric)
         if column is None or t not in self.rows:
             return None
-        v = float(self.rows[t][self.columns.index(column)])
-        return v / 100 if column.startswith("pressure") else v
+        v = self.rows[t][self.columns.index(column)]
+        if column.startswith("stall"):  # µs as seconds, as /metrics has it
+            return int(v) / 1e6
+        return float(v) / 100 if column.startswith("pressure") else float(v)
 
     def val(self, metric):
         """The newest row's value: what an instant query sees."""
@@ -314,7 +353,9 @@ class Check:
         """The raw samples Prometheus holds of f's metric in the window
         that ends at t_eval, each checked against the row of its time."""
         sel = 'id="%s",instance="%s",cluster="%s"' % (f.id, f.instance, f.cluster)
-        data = get(self.url, "/api/v1/query", query="%s{%s}[%s]" % (metric, sel, window),
+        name, _, more = metric.partition("{")  # a stall metric's kind
+        sel = more.rstrip("}") + "," + sel if more else sel
+        data = get(self.url, "/api/v1/query", query="%s{%s}[%s]" % (name, sel, window),
                    time=self.t_eval)
         if len(data["result"]) != 1:
             raise SystemExit("%s{%s}[%s]: %d series" % (metric, sel, window, len(data["result"])))
@@ -387,6 +428,11 @@ class Check:
 # ---- dashboard 10347 ----------------------------------------------------
 # (panel id, title, refId, expression, answer(check, files of $instance,
 # every file)); the answer is a list of (labels, value).
+
+
+def stall_metric(resource, kind):
+    """A stall counter of one kind, as File and Check.samples name it."""
+    return 'pve_pressure_%s_stalled_seconds_total{kind="%s"}' % (resource, kind)
 
 
 def guests(fs, configured=None, live=None, kind=None):
@@ -571,6 +617,26 @@ def top_panel(metric):
     return answer
 
 
+def stall_guest_panel(resource, kind):
+    """rate(counter{kind}[5m]) joined as guests_any: each live guest's
+    stall file, its kind label kept (rate() drops the name)."""
+    def answer(c, fs):
+        metric = stall_metric(resource, kind)
+        out = guests_any(fs, lambda f: c.rate(f, metric, 300) if f.live else None,
+                         None, "stall-guest")
+        for labels, _ in out:
+            labels["kind"] = kind
+        return out
+    return answer
+
+
+def stall_node_panel(resource, kinds):
+    def answer(c, fs):
+        return [(f.labels(kind=k), c.rate(f, stall_metric(resource, k), 300))
+                for f in fs if f.kind == "stall-node" and f.live for k in kinds]
+    return answer
+
+
 OURS = {
     (1, "A"): lambda c, fs: kept(nodes(fs), "pve_memory_usage_bytes"),
     (1, "B"): lambda c, fs: kept(nodes(fs), "pve_memory_size_bytes"),
@@ -589,6 +655,12 @@ for pid, res in ((3, "cpu"), (4, "io"), (5, "memory")):
     OURS[(pid, "B")] = guest_panel("pve_pressure_%s_full_ratio" % res)
 for pid, res in ((7, "cpu"), (8, "io"), (9, "memory")):
     OURS[(pid, "A")] = top_panel("pve_pressure_%s_some_ratio" % res)
+for pid, res, kind in ((12, "cpu", "some"), (13, "io", "some"), (14, "memory", "some"),
+                       (15, "cpu", "full"), (16, "io", "full"), (17, "memory", "full")):
+    OURS[(pid, "A")] = stall_guest_panel(res, kind)
+OURS[(18, "A")] = stall_node_panel("cpu", ["some"])
+OURS[(19, "A")] = stall_node_panel("io", ["some", "full"])
+OURS[(20, "A")] = stall_node_panel("memory", ["some", "full"])
 
 
 def schema(dash):
@@ -680,6 +752,115 @@ def check_variable(c, instances):
         print("ok - label_values(pve_node_info, instance): %s" % listed)
 
 
+# ---- the exact-stall panels' thresholds, against the alert rules -------
+
+STALL_RATE = re.compile(r'rate\(pve_pressure_(cpu|io|memory)_stalled_seconds_total'
+                        r'\{([^}]*)\}\[(\w+)\]\)')
+SEVERITY_COLOR = {"warning": "orange", "critical": "red"}
+
+
+def selector(text, label):
+    """The value of label="..." (or =~, !~: with the operator) in a
+    selector's text, None when it is not there."""
+    m = re.search(r'\b%s\s*(=~|!~|=)\s*"([^"]*)"' % label, text)
+    return (m.group(1), m.group(2)) if m else None
+
+
+def scope_of(id_matcher):
+    """guest or node: which ids a selector's id matcher takes."""
+    op, regex = id_matcher
+    takes = {s: (re.fullmatch(regex, i) is not None) == (op != "!~")
+             for s, i in (("guest", "qemu/100"), ("node", "node/pve1"))}
+    if takes["guest"] == takes["node"]:
+        raise SystemExit("id matcher %s%r takes guests and nodes alike" % (op, regex))
+    return "guest" if takes["guest"] else "node"
+
+
+def stall_rules(rules_path):
+    """The simple stall rules: a rate() of one stall counter compared
+    with a number, last in the expression: {(scope, resource, kind):
+    (alert, threshold, severity, window)}."""
+    out = {}
+    with open(rules_path) as f:
+        groups = yaml.safe_load(f)["groups"]
+    for rule in [r for g in groups for r in g["rules"] if "alert" in r]:
+        expr = " ".join(rule["expr"].split())
+        rates = STALL_RATE.findall(expr)
+        last = re.search(r'\)\s*>\s*([0-9.]+)$', expr)
+        if len(rates) != 1 or last is None:
+            continue  # none, or a compound rule (several conditions)
+        resource, sel, window = rates[0]
+        kind = selector(sel, "kind")
+        where = (scope_of(selector(sel, "id")), resource, kind[1])
+        if where in out:
+            raise SystemExit("two rules on %s: %s and %s" % (where, out[where][0], rule["alert"]))
+        out[where] = (rule["alert"], float(last.group(1)), rule["labels"]["severity"], window)
+    return out
+
+
+def stall_panels(dash):
+    """The panels that draw stall counters: {id: (panel, scope, resource,
+    kinds, windows)}."""
+    out = {}
+    for p in dash["panels"]:
+        found = [m for t in p["targets"] for m in STALL_RATE.findall(t["expr"])]
+        if not found:
+            continue
+        resources = {r for r, _, _ in found}
+        kinds = {selector(sel, "kind") for _, sel, _ in found}
+        scopes = {scope_of(selector(sel, "id")) for _, sel, _ in found
+                  if selector(sel, "id")[1] != "guest/.+"}
+        if len(resources) != 1 or len(scopes) != 1:
+            raise SystemExit("panel %d mixes resources or scopes" % p["id"])
+        kinds = sorted(k[1] for k in kinds if k) if None not in kinds else ["full", "some"]
+        out[p["id"]] = (p, scopes.pop(), resources.pop(), kinds, {w for _, _, w in found})
+    return out
+
+
+def thresholds(dashboard, rules_path):
+    """Each exact-stall panel's threshold steps are exactly those of the
+    rules of its scope, resource and kinds; every rule has its panel."""
+    with open(dashboard) as f:
+        dash = json.load(f)
+    rules, failures, shown = stall_rules(rules_path), 0, set()
+    if not rules:
+        raise SystemExit("no stall rule in %s" % rules_path)
+    for pid, (p, scope, resource, kinds, windows) in sorted(stall_panels(dash).items()):
+        mine = [(w, rules[w]) for w in sorted(rules) if w[:2] == (scope, resource) and w[2] in kinds]
+        shown.update(w for w, _ in mine)
+        d = p["fieldConfig"]["defaults"]
+        steps = d.get("thresholds", {}).get("steps", [])
+        want = [(r[1], SEVERITY_COLOR[r[2]]) for _, r in sorted(mine, key=lambda x: x[1][1])]
+        got = [(s["value"], s["color"]) for s in steps[1:]]
+        problems = []
+        if got != want:
+            problems.append("threshold steps %s, the rules want %s" % (got, want))
+        if steps and steps[0].get("value") is not None:
+            problems.append("the first step has a value")
+        for _, (alert, _, _, window) in mine:
+            if windows != {window}:
+                problems.append("rate() over %s, %s's window is %s" % (sorted(windows), alert, window))
+            if alert not in p.get("description", ""):
+                problems.append("the description does not name %s" % alert)
+        style = d.get("custom", {}).get("thresholdsStyle", {}).get("mode", "off")
+        if mine and (style == "off" or d.get("custom", {}).get("axisSoftMax", 0) <= want[-1][0]):
+            problems.append("the threshold is not drawn in view (%s, axisSoftMax %s)" %
+                            (style, d.get("custom", {}).get("axisSoftMax")))
+        if d.get("unit") != "percentunit":
+            problems.append("unit %s, not percentunit (the rules' ratios)" % d.get("unit"))
+        what = "panel %d (%s %s %s)" % (pid, scope, resource, "/".join(kinds))
+        if problems:
+            failures += 1
+            print("FAIL - %s: %s" % (what, "; ".join(problems)))
+        else:
+            print("ok - %s: %s" % (what, ", ".join("%s > %g %s" % (r[0], r[1], r[2]) for _, r in mine)
+                                   or "no rule, no threshold"))
+    for where in sorted(set(rules) - shown):
+        failures += 1
+        print("FAIL - the rule %s (%s) has no exact-stall panel" % (rules[where][0], " ".join(where)))
+    return failures
+
+
 def check(top, sock, dashboard, split_url, whole_url, whole_instance):
     """split_url: the Prometheus that scrapes server a and each cluster of
     server b as a target of its own (SPLIT); whole_url: the one that
@@ -715,15 +896,16 @@ def caught_up(top, url, servers):
         r = json.loads(line)
         rows[r["file"]] = max(rows.get(r["file"], 0), r["t"])
     have = {}
-    for metric in ("pve_cpu_usage_limit", "pve_memory_ksm_saved_bytes"):
+    newest_of = {"ksm": "pve_memory_ksm_saved_bytes",
+                 "stall": "pve_pressure_cpu_stalled_seconds_total"}
+    for metric in ["pve_cpu_usage_limit"] + list(newest_of.values()):
         data = get(url, "/api/v1/query", query="timestamp(%s)" % metric)
         have[metric] = {key(s["metric"]): float(s["value"][1]) for s in data["result"]}
     for i, newest_t in rows.items():
         server, cluster, kind, name, *_ = FILES[i]
         if server not in servers:
             continue
-        metric = ("pve_memory_ksm_saved_bytes" if kind.startswith("ksm-")
-                  else "pve_cpu_usage_limit")
+        metric = newest_of.get(kind.split("-")[0], "pve_cpu_usage_limit")
         found = [v for k, v in have[metric].items()
                  if dict(k).get("id", "").endswith("/" + name) and
                  dict(k).get("cluster", "") == cluster and
@@ -743,6 +925,8 @@ def main(argv):
         sys.exit(0 if caught_up(args[0], args[1], args[2]) else 1)
     elif cmd == "check":
         sys.exit(1 if check(*args) else 0)
+    elif cmd == "thresholds":
+        sys.exit(1 if thresholds(*args) else 0)
     else:
         raise SystemExit(__doc__)
 

@@ -70,6 +70,43 @@ stall_rows() {
   }'
 }
 
+# stall_rates I: the microseconds stalled per second of row I that
+# stall_rate_rows gives each column (cpu some, cpu full, io some, io full,
+# memory some, memory full), "U" where the row is unknown: the first
+# (a DERIVE has no rate before its second value), io full's every 7th and
+# the one after it (rrdtool keeps no counter across a U).  As awk text,
+# for the rows and the tests' expectations alike.
+STALL_RATES_AWK='
+function stall_rate(i, c) {
+  if (i == 1) return "U"
+  if (c == 1) return 10000 * (i % 50)
+  if (c == 2) return 2500 * (i % 8)
+  if (c == 3) return 5000 * (i % 13)
+  if (c == 4) return (i % 7 <= 1) ? "U" : 1000 * (i % 5)
+  if (c == 5) return (i % 4 == 0) ? 250000 : 150000
+  return 50000 * (i % 3)
+}'
+
+# stall_rate_rows START COUNT: pvecg-pressure rows a minute apart after
+# START whose rates (stall_rate above) are known exactly: each counter
+# grows by 60 times the rate of the row, from above 2^32 microseconds.
+stall_rate_rows() {
+  awk -v t0="$1" -v n="$2" "$STALL_RATES_AWK"'
+  BEGIN {
+    for (c = 1; c <= 6; c++) total[c] = 5000000000 + c
+    for (i = 1; i <= n; i++) {
+      row = t0 + 60 * i
+      for (c = 1; c <= 6; c++) {
+        r = stall_rate(i, c)
+        if (i > 1 && c == 4 && r == "U" && i % 7 == 0) { row = row ":U"; continue }
+        if (r != "U") total[c] += 60 * r
+        row = row ":" sprintf("%.0f", total[c])
+      }
+      print row
+    }
+  }'
+}
+
 # loopback_port: a TCP port of 127.0.0.1 free now (the kernel's pick).
 loopback_port() {
   python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'

@@ -15,6 +15,9 @@
 #   - with PAGE_AXES (a JSON object {"pressure-io": "3%", ...}), each named
 #     graph's y axis ends at that label (its highest tick's text);
 #   - a screenshot, written to OUT_PNG, is a PNG of more than a few KB;
+#   - with PAGE_STALL (a JSON object, see page_stall.sh), the pressure
+#     graphs' values row by row, their titles, the note of a target
+#     without a stall-time file, and the #pressure control;
 #   - the browser's console logged nothing at level SEVERE (script errors,
 #     Content-Security-Policy refusals, failed requests).
 # Prints "ok - ..." / "FAIL - ..." lines; exits 0 when all pass, 1 when one
@@ -167,18 +170,22 @@ url="$BASE_URL/#$TARGET_ID"
 wd POST "/session/$SESSION/url" "$(jq -n --arg u "$url" '{url: $u}')" \
   >/dev/null 2>"$T/err" || { sed 's/^/# /' "$T/err"; die "could not open $url"; }
 
-# Wait for the page to draw its graphs (or to give up with its message).
-state=
-deadline=$((SECONDS + TIMEOUT))
-while [ "$SECONDS" -lt "$deadline" ]; do
-  got=$(js 'var s = document.getElementById("status");
-            return [document.body ? document.body.dataset.state || "" : "",
-                    s ? s.textContent : ""];' 2>/dev/null) || got='["",""]'
-  state=$(jq -r '.[0]' <<<"$got")
-  status_text=$(jq -r '.[1]' <<<"$got")
-  [ "$state" = ready ] || [ "$state" = error ] && break
-  sleep 0.25
-done
+# wait_ready: until the page has drawn its graphs (or given up with its
+# message): state and status_text.
+wait_ready() {
+  local deadline=$((SECONDS + TIMEOUT)) got
+  state=
+  while [ "$SECONDS" -lt "$deadline" ]; do
+    got=$(js 'var s = document.getElementById("status");
+              return [document.body ? document.body.dataset.state || "" : "",
+                      s ? s.textContent : ""];' 2>/dev/null) || got='["",""]'
+    state=$(jq -r '.[0]' <<<"$got")
+    status_text=$(jq -r '.[1]' <<<"$got")
+    [ "$state" = ready ] || [ "$state" = error ] && break
+    sleep 0.25
+  done
+}
+wait_ready
 case $state in
 ready) ok "$TARGET_ID: the page is ready ($status_text)" ;;
 error) fail "$TARGET_ID: the page shows an error: $status_text" ;;
@@ -272,6 +279,11 @@ if WD_MAX_TIME=60 wd GET "/session/$SESSION/screenshot" >"$T/shot.json" 2>"$T/er
 else
   sed 's/^/# /' "$T/err"
   fail "no screenshot"
+fi
+
+if [ -n "${PAGE_STALL:-}" ]; then
+  . "$(dirname "$0")/page_stall.sh"
+  stall_checks "$PAGE_STALL"
 fi
 
 # The console: every entry is printed, a SEVERE one fails.

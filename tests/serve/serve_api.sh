@@ -8,7 +8,9 @@
 #     API's headers;
 #   - ksm=1 reads the KSM file (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0):
 #     byte for byte `pvecg rrddata --ksm`; a guest without one gets the
-#     missing file's 404;
+#     missing file's 404; pressure=1 the same for the stall-time file
+#     (pvecg-pressure-vm-1.0, pvecg-pressure-node-1.0) and `pvecg rrddata
+#     --pressure`, never with ksm=1;
 #   - the listings, with names, types and nodes from a PVE configuration;
 #   - hostile paths, parameters and raw requests get their exact 4xx JSON,
 #     never a file outside the data directory, and the server lives on;
@@ -43,7 +45,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 T0=1700002800
 NOW=$((T0 + 86400 * 3 + 1234))
 D=$T/data
-mkdir -p "$D/pve-vm-9.0" "$D/pve2-vm" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" "$T/pve/nodes/pve1/qemu-server" "$T/pve/nodes/pve1/lxc"
+mkdir -p "$D/pve-vm-9.0" "$D/pve2-vm" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" "$D/pvecg-pressure-vm-1.0" "$D/pvecg-pressure-node-1.0" "$T/pve/nodes/pve1/qemu-server" "$T/pve/nodes/pve1/lxc"
 # VM 100: three days of 9.0 rows after a legacy pve2 file of the three
 # days before; VM 101 (an LXC container): 9.0 rows only; node pve1.
 make_file pve-vm-9.0 "$D/pve-vm-9.0/100" "$T0"
@@ -62,6 +64,11 @@ make_file pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/100" "$T0"
 ksm_vm_rows "$T0" 4320 | xargs -n 500 rrdtool update "$D/pvecg-ksm-vm-1.0/100"
 make_file pvecg-ksm-node-1.0 "$D/pvecg-ksm-node-1.0/pve1" "$T0"
 ksm_node_rows "$T0" 4320 | xargs -n 500 rrdtool update "$D/pvecg-ksm-node-1.0/pve1"
+# Stall-time files of VM 100 and the node; VM 101 has none.
+make_file pvecg-pressure-vm-1.0 "$D/pvecg-pressure-vm-1.0/100" "$T0"
+stall_rows "$T0" 4320 | xargs -n 500 rrdtool update "$D/pvecg-pressure-vm-1.0/100"
+make_file pvecg-pressure-node-1.0 "$D/pvecg-pressure-node-1.0/pve1" "$T0"
+stall_rows "$T0" 4320 | xargs -n 500 rrdtool update "$D/pvecg-pressure-node-1.0/pve1"
 cat >"$T/pve/nodes/pve1/qemu-server/100.conf" <<'CONF'
 name: web-1
 memory: 4096
@@ -106,27 +113,32 @@ for tf in hour day week month year decade; do
   done
 done
 check "all 48 bodies are pvecg rrddata's bytes" "48 48" "$compared $same"
-# the KSM files: ksm=1, as pvecg rrddata --ksm
-same=0 compared=0
-for tf in hour day week month year decade; do
-  for cf in AVERAGE MAX; do
-    for target in "qemu 100" "node pve1"; do
-      set -- $target
-      if [ "$1" = node ]; then
-        path=/api2/json/nodes/$2/rrddata; who=(--node "$2")
-      else
-        path=/api2/json/nodes/pve1/$1/$2/rrddata; who=(--vmid "$2")
-      fi
-      want=$("$PVECG" rrddata --ksm "${who[@]}" --timeframe "$tf" --cf "$cf" --data-dir "$D" --daemon "unix:$T/sock" --now "$NOW"; echo .)
-      got=$(curl -s "$URL$path?timeframe=$tf&cf=$cf&ksm=1"; echo; echo .)
-      compared=$((compared + 1))
-      # a decade's rows of three days are all unknown: no value named
-      if [ "$got" == "$want" ] && [ ${#got} -gt 100 ] && { [ "$tf" = decade ] || [[ $got == *ksmsaved* ]]; }; then same=$((same + 1)); else
-        echo "# differs: $path ksm=1 $tf $cf"; fi
+# the KSM files: ksm=1, as pvecg rrddata --ksm; the stall-time files:
+# pressure=1, as pvecg rrddata --pressure
+for flag in ksm:ksmsaved pressure:stallcpusome; do
+  column=${flag#*:} flag=${flag%%:*}
+  same=0 compared=0
+  for tf in hour day week month year decade; do
+    for cf in AVERAGE MAX; do
+      for target in "qemu 100" "node pve1"; do
+        set -- $target
+        if [ "$1" = node ]; then
+          path=/api2/json/nodes/$2/rrddata; who=(--node "$2")
+        else
+          path=/api2/json/nodes/pve1/$1/$2/rrddata; who=(--vmid "$2")
+        fi
+        want=$("$PVECG" rrddata "--$flag" "${who[@]}" --timeframe "$tf" --cf "$cf" --data-dir "$D" --daemon "unix:$T/sock" --now "$NOW"; echo .)
+        got=$(curl -s "$URL$path?timeframe=$tf&cf=$cf&$flag=1"; echo; echo .)
+        compared=$((compared + 1))
+        # a decade's rows of three days are all unknown: no value named
+        if [ "$got" == "$want" ] && [ ${#got} -gt 100 ] && { [ "$tf" = decade ] || [[ $got == *"$column"* ]]; }; then same=$((same + 1)); else
+          echo "# differs: $path $flag=1 $tf $cf"; fi
+      done
     done
   done
+  check "all 24 $flag=1 bodies are pvecg rrddata --$flag's bytes" "24 24" "$compared $same"
 done
-check "all 24 KSM bodies are pvecg rrddata --ksm's bytes" "24 24" "$compared $same"
+check "pressure=0 is the pve file" "$(curl -s "$URL/api2/json/nodes/pve1/rrddata?timeframe=day")" "$(curl -s "$URL/api2/json/nodes/pve1/rrddata?timeframe=day&pressure=0")"
 check "ksm=0 is the pve file" "$(curl -s "$URL/api2/json/nodes/pve1/rrddata?timeframe=day")" "$(curl -s "$URL/api2/json/nodes/pve1/rrddata?timeframe=day&ksm=0")"
 day=$(curl -s "$URL/api2/json/nodes/pve1/qemu/100/rrddata?timeframe=hour")
 check "the hour's newest row is the one only rrdcached has" "$((T0 + 259200 + 1200))" "$(jq '.data[-1].time' <<<"$day")"
@@ -172,6 +184,9 @@ expect 404 '{"data":null,"message":"no RRD file for this guest"}' "$URL/api2/jso
 expect 404 '{"data":null,"message":"no RRD file for this node"}' "$URL/api2/json/nodes/pve9/rrddata?timeframe=day&ksm=1"
 expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"ksm":"type check ('"'boolean'"') failed - not 0 or 1"}}' "$URL/api2/json/nodes/pve1/rrddata?timeframe=day&ksm=yes"
 expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"ksm":"property is not defined in schema and the schema does not allow additional properties"}}' "$URL/api2/json/nodes?ksm=1"
+expect 404 '{"data":null,"message":"no RRD file for this guest"}' "$URL/api2/json/nodes/pve1/lxc/101/rrddata?timeframe=day&pressure=1"
+expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"pressure":"ksm and pressure name different files; give one"}}' "$URL/api2/json/nodes/pve1/rrddata?timeframe=day&ksm=1&pressure=1"
+expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"pressure":"type check ('"'boolean'"') failed - not 0 or 1"}}' "$URL/api2/json/nodes/pve1/rrddata?timeframe=day&pressure=on"
 expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"vmid":"invalid format - not a VMID (100..999999999)"}}' "$URL/api2/json/nodes/pve1/qemu/1e3/rrddata?timeframe=day"
 expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"timeframe":"value does not have a value in the enumeration '"'hour, day, week, month, year, decade'"'"}}' "$URL/api2/json/nodes/pve1/qemu/100/rrddata?timeframe=%00day"
 expect 400 '{"data":null,"message":"Parameter verification failed.","errors":{"timeframe":"property is missing and it is not optional"}}' "$URL/api2/json/nodes/pve1/qemu/100/rrddata"

@@ -5,9 +5,10 @@
 # a row a second per file through a real rrdcached (-w 3600: the servers
 # read the rows with PENDING), for 12 seconds.  Server a is a single host
 # (node pve1, a VM, a container, a guest without configuration, a stale
-# template, KSM files beside guests and the node); server b a collector
-# with a node and guest 196 of its own and the cluster prod's (guest 196
-# again, told apart by `cluster`, with KSM files).
+# template, KSM and stall-time files beside guests and the node); server
+# b a collector with a node and guest 196 of its own and the cluster
+# prod's (guest 196 again, told apart by `cluster`, with KSM and
+# stall-time files).
 # Prometheus "split" scrapes a as `instance: pve1` (as prometheus-pve-
 # exporter's users label their nodes) and each cluster of b as a target of
 # its own (`params: {cluster: [...]}`, an instance label each); Prometheus
@@ -22,7 +23,11 @@
 # - packaging/examples/pvecg-grafana-dashboard.json: Grafana's schema
 #   basics (uid, title, schemaVersion, panels with id, type, gridPos and
 #   targets with expr, the datasource and instance variables), and each of
-#   its queries for every instance of both Prometheus servers, exactly.
+#   its queries for every instance of both Prometheus servers, exactly
+#   (its exact-stall panels: rate() of the stall counters as
+#   Prometheus computes it); and the thresholds of those panels are the
+#   alert rules' (packaging/examples/pvecg-alerts.yml, both files parsed:
+#   dashboard_queries.py thresholds).
 # The newest row written to each file is checked against `rrdtool
 # lastupdate` first.
 set -euo pipefail
@@ -36,7 +41,10 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 need prometheus prometheus
 QUERIES=$HERE/dashboard_queries.py
 DASHBOARD=$HERE/../../packaging/examples/pvecg-grafana-dashboard.json
+RULES=$HERE/../../packaging/examples/pvecg-alerts.yml
 export LAYOUT_DEFS
+
+"$QUERIES" thresholds "$DASHBOARD" "$RULES" || fail "the exact-stall panels' thresholds (above)"
 
 "$QUERIES" setup "$T"
 SOCK=$T/rrdcached.sock

@@ -7,7 +7,8 @@
 #     exactly qemu/100 and qemu/101; their rrddata is `pvecg rrddata`'s,
 #     byte for byte; of their KSM files (100's, the node's and 102's
 #     beside them) 100's alone is in /metrics, the overview and rrddata
-#     with ksm=1, the node's and 102's answered as missing ones;
+#     with ksm=1, the node's and 102's answered as missing ones; the
+#     same for their stall-time files (overview "pressure", pressure=1);
 #   - another tenant's existing guest (102, 200; qemu and lxc paths, with
 #     and without ?cluster=) gets byte for byte the status, headers and
 #     body a guest that does not exist gets, and in the same time (the
@@ -44,7 +45,7 @@ T0=1700002800
 NOW=$((T0 + 300 * 60))
 D=$T/data
 P=$T/pve
-mkdir -p "$D/pve-vm-9.0" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" "$P/nodes/pve1/qemu-server" "$P/nodes/pve1/lxc" \
+mkdir -p "$D/pve-vm-9.0" "$D/pve-node-9.0" "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" "$D/pvecg-pressure-vm-1.0" "$D/pvecg-pressure-node-1.0" "$P/nodes/pve1/qemu-server" "$P/nodes/pve1/lxc" \
   "$T/ship"
 for vmid in 100 101 102 200; do
   make_file pve-vm-9.0 "$D/pve-vm-9.0/$vmid" "$T0"
@@ -55,9 +56,13 @@ node_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pve-node-9.0/pve1"
 for vmid in 100 102; do
   make_file pvecg-ksm-vm-1.0 "$D/pvecg-ksm-vm-1.0/$vmid" "$T0"
   ksm_vm_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pvecg-ksm-vm-1.0/$vmid"
+  make_file pvecg-pressure-vm-1.0 "$D/pvecg-pressure-vm-1.0/$vmid" "$T0"
+  stall_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pvecg-pressure-vm-1.0/$vmid"
 done
 make_file pvecg-ksm-node-1.0 "$D/pvecg-ksm-node-1.0/pve1" "$T0"
 ksm_node_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pvecg-ksm-node-1.0/pve1"
+make_file pvecg-pressure-node-1.0 "$D/pvecg-pressure-node-1.0/pve1" "$T0"
+stall_rows "$T0" 300 | xargs -n 500 rrdtool update "$D/pvecg-pressure-node-1.0/pve1"
 printf 'name: a-web\n' >"$P/nodes/pve1/qemu-server/100.conf"
 printf 'name: a-db\n' >"$P/nodes/pve1/qemu-server/101.conf"
 printf 'name: b-web\n' >"$P/nodes/pve1/qemu-server/102.conf"
@@ -117,14 +122,20 @@ check "/metrics: 100's KSM series, no other" 'pve_ksm_merging_pages{id="qemu/100
 check "overview: 100 has a KSM file, 101 none" "true 1228800000 false null" \
   "$(curl -s -H "$AS_TENANT" "$URL/api2/json/pvecg/overview" |
     python3 -c 'import json, sys; print(" ".join(json.dumps(v) for e in json.load(sys.stdin)["data"] for v in (e["ksm"], e["ksmsaved"])))')"
-want=$("$PVECG" rrddata --ksm --vmid 100 --timeframe day --data-dir "$D" --now "$NOW")
-check "KSM rrddata of 100: pvecg rrddata --ksm's bytes" "200 $want" \
-  "$(get "$AS_TENANT" "/api2/json/nodes/pve1/qemu/100/rrddata?timeframe=day&ksm=1")"
-check "KSM rrddata of 102: the missing guest's answer" '404 {"data":null,"message":"no RRD file for this guest"}' \
-  "$(get "$AS_TENANT" "/api2/json/nodes/pve1/qemu/102/rrddata?timeframe=day&ksm=1")"
-check "KSM rrddata of the node: the missing node's answer" '404 {"data":null,"message":"no RRD file for this node"}' \
-  "$(get "$AS_TENANT" "/api2/json/nodes/pve1/rrddata?timeframe=day&ksm=1")"
-check "/metrics: three files read, all fresh" 'pvecg_metrics_files{state="fresh"} 3' \
+check "overview: 100 has a stall-time file, 101 none" "true false" \
+  "$(curl -s -H "$AS_TENANT" "$URL/api2/json/pvecg/overview" |
+    python3 -c 'import json, sys; print(" ".join(json.dumps(e["pressure"]) for e in json.load(sys.stdin)["data"]))')"
+# the KSM files (ksm=1) and the stall-time files (pressure=1) alike
+for flag in ksm pressure; do
+  want=$("$PVECG" rrddata "--$flag" --vmid 100 --timeframe day --data-dir "$D" --now "$NOW")
+  check "$flag=1 rrddata of 100: pvecg rrddata --$flag's bytes" "200 $want" \
+    "$(get "$AS_TENANT" "/api2/json/nodes/pve1/qemu/100/rrddata?timeframe=day&$flag=1")"
+  check "$flag=1 rrddata of 102: the missing guest's answer" '404 {"data":null,"message":"no RRD file for this guest"}' \
+    "$(get "$AS_TENANT" "/api2/json/nodes/pve1/qemu/102/rrddata?timeframe=day&$flag=1")"
+  check "$flag=1 rrddata of the node: the missing node's answer" '404 {"data":null,"message":"no RRD file for this node"}' \
+    "$(get "$AS_TENANT" "/api2/json/nodes/pve1/rrddata?timeframe=day&$flag=1")"
+done
+check "/metrics: four files read, all fresh" 'pvecg_metrics_files{state="fresh"} 4' \
   "$(grep '^pvecg_metrics_files{state="fresh"}' "$T/metrics.tenant")"
 check "/metrics: no pvecg ship totals" 0 "$(grep -c 'pvecg_ship' "$T/metrics.tenant" || true)"
 
@@ -176,8 +187,11 @@ check "unscoped: everything" "node/pve1 qemu/100 qemu/101 qemu/102 lxc/200" \
   "$(curl -s -H "Authorization: Bearer $ADMIN" "$URL/api2/json/cluster/resources" | ids)"
 check "unscoped: the node's rrddata" 200 \
   "$(curl -s -o /dev/null -w '%{http_code}' -H "Authorization: Bearer $ADMIN" "$URL/api2/json/nodes/pve1/rrddata?timeframe=hour")"
+# read whole first: grep -q ending early would break curl's pipe, and
+# pipefail would take that for no match
+curl -s -H "Authorization: Bearer $ADMIN" "$URL/metrics" >"$T/metrics.admin"
 check "unscoped /metrics: pvecg ship's totals" yes \
-  "$(curl -s -H "Authorization: Bearer $ADMIN" "$URL/metrics" | grep -q '^# TYPE pvecg_ship_lag_seconds gauge' && echo yes || echo no)"
+  "$(grep -q '^# TYPE pvecg_ship_lag_seconds gauge' "$T/metrics.admin" && echo yes || echo no)"
 
 # ---- the page in headless Chromium --------------------------------------------
 echo "# the page with the tenant's token"

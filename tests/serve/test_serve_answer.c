@@ -186,13 +186,14 @@ static void test_errors(void **state) {
   "\"time\":null,\"age\":null,\"stale\":true,\"memused\":null,\"memtotal\":"   \
   "null,\"cpu\":null,"                                                         \
   "\"maxcpu\":null,\"pressurecpusome\":null,\"pressureiosome\":null,"          \
-  "\"pressurememorysome\":null,\"ksm\":false,\"spark\":null}"
+  "\"pressurememorysome\":null,\"ksm\":false,\"pressure\":false,"              \
+  "\"spark\":null}"
 #define GUEST_NULLS                                                            \
   "\"time\":null,\"age\":null,\"stale\":true,\"memhost\":null,\"mem\":null,"   \
   "\"maxmem\":null,"                                                           \
   "\"cpu\":null,\"maxcpu\":null,\"pressurecpusome\":null,"                     \
   "\"pressureiosome\":null,\"pressurememorysome\":null,\"ksmsaved\":null,"     \
-  "\"ksm\":false,\"spark\":null}"
+  "\"ksm\":false,\"pressure\":false,\"spark\":null}"
 
 /* Files that are no RRDs: every one listed as the listing has it, with
  * nothing known. */
@@ -244,6 +245,23 @@ static void make_ksm_file(const char *dir) {
       rrd_file_update(path, "1700000640:3:0:-4096:12288", err, sizeof(err)), 0);
 }
 
+/* Its stall-time file: counters (microseconds) that grow by 15 s of cpu
+ * some, 6 s of memory some and 3 s of memory full per 60 s row, so
+ * rrddata's rows (from the second on) hold 250000, 100000 and 50000 µs
+ * per second: 25 %, 10 % and 5 % of each row's time. */
+static void make_pressure_file(const char *dir) {
+  char path[400], err[256], row[128];
+  snprintf(path, sizeof(path), "%s/pvecg-pressure-vm-1.0/100", dir);
+  assert_int_equal(rrd_file_create(&layout_pvecg_pressure_vm_1_0, path, T0, err,
+                                   sizeof(err)),
+                   0);
+  for (long i = 1; i <= 10; i++) {
+    snprintf(row, sizeof(row), "%ld:%ld:0:0:0:%ld:%ld", T0 + 60 * i,
+             5000000000L + 15000000L * i, 6000000L * i, 3000000L * i);
+    assert_int_equal(rrd_file_update(path, row, err, sizeof(err)), 0);
+  }
+}
+
 static void test_overview_values(void **state) {
   char dir[300], want[2000];
   struct serve_reply r;
@@ -253,6 +271,8 @@ static void test_overview_values(void **state) {
   make_guest_file(dir);
   fixture_mkdir(root, "rrd/pvecg-ksm-vm-1.0");
   make_ksm_file(dir);
+  fixture_mkdir(root, "rrd/pvecg-pressure-vm-1.0");
+  make_pressure_file(dir);
   /* the hour before T0 + 630: rows T0 - 2940 ... T0 + 600 */
   struct serve_config c = {
       .data_dir = dir, .list_dir = dir, .config_dir = "", .now = T0 + 630};
@@ -265,12 +285,50 @@ static void test_overview_values(void **state) {
            "\"mem\":2048,\"maxmem\":4096,\"cpu\":0.30000000000000004,"
            "\"maxcpu\":2,\"pressurecpusome\":1.5,\"pressureiosome\":0.25,"
            "\"pressurememorysome\":null,\"ksmsaved\":12288,\"ksm\":true,"
-           "\"spark\":[");
+           "\"pressure\":true,\"spark\":[");
   for (int i = 0; i < 50; i++)
     strcat(want, "null,");
   strcat(want, "1000,2000,3000,4000,5000,6000,7000,8000,9000,null],"
                "\"spark_time\":1699997100,\"spark_step\":60}]}");
   check_json(&r, 200, want);
+  serve_reply_free(&r);
+}
+
+/* rrddata with pressure=1: the stall-time file's rows, µs per second. */
+static void test_pressure_rrddata(void **state) {
+  char dir[300];
+  struct serve_reply r;
+  struct serve_param p[] = {{"timeframe", "hour"}, {"pressure", "1"}};
+  struct serve_param both[] = {
+      {"timeframe", "hour"}, {"pressure", "1"}, {"ksm", "1"}};
+  const char *row = "{\"time\":1700000640,\"stallcpusome\":250000,"
+                    "\"stallcpufull\":0,\"stalliosome\":0,\"stalliofull\":0,"
+                    "\"stallmemorysome\":100000,\"stallmemoryfull\":50000}";
+  (void)state;
+  snprintf(dir, sizeof(dir), "%s/rrd", root);
+  struct serve_config c = {
+      .data_dir = dir, .list_dir = dir, .config_dir = "", .now = T0 + 630};
+  serve_answer(&c, "GET", "/api2/json/nodes/pve1/qemu/100/rrddata", p, 2,
+               &(struct serve_headers){0}, &r);
+  assert_int_equal(r.status, 200);
+  assert_non_null(r.body);
+  if (memmem(r.body, r.size, row, strlen(row)) == NULL)
+    fail_msg("no row %s in %.*s", row, (int)r.size, r.body);
+  serve_reply_free(&r);
+  /* the guest's pve file is no stall-time file, and 101 has none */
+  serve_answer(&c, "GET", "/api2/json/nodes/pve1/qemu/101/rrddata", p, 2,
+               &(struct serve_headers){0}, &r);
+  check_json(&r, 404,
+             "{\"data\":null,\"message\":\"no RRD file for this guest\"}");
+  serve_reply_free(&r);
+  serve_answer(&c, "GET", "/api2/json/nodes/pve1/rrddata", p, 2,
+               &(struct serve_headers){0}, &r);
+  check_json(&r, 404,
+             "{\"data\":null,\"message\":\"no RRD file for this node\"}");
+  serve_reply_free(&r);
+  serve_answer(&c, "GET", "/api2/json/nodes/pve1/qemu/100/rrddata", both, 3,
+               &(struct serve_headers){0}, &r);
+  assert_int_equal(r.status, 400);
   serve_reply_free(&r);
 }
 
@@ -282,6 +340,7 @@ int main(void) {
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_overview_unreadable),
       cmocka_unit_test(test_overview_values),
+      cmocka_unit_test(test_pressure_rrddata),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

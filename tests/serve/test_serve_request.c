@@ -93,6 +93,47 @@ static void test_ksm(void **state) {
                 "allow additional properties");
 }
 
+/* pressure: as ksm, and never with ksm=1 (they name different files). */
+static void test_pressure(void **state) {
+  const char *g = "/api2/json/nodes/pve1/qemu/100/rrddata";
+  struct serve_param on[] = {P("timeframe", "hour"), P("pressure", "1")};
+  struct serve_param with_ksm_off[] = {P("ksm", "0"), P("pressure", "1"),
+                                       P("timeframe", "hour")};
+  struct serve_param both[] = {P("timeframe", "hour"), P("ksm", "1"),
+                               P("pressure", "1")};
+  struct serve_param both_reversed[] = {P("pressure", "1"), P("ksm", "1"),
+                                        P("timeframe", "hour")};
+  struct serve_param bad[] = {P("timeframe", "hour"), P("pressure", "true")};
+  struct serve_param twice[] = {P("timeframe", "hour"), P("pressure", "0"),
+                                P("pressure", "1")};
+  const char *v = "Parameter verification failed.";
+  (void)state;
+  assert_int_equal(parse(g, on, 2), 0);
+  assert_true(req.pressure);
+  assert_false(req.ksm);
+  assert_int_equal(parse("/api2/json/nodes/pve1/rrddata", on, 2), 0);
+  assert_int_equal(req.route, SERVE_ROUTE_NODE_RRDDATA);
+  assert_true(req.pressure);
+  assert_int_equal(parse(g, on, 1), 0);
+  assert_false(req.pressure);
+  assert_int_equal(parse(g, with_ksm_off, 3), 0);
+  assert_true(req.pressure);
+  assert_false(req.ksm);
+  check_refused(g, both, 3, 400, v, "pressure",
+                "ksm and pressure name different files; give one");
+  check_refused(g, both_reversed, 3, 400, v, "ksm",
+                "ksm and pressure name different files; give one");
+  check_refused(g, bad, 2, 400, v, "pressure",
+                "type check ('boolean') failed - not 0 or 1");
+  check_refused(g, twice, 3, 400, v, "pressure", "given more than once");
+  check_refused("/api2/json/cluster/resources", on + 1, 1, 400, v, "pressure",
+                "property is not defined in schema and the schema does not "
+                "allow additional properties");
+  check_refused("/metrics", on + 1, 1, 400, v, "pressure",
+                "property is not defined in schema and the schema does not "
+                "allow additional properties");
+}
+
 static void test_node_rrddata_and_listings(void **state) {
   struct serve_param p[] = {P("cf", "AVERAGE"), P("timeframe", "decade")};
   (void)state;
@@ -348,6 +389,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_guest_rrddata),
       cmocka_unit_test(test_ksm),
+      cmocka_unit_test(test_pressure),
       cmocka_unit_test(test_node_rrddata_and_listings),
       cmocka_unit_test(test_assets),
       cmocka_unit_test(test_unknown_paths),

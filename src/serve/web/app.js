@@ -42,6 +42,15 @@
  *                                 have a value for it (0: drawn empty)
  *   li[data-series=KEY]           the series' legend entry, in the graph's
  *                                 ul.legend
+ *   div.tip div.row[data-series=KEY] span.val[data-value=V]
+ *                                 the hover readout of a series at the
+ *                                 row nearest the mouse (div.when
+ *                                 [data-time=T], its time), V the value
+ *                                 as drawn ("" for unknown; a stall in %)
+ *   pressure graphs               series stall<res><kind> (exact) and/or
+ *                                 pressure<res><kind> (avg10), as #pressure
+ *                                 says; h3 span.sub[data-note="no-exact"]
+ *                                 when the target has no stall-time file
  *   #overview-table               the overview: th[data-col] (a sortable
  *                                 one holds button[data-sort]; the sorted
  *                                 one has aria-sort), tr.row[data-id] per
@@ -67,15 +76,16 @@
  * any of its series.  The guest's ksmsaved is drawn on top of memhost
  * (its data-points: the rows with both), its readout its own value.  The
  * KSM file's rows (rrddata with ksm=1) are asked for only when the
- * overview says the target has one ("ksm") and joined to the rows by time.
+ * overview says the target has one ("ksm") and joined to the rows by time;
+ * so are the stall-time file's (pressure=1, "pressure").
  *
  * Location: #overview (also the start, and where an id that is not a
  * node's or guest's leads) or #TARGET_ID (the data-id, each part
- * URI-encoded), each ?timeframe=T&cf=C;
- * timeframe and cf are written only when they are not the defaults (hour,
- * AVERAGE).  The data is reloaded at once on a change, then every 60 s
- * for the overview, hour and day (one new row a minute) and every 5
- * minutes for the longer timeframes.
+ * URI-encoded), each ?timeframe=T&cf=C&pressure=P;
+ * timeframe, cf and pressure are written only when they are not the
+ * defaults (hour, AVERAGE, exact).  The data is reloaded at once on a
+ * change, then every 60 s for the overview, hour and day (one new row a
+ * minute) and every 5 minutes for the longer timeframes.
  *
  * The overview's values, as shown: bytes in binary units (a value under
  * 1 KiB in whole bytes, else x.toFixed(x < 10 ? 2 : x < 100 ? 1 : 0) of
@@ -105,21 +115,37 @@
    * color: the c0..c6 class of app.css.  total: drawn dashed, as a limit.
    * area: filled below the line.
    */
-  /* Pressure as Proxmox draws it: one graph per resource, its "some" and
-     "full" lines (a node has no CPU "full"). */
-  var PRESSURE_TITLES = { cpu: 'CPU pressure stall', io: 'IO pressure stall',
-                          memory: 'Memory pressure stall' };
+  /*
+   * Pressure as Proxmox draws it: one graph per resource, its "some" and
+   * "full" lines (a node has no CPU "full": the kernel's system-wide one is
+   * always 0), each in two measures.  "exact": the stall time of each row
+   * from pvecg's stall-time file (rrddata with pressure=1: microseconds
+   * stalled per second of the row, so / 1e4 is the % of the row's time
+   * stalled).  "avg10": Proxmox's column, the kernel's 10-second average
+   * as it stood when the row was taken.  The #pressure control picks which
+   * the graphs draw (PRESSURE_MODES); a target without a stall-time file
+   * draws avg10 whatever is picked, and says so.
+   */
+  var PRESSURE_NAMES = { cpu: 'CPU', io: 'IO', memory: 'Memory' };
+  var PRESSURE_MODES = ['exact', 'avg10', 'both'];
+  var DEFAULT_PRESSURE = 'exact';
 
   function pressure(resource, kinds) {
-    return {
-      id: 'pressure-' + resource, title: PRESSURE_TITLES[resource],
-      unit: 'percent', minTop: 1,   // scaled to the data, at least 0-1 %
-      series: kinds.map(function (kind, i) {
-        return { key: 'pressure' + resource + kind,
-                 label: kind === 'some' ? 'Some' : 'Full', color: i ? 3 : 4,
-                 area: !i };
-      })
-    };
+    var name = PRESSURE_NAMES[resource];
+    var series = [];
+    kinds.forEach(function (kind, i) {
+      series.push({ key: 'stall' + resource + kind, measure: 'exact',
+                    divide: 1e4, color: i ? 3 : 4, area: !i,
+                    label: name + ' stalled, ' + kind +
+                      ": % of each row's time (exact)" });
+      series.push({ key: 'pressure' + resource + kind, measure: 'avg10',
+                    color: i ? 3 : 4, area: !i,
+                    label: name + ' pressure, ' + kind +
+                      ': 10 s average at each row (avg10, %)' });
+    });
+    return { id: 'pressure-' + resource, title: name + ' pressure stall',
+             unit: 'percent', minTop: 1,   // scaled to the data, at least 0-1 %
+             pressure: true, series: series };
   }
 
   var GUEST_GRAPHS = [
@@ -198,7 +224,8 @@
     target: null,         // {id, type, node, vmid, name}
     timeframe: DEFAULT_TIMEFRAME,
     cf: DEFAULT_CF,
-    shown: null,          // the drawn data: {key, target, rows, at}
+    pressure: DEFAULT_PRESSURE, // the pressure graphs' measure
+    shown: null,          // the drawn data: {key, target, rows, exact, at}
     seq: 0,               // the number of the latest load; older answers drop
     controller: null,
     timer: null,
@@ -435,17 +462,22 @@
     try { id = decodeURIComponent(id); } catch (e) { id = ''; }
     var params = new URLSearchParams(q < 0 ? '' : raw.slice(q + 1));
     var tf = params.get('timeframe'), cf = params.get('cf');
+    var pr = params.get('pressure');
     return {
       id: id,
       timeframe: TIMEFRAMES.indexOf(tf) >= 0 ? tf : DEFAULT_TIMEFRAME,
-      cf: CFS.indexOf(cf) >= 0 ? cf : DEFAULT_CF
+      cf: CFS.indexOf(cf) >= 0 ? cf : DEFAULT_CF,
+      pressure: PRESSURE_MODES.indexOf(pr) >= 0 ? pr : DEFAULT_PRESSURE
     };
   }
 
-  function hashFor(id, timeframe, cf) {
+  /* The location of id; the pressure measure is the page's unless given. */
+  function hashFor(id, timeframe, cf, pressureMode) {
+    var pr = pressureMode || app.pressure;
     var q = [];
     if (timeframe !== DEFAULT_TIMEFRAME) q.push('timeframe=' + timeframe);
     if (cf !== DEFAULT_CF) q.push('cf=' + cf);
+    if (pr !== DEFAULT_PRESSURE) q.push('pressure=' + pr);
     return '#' + id.split('/').map(encodeURIComponent).join('/') +
       (q.length ? '?' + q.join('&') : '');
   }
@@ -674,12 +706,51 @@
     el.graphs.textContent = '';
     if (!shown) return;
     graphsFor(shown.target).forEach(function (spec) {
-      drawGraph(spec, shown.rows);
+      drawGraph(spec, shown.rows, shown.exact);
     });
     app.width = el.graphs.clientWidth;
   }
 
-  function drawGraph(spec, rows) {
+  /* The measure the pressure graphs draw: the one picked, avg10 where the
+     target has no stall-time file. */
+  function pressureMode(exact) {
+    return exact ? app.pressure : 'avg10';
+  }
+
+  /* A graph's series; a pressure graph's those of its measure, avg10
+     dotted and without area where it is drawn beside exact. */
+  function seriesOf(spec, exact) {
+    if (!spec.pressure) return spec.series;
+    var mode = pressureMode(exact);
+    return spec.series.filter(function (def) {
+      return mode === 'both' || def.measure === mode;
+    }).map(function (def) {
+      if (mode !== 'both' || def.measure !== 'avg10') return def;
+      return Object.assign({}, def, { sampled: true, area: false });
+    });
+  }
+
+  /* What a pressure graph's title adds: its measure, or why exact is not
+     drawn. */
+  function pressureSub(exact) {
+    if (!exact && app.pressure !== 'avg10') {
+      var note = h('span', 'sub note',
+        'exact stall time not recorded: avg10 only');
+      note.dataset.note = 'no-exact';
+      note.title = 'No stall-time file for this target (pvecg-pressure-*: ' +
+        'older data, or pve_cgroup\'s StallTime false): the graph shows ' +
+        'Proxmox\'s avg10 alone.';
+      return note;
+    }
+    return h('span', 'sub', {
+      exact: 'exact: % of each row\'s time stalled',
+      avg10: 'avg10: the kernel\'s 10 s average at each row',
+      both: 'exact (solid) and avg10 (dotted)'
+    }[pressureMode(exact)]);
+  }
+
+  function drawGraph(spec, rows, exact) {
+    var defs = seriesOf(spec, exact);
     if (spec.optional && !rows.some(function (r) {
       return spec.series.some(function (def) {
         return num(r, def.key) !== null;
@@ -695,6 +766,7 @@
           'of ' + n + ' CPU' + (n === 1 ? '' : 's')));
       }
     }
+    if (spec.pressure) title.appendChild(pressureSub(exact));
     section.appendChild(title);
     var plot = h('div', 'plot');
     section.appendChild(plot);
@@ -705,10 +777,10 @@
     // stacked on another is drawn at their sum (where both are known),
     // its own value in the readout.
     var series = [];
-    spec.series.forEach(function (def) {
+    defs.forEach(function (def) {
       var own = rows.map(function (r) {
         var v = num(r, def.key);
-        return v === null ? null : v * (def.scale || 1);
+        return v === null ? null : v * (def.scale || 1) / (def.divide || 1);
       });
       var values = !def.stackOn ? own : own.map(function (v, i) {
         var base = num(rows[i], def.stackOn);
@@ -729,11 +801,16 @@
     series.forEach(function (sr) {
       var li = h('li', sr.count ? null : 'nodata');
       li.dataset.series = sr.def.key;
-      li.appendChild(h('span', 'swatch c' + sr.def.color +
-        (sr.def.total ? ' total' : '')));
+      li.appendChild(h('span', 'swatch ' + lineClass(sr.def)));
       li.appendChild(h('span', 'name', sr.def.label));
       legend.appendChild(li);
     });
+  }
+
+  /* A series' colour, dashed as a limit (total) or dotted as a sample. */
+  function lineClass(def) {
+    return 'c' + def.color + (def.total ? ' total' : '') +
+      (def.sampled ? ' sampled' : '');
   }
 
   function drawPlot(plot, spec, series, rows, width) {
@@ -835,7 +912,7 @@
                                       d: area.join('') }));
       }
       var p = s('path', {
-        'class': 'series c' + sr.def.color + (sr.def.total ? ' total' : ''),
+        'class': 'series ' + lineClass(sr.def),
         d: d.join('') || 'M0 0'
       });
       if (!d.length) p.setAttribute('visibility', 'hidden');
@@ -894,7 +971,9 @@
       line.setAttribute('x1', xx);
       line.setAttribute('x2', xx);
       tip.textContent = '';
-      tip.appendChild(h('div', 'when', fullTime(rows[i].time)));
+      var when = h('div', 'when', fullTime(rows[i].time));
+      when.dataset.time = String(rows[i].time);
+      tip.appendChild(when);
       series.forEach(function (sr, k) {
         var v = sr.values[i];
         dots[k].setAttribute('visibility', v === null ? 'hidden' : 'visible');
@@ -903,12 +982,14 @@
           dots[k].setAttribute('cy', y(v));
         }
         var row = h('div', 'row');
-        row.appendChild(h('span', 'swatch c' + sr.def.color +
-          (sr.def.total ? ' total' : '')));
+        row.dataset.series = sr.def.key;
+        row.appendChild(h('span', 'swatch ' + lineClass(sr.def)));
         row.appendChild(h('span', 'name', sr.def.label));
         var own = sr.own[i];
-        row.appendChild(h('span', 'val',
-          own === null ? '–' : formatValue(own, spec.unit)));
+        var val = h('span', 'val',
+          own === null ? '–' : formatValue(own, spec.unit));
+        val.dataset.value = own === null ? '' : String(own);
+        row.appendChild(val);
         tip.appendChild(row);
       });
       hover.setAttribute('visibility', 'visible');
@@ -1338,7 +1419,8 @@
 
     var signal = controller && controller.signal;
     Promise.all([getData(rrddataUrl(t, tf, cf), signal),
-                 ksmRows(t, tf, cf, signal)])
+                 fileRows(t, 'ksm', tf, cf, signal),
+                 fileRows(t, 'pressure', tf, cf, signal)])
       .then(function (answers) {
         if (seq !== app.seq) return;
         var data = answers[0];
@@ -1347,8 +1429,10 @@
           return r && typeof r.time === 'number' && isFinite(r.time);
         });
         rows.sort(function (a, b) { return a.time - b.time; });
-        joinKsm(rows, answers[1]);
-        app.shown = { key: key, target: t, rows: rows, at: new Date() };
+        joinRows(rows, answers[1]);
+        joinRows(rows, answers[2]);
+        app.shown = { key: key, target: t, rows: rows,
+                      exact: Array.isArray(answers[2]), at: new Date() };
         drawAll();
         var note = rows.length ? rows.length + ' rows' : 'no rows yet';
         setStatus(fullLabel(t) + ' · ' + tf + ', ' +
@@ -1373,29 +1457,31 @@
       });
   }
 
-  /* Whether t has a KSM file, as the overview says: the table's answer,
-     else the first one (asked for once when the page opened on t), so
-     that rrddata with ksm=1 is asked for only where it has rows. */
-  function hasKsm(t) {
+  /* Whether t has pvecg's file of flag ("ksm": its KSM file, "pressure":
+     its stall-time file), as the overview says: the table's answer, else
+     the first one (asked for once when the page opened on t), so that
+     rrddata with ksm=1 or pressure=1 is asked for only where it has rows
+     (a 404 would be an error in the browser's console). */
+  function hasFile(t, flag) {
     var row = app.overviewById[t.id];
-    if (row) return Promise.resolve(row.data.ksm === true);
+    if (row) return Promise.resolve(row.data[flag] === true);
     if (!app.overviewFirst) {
       app.overviewFirst = getData('api2/json/pvecg/overview');
     }
     return app.overviewFirst.then(function (data) {
       return Array.isArray(data) && data.some(function (r) {
         var o = targetOf(r);
-        return o && o.id === t.id && r.ksm === true;
+        return o && o.id === t.id && r[flag] === true;
       });
     }, function () { return false; });
   }
 
-  /* The rows of t's KSM file (rrddata with ksm=1), null when it has none
-     or they cannot be had: the graphs are drawn without them. */
-  function ksmRows(t, tf, cf, signal) {
-    return hasKsm(t).then(function (has) {
+  /* The rows of t's file of flag (rrddata with flag=1), null when it has
+     none or they cannot be had: the graphs are drawn without them. */
+  function fileRows(t, flag, tf, cf, signal) {
+    return hasFile(t, flag).then(function (has) {
       if (!has) return null;
-      return getData(rrddataUrl(t, tf, cf) + '&ksm=1', signal)
+      return getData(rrddataUrl(t, tf, cf) + '&' + flag + '=1', signal)
         .then(null, function (e) {
           if (e && e.name === 'AbortError') throw e;
           return null;
@@ -1403,13 +1489,13 @@
     });
   }
 
-  /* The KSM rows' values into the rows of the same time (the files have
-     the same steps and archives). */
-  function joinKsm(rows, ksm) {
-    if (!Array.isArray(ksm)) return;
+  /* A KSM or stall-time file's values into the rows of the same time (the
+     files have the same steps and archives). */
+  function joinRows(rows, more) {
+    if (!Array.isArray(more)) return;
     var byTime = {};
     rows.forEach(function (r) { byTime[r.time] = r; });
-    ksm.forEach(function (k) {
+    more.forEach(function (k) {
       var r = k && byTime[k.time];
       if (!r) return;
       Object.keys(k).forEach(function (key) {
@@ -1424,8 +1510,10 @@
     var want = parseHash();
     app.timeframe = want.timeframe;
     app.cf = want.cf;
+    app.pressure = want.pressure;
     el.timeframe.value = app.timeframe;
     el.cf.value = app.cf;
+    el.pressure.value = app.pressure;
     var t = want.id === '' || want.id === 'overview' ? null
       : findResource(want.id) || parseId(want.id);
     if (t) showTarget(t); else showOverview();
@@ -1467,7 +1555,8 @@
 
   function onControlChange() {
     var id = app.target ? app.target.id : '';
-    location.hash = hashFor(id, el.timeframe.value, el.cf.value);
+    location.hash = hashFor(id, el.timeframe.value, el.cf.value,
+                            el.pressure.value);
   }
 
   function onResize() {
@@ -1485,6 +1574,7 @@
     el.title = $('target-title');
     el.timeframe = $('timeframe');
     el.cf = $('cf');
+    el.pressure = $('pressure');
     el.filter = $('filter');
     el.overviewHead = $('overview-head');
     el.overviewNodes = $('overview-nodes');
@@ -1496,6 +1586,7 @@
     $('overview-table').addEventListener('click', onOverviewClick);
     el.timeframe.addEventListener('change', onControlChange);
     el.cf.addEventListener('change', onControlChange);
+    el.pressure.addEventListener('change', onControlChange);
     $('controls').addEventListener('submit', function (e) {
       e.preventDefault();
     });
