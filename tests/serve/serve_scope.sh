@@ -195,6 +195,7 @@ check "unscoped /metrics: pvecg ship's totals" yes \
 
 # ---- the page in headless Chromium --------------------------------------------
 echo "# the page with the tenant's token"
+mkdir -p "${SCREENSHOT_DIR:-$T}" # when serve_scope runs before the others
 r=0
 python3 "$HERE/overview_check.py" scoped "$URL" "monitor@pve!tenant-a=$TENANT" qemu/100,qemu/101 \
   "${SCREENSHOT_DIR:-$T}/overview-scoped.png" || r=$?
