@@ -134,7 +134,8 @@ static char *make_batch(size_t n) {
   char *b = malloc(n * LINE_LEN + 1);
   assert_non_null(b);
   for (size_t i = 0; i < n; i++)
-    snprintf(b + i * LINE_LEN, LINE_LEN + 1, "m%02zu v=100\n", i);
+    snprintf(b + i * LINE_LEN, LINE_LEN + 1, "m%02u v=100\n",
+             (unsigned)(i % 100));
   return b;
 }
 
