@@ -4,8 +4,10 @@
  * command line (--vmid, --node) or, for --all, every name that has a file
  * in the data directory's pve-vm-9.0 and pve-node-9.0 directories or in
  * their legacy pve2-vm and pve2-node ones (a legacy "<name>.old" counts as
- * <name>), and, as files of their own, pvecg's KSM files
- * (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0).  Names must be valid: a VMID for
+ * <name>), and, as files of their own, pvecg's files of a guest or node:
+ * KSM (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0) and the exact stall time
+ * (pvecg-pressure-vm-1.0, pvecg-pressure-node-1.0), each right after the
+ * pve file of its guest or node.  Names must be valid: a VMID for
  * guests, an acceptable file name for nodes; dot files and anything but regular
  * files are left out.
  */
@@ -20,8 +22,8 @@
 #include <stddef.h>
 
 struct export_file {
-  /* pve-vm-9.0 or pve-node-9.0 (and their legacy files), or pvecg's KSM
-   * layouts */
+  /* pve-vm-9.0 or pve-node-9.0 (and their legacy files), or one of
+   * pvecg's own layouts (KSM, stall time) */
   const struct rrd_layout *layout;
   enum export_kind kind;
   char name[RRD_FILE_NAME_MAX + 1];
@@ -75,11 +77,11 @@ int export_files_pick_cluster(struct export_file *file, const char *data_dir,
 
 /*
  * For every guest's or node's pve file in files (as --vmid/--node give
- * them, with their clusters), its pvecg KSM file too when it has one
- * (pvecg-ksm-vm-1.0, pvecg-ksm-node-1.0), right after it.  Returns 0 or
- * -ENOMEM.
+ * them, with their clusters), the pvecg files it has too (KSM, stall
+ * time: those --all finds), right after it, in --all's order.  Returns 0
+ * or -ENOMEM.
  */
-int export_files_add_ksm(struct export_files *files, const char *data_dir);
+int export_files_add_extras(struct export_files *files, const char *data_dir);
 
 void export_files_free(struct export_files *files);
 

@@ -27,7 +27,11 @@
  * columns of pvecg's KSM files: a guest's into `system`, a node's into
  * `memory`, where Proxmox's memory values are (ksmmerging, ksmzero,
  * ksmprofit, ksmsaved; ksmrun, ksmshared, ksmsharing), and in Prometheus
- * form pve_ksm_* and pve_memory_ksm_saved_bytes.  A node's
+ * form pve_ksm_* and pve_memory_ksm_saved_bytes.  The columns of pvecg's
+ * stall files (the kernel's PSI totals, kept as rates of microseconds per
+ * second) are counters in seconds (`micro`): fields stallcpusome... of a
+ * guest's and a node's `system`, and in Prometheus form /metrics' families
+ * pve_pressure_<res>_stalled_seconds_total, told apart by `kind`.  A node's
  * network traffic is in the RRD only as the sum over its physical NICs,
  * where Proxmox sends one `nics` point per interface: it is written as the
  * interface "physical".
@@ -74,6 +78,16 @@ struct export_metric {
  * layout, or NULL when the column has none. */
 const struct export_metric *export_metric_of(const struct rrd_layout *layout,
                                              bool node, size_t ds);
+
+/* The unit export_counter_apply() writes column m's counter in: 0 for
+ * none (m NULL or not a counter), 1e6 for microseconds written as
+ * seconds (m->micro), else 1. */
+double export_metric_counter_unit(const struct export_metric *m);
+
+/* A sample's value in m's Prometheus unit, from the RRD's own: a percent
+ * as a ratio, microseconds as seconds (a counter rebuilt by
+ * export_counter_apply() is in its unit already). */
+double export_metric_prom_value(const struct export_metric *m, double v);
 
 /* A file's columns named once, not for each row: each column's naming
  * (NULL: none) and the first column of its group (the same measurement

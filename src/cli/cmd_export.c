@@ -213,9 +213,9 @@ static int choose_files(struct export_args *a) {
   if ((r = check_cluster(a, &c)) == 0) {
     if (!a->all) {
       r = place_files(a, &c);
-      /* a guest's or node's KSM file goes with it */
+      /* a guest's or node's pvecg files go with it */
       if (r == 0 && a->run.data_dir != NULL)
-        r = export_files_add_ksm(&a->files, a->run.data_dir);
+        r = export_files_add_extras(&a->files, a->run.data_dir);
     } else if (a->cluster != NULL)
       r = export_files_scan_cluster(&a->files, a->run.data_dir, a->cluster);
     else

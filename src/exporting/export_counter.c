@@ -11,16 +11,16 @@ void export_counter_reset(struct export_counter *c) {
 }
 
 void export_counter_apply(struct export_counter *c,
-                          const struct rrd_layout *layout,
-                          const bool *is_counter, unsigned long resolution,
-                          const double *values, double *out) {
+                          const struct rrd_layout *layout, const double *unit,
+                          unsigned long resolution, const double *values,
+                          double *out) {
   for (size_t i = 0; i < layout->ds_count; i++) {
     out[i] = values[i];
-    if (!is_counter[i] || !isfinite(values[i]))
+    if (unit[i] == 0 || !isfinite(values[i]))
       continue;
     if (c->started[i])
       c->total[i] += values[i] * (double)resolution;
     c->started[i] = true;
-    out[i] = c->total[i];
+    out[i] = unit[i] == 1 ? c->total[i] : c->total[i] / unit[i];
   }
 }

@@ -24,10 +24,27 @@ static const struct rrd_layout *kind_layout(enum export_kind kind) {
   return kind == EXPORT_VM ? &layout_pve_vm_9_0 : &layout_pve_node_9_0;
 }
 
-/* pvecg's KSM layout of a guest's or node's file. */
-static const struct rrd_layout *ksm_layout(enum export_kind kind) {
-  return kind == EXPORT_VM ? &layout_pvecg_ksm_vm_1_0
-                           : &layout_pvecg_ksm_node_1_0;
+/* pvecg's own files of a guest or node, beside its pve file: KSM, then
+ * the exact stall time.  Their order is the order they follow it in. */
+static const struct rrd_layout *const vm_extras[] = {
+    &layout_pvecg_ksm_vm_1_0, &layout_pvecg_pressure_vm_1_0};
+static const struct rrd_layout *const node_extras[] = {
+    &layout_pvecg_ksm_node_1_0, &layout_pvecg_pressure_node_1_0};
+#define EXTRAS (sizeof(vm_extras) / sizeof(vm_extras[0]))
+_Static_assert(EXTRAS == sizeof(node_extras) / sizeof(node_extras[0]),
+               "a guest and a node have the same kinds of pvecg files");
+
+static const struct rrd_layout *extra_layout(enum export_kind kind, size_t i) {
+  return kind == EXPORT_VM ? vm_extras[i] : node_extras[i];
+}
+
+/* Where a file goes among a guest's or node's files: 0 for its pve file
+ * (or a legacy one), 1 + i for its i-th pvecg file. */
+static size_t file_rank(const struct export_file *f) {
+  for (size_t i = 0; i < EXTRAS; i++)
+    if (f->layout == extra_layout(f->kind, i))
+      return 1 + i;
+  return 0;
 }
 
 static int add_file(struct export_files *files, const char *cluster,
@@ -73,7 +90,7 @@ static int add_file(struct export_files *files, const char *cluster,
 }
 
 /* Guests by VMID (names are canonical, so shorter is smaller), nodes by
- * name; a guest's or node's KSM file right after its pve file. */
+ * name; a guest's or node's pvecg files right after its pve file. */
 static int compare_files(const void *a, const void *b) {
   const struct export_file *x = a, *y = b;
   if (x->kind != y->kind)
@@ -84,9 +101,8 @@ static int compare_files(const void *a, const void *b) {
   int r = strcmp(x->name, y->name);
   if (r != 0)
     return r;
-  bool kx = x->layout == ksm_layout(x->kind),
-       ky = y->layout == ksm_layout(y->kind);
-  return kx == ky ? 0 : kx ? 1 : -1;
+  size_t rx = file_rank(x), ry = file_rank(y);
+  return rx == ry ? 0 : rx > ry ? 1 : -1;
 }
 
 static bool is_regular(int dir_fd, const char *name) {
@@ -166,9 +182,11 @@ int export_files_scan_cluster(struct export_files *files, const char *data_dir,
   } dirs[] = {{&layout_pve_vm_9_0, false, EXPORT_VM},
               {&layout_pve2_vm, true, EXPORT_VM},
               {&layout_pvecg_ksm_vm_1_0, false, EXPORT_VM},
+              {&layout_pvecg_pressure_vm_1_0, false, EXPORT_VM},
               {&layout_pve_node_9_0, false, EXPORT_NODE},
               {&layout_pve2_node, true, EXPORT_NODE},
-              {&layout_pvecg_ksm_node_1_0, false, EXPORT_NODE}};
+              {&layout_pvecg_ksm_node_1_0, false, EXPORT_NODE},
+              {&layout_pvecg_pressure_node_1_0, false, EXPORT_NODE}};
   size_t first = files->count;
   int r = 0;
   for (size_t i = 0; r == 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++)
@@ -258,20 +276,32 @@ int export_files_pick_cluster(struct export_file *file, const char *data_dir,
   return -EEXIST;
 }
 
-int export_files_add_ksm(struct export_files *files, const char *data_dir) {
-  /* made anew in one pass: each KSM file right after its pve file, the
-   * given order otherwise */
+/* The pvecg files the data directory has of f's guest or node, into out
+ * in their order. */
+static int add_extras_of(struct export_files *out, const char *data_dir,
+                         const struct export_file *f) {
+  int r = 0;
+  for (size_t i = 0; r == 0 && i < EXTRAS; i++) {
+    const struct rrd_layout *layout = extra_layout(f->kind, i);
+    char path[PATH_MAX];
+    if (rrd_cluster_file_path(data_dir, f->cluster, layout, f->name, path,
+                              sizeof(path)) == 0 &&
+        has_regular(path))
+      r = add_file(out, f->cluster, layout, f->kind, f->name);
+  }
+  return r;
+}
+
+int export_files_add_extras(struct export_files *files, const char *data_dir) {
+  /* made anew in one pass: each guest's or node's pvecg files right after
+   * its pve file, the given order otherwise */
   struct export_files out = {0};
   int r = 0;
   for (size_t i = 0; r == 0 && i < files->count; i++) {
     const struct export_file *f = &files->file[i];
-    char path[PATH_MAX];
     r = add_file(&out, f->cluster, f->layout, f->kind, f->name);
-    if (r == 0 && f->layout == kind_layout(f->kind) &&
-        rrd_cluster_file_path(data_dir, f->cluster, ksm_layout(f->kind),
-                              f->name, path, sizeof(path)) == 0 &&
-        has_regular(path))
-      r = add_file(&out, f->cluster, ksm_layout(f->kind), f->kind, f->name);
+    if (r == 0 && f->layout == kind_layout(f->kind))
+      r = add_extras_of(&out, data_dir, f);
   }
   if (r < 0) {
     export_files_free(&out);

@@ -189,6 +189,16 @@ const struct export_metric *export_metric_of(const struct rrd_layout *layout,
   return NULL;
 }
 
+double export_metric_counter_unit(const struct export_metric *m) {
+  if (m == NULL || !m->counter)
+    return 0;
+  return m->micro ? 1e6 : 1;
+}
+
+double export_metric_prom_value(const struct export_metric *m, double v) {
+  return m->percent ? v / 100 : m->micro ? v / 1e6 : v;
+}
+
 static bool same_group(const struct export_metric *a,
                        const struct export_metric *b) {
   return strcmp(a->measurement, b->measurement) == 0 &&

@@ -56,15 +56,20 @@ static void write_label_value(const char *v, FILE *out) {
   }
 }
 
-/* {id="qemu/100"}, with cluster="prod" for a named cluster's file. */
-static void write_id(const struct export_source *src, FILE *out) {
-  fprintf(out, "{id=\"%s/", src->kind == EXPORT_NODE ? "node" : src->object);
+/* id="qemu/100", with cluster="prod" for a named cluster's file, and the
+ * column's kind="some" where its family has several (/metrics' labels in
+ * /metrics' order), without the braces. */
+static void write_id(const struct export_source *src, const char *kind,
+                     FILE *out) {
+  fprintf(out, "id=\"%s/", src->kind == EXPORT_NODE ? "node" : src->object);
   write_label_value(src->name, out);
   if (EXPORT_SOURCE_CLUSTERED(src)) {
     fputs("\",cluster=\"", out);
     write_label_value(src->cluster, out);
   }
-  fputs("\"}", out);
+  if (kind != NULL)
+    fprintf(out, "\",kind=\"%s", kind);
+  fputc('"', out);
 }
 
 /* HELP and TYPE: OpenMetrics names a counter's family (without _total),
@@ -77,45 +82,109 @@ static void write_meta(const struct export_metric *m, enum export_format format,
           m->prom, suffix, m->counter ? "counter" : "gauge");
 }
 
-/* Column i's samples, after its HELP and TYPE; none when it has no known
- * value. */
+/* A sample's time: seconds in OpenMetrics, milliseconds in Prometheus'
+ * text format. */
+static void write_time(enum export_format format, time_t t, FILE *out) {
+  fprintf(out, " %lld%s\n", (long long)t,
+          format == EXPORT_OPENMETRICS ? "" : "000");
+}
+
+/* Column i's samples, after its family's HELP and TYPE unless *meta says
+ * they were written; none when it has no known value.  Counters are in
+ * their unit already (export_counter.h). */
 static size_t write_metric(const struct export_series *s, size_t i,
                            const struct export_metric *m,
                            enum export_format format,
-                           const struct export_source *src, FILE *out) {
+                           const struct export_source *src, bool *meta,
+                           FILE *out) {
   size_t n = 0;
   for (size_t r = 0; r < s->count; r++) {
     double v = s->value[r * RRD_LAYOUT_DS_MAX + i];
     if (!isfinite(v))
       continue;
-    if (n++ == 0)
+    if (!*meta)
       write_meta(m, format, out);
+    *meta = true;
+    n++;
     char text[EXPORT_VALUE_SIZE];
-    export_value_text(m->percent ? v / 100 : v, text);
-    fprintf(out, "%s%s", m->prom, m->counter ? "_total" : "");
-    write_id(src, out);
-    if (format == EXPORT_OPENMETRICS)
-      fprintf(out, " %s %lld\n", text, (long long)s->time[r]);
-    else
-      fprintf(out, " %s %lld000\n", text, (long long)s->time[r]);
+    export_value_text(m->counter ? v : export_metric_prom_value(m, v), text);
+    fprintf(out, "%s%s{", m->prom, m->counter ? "_total" : "");
+    write_id(src, m->kind, out);
+    fprintf(out, "} %s", text);
+    write_time(format, s->time[r], out);
   }
   return n;
+}
+
+/* Whether column i's family is the one column i - 1 wrote (columns told
+ * apart by `kind` are neighbours): its HELP and TYPE are not repeated. */
+static bool same_family(const struct export_metric *before,
+                        const struct export_metric *m) {
+  return before != NULL && m->kind != NULL && before->kind != NULL &&
+         strcmp(before->prom, m->prom) == 0;
 }
 
 int export_series_write(struct export_series *s, enum export_format format,
                         const struct export_source *src, FILE *out,
                         struct export_count *ret) {
   struct export_count count = {0};
-  bool node = src->kind == EXPORT_NODE;
+  bool node = src->kind == EXPORT_NODE, meta = false;
+  const struct export_metric *before = NULL;
   for (size_t i = 0; i < s->layout->ds_count; i++) {
     const struct export_metric *m = export_metric_of(s->layout, node, i);
-    size_t n = m != NULL ? write_metric(s, i, m, format, src, out) : 0;
+    if (m == NULL)
+      continue;
+    meta = meta && same_family(before, m);
+    size_t n = write_metric(s, i, m, format, src, &meta, out);
+    before = m;
     count.lines += n;
     count.values += n;
   }
   s->count = 0;
   *ret = count;
   return 0;
+}
+
+static bool row_known(const struct export_series *s, size_t r) {
+  for (size_t i = 0; i < s->layout->ds_count; i++)
+    if (isfinite(s->value[r * RRD_LAYOUT_DS_MAX + i]))
+      return true;
+  return false;
+}
+
+/* pve_guest_info's labels after id (and cluster), as /metrics has them. */
+static void write_info_labels(const struct export_source *src,
+                              const struct export_guest_info *info, FILE *out) {
+  const char *keys[] = {"node", "name", "type", "template", "tags"};
+  const char *values[] = {info->node, info->name, src->object,
+                          info->template ? "1" : "0", info->tags};
+  for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+    fprintf(out, ",%s=\"", keys[k]);
+    write_label_value(values[k], out);
+    fputc('"', out);
+  }
+}
+
+size_t export_series_write_info(const struct export_series *s,
+                                enum export_format format,
+                                const struct export_source *src,
+                                const struct export_guest_info *info,
+                                FILE *out) {
+  size_t n = 0;
+  for (size_t r = 0; r < s->count; r++) {
+    if (!row_known(s, r))
+      continue;
+    if (n++ == 0)
+      fputs("# HELP pve_guest_info VM/CT info\n"
+            "# TYPE pve_guest_info gauge\n",
+            out);
+    fputs("pve_guest_info{", out);
+    write_id(src, NULL, out);
+    write_info_labels(src, info, out);
+    fputs("} 1", out);
+    write_time(format, s->time[r], out);
+  }
+  return n;
 }
 
 void export_series_free(struct export_series *s) {

@@ -22,13 +22,22 @@
  * in Prometheus' text format, which has no "# EOF" and gives a counter's
  * HELP and TYPE under its sample name (pve_network_receive_bytes_total).
  * Pressure is a ratio (the RRD's percent / 100); counters must already be in
- * the rows.
+ * the rows (export_counter.h: stall totals in seconds).  Columns of one
+ * family told apart by a `kind` label (the stall totals' some and full)
+ * share one HELP and TYPE:
+ *
+ *   # TYPE pve_pressure_cpu_stalled_seconds_total counter
+ *   pve_pressure_cpu_stalled_seconds_total{id="qemu/100",kind="some"} 0 ..
+ *   pve_pressure_cpu_stalled_seconds_total{id="qemu/100",kind="full"} 0 ..
+ *
+ * A guest's file with a configuration also gives pve_guest_info (below).
  */
 #ifndef PVECG_EXPORT_OPENMETRICS_H
 #define PVECG_EXPORT_OPENMETRICS_H
 
 #include "pvecg/export_format.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <time.h>
@@ -56,6 +65,25 @@ int export_series_add(struct export_series *s, time_t t, const double *values,
 int export_series_write(struct export_series *s, enum export_format format,
                         const struct export_source *src, FILE *out,
                         struct export_count *ret);
+
+/* Who a guest is (its configuration): the labels of its pve_guest_info
+ * after id and cluster, as /metrics gives them (type is the source's
+ * object). */
+struct export_guest_info {
+  const char *node, *name, *tags;
+  bool template;
+};
+
+/* pve_guest_info{id,[cluster,]node,name,type,template,tags} 1 at each
+ * gathered row of src's guest that has a known value, after its HELP and
+ * TYPE, in `format`: the series rules join to a guest's values for its
+ * name and node, at the times of those values, since an exported history
+ * has no scrape that states it now.  Returns the samples written. */
+size_t export_series_write_info(const struct export_series *s,
+                                enum export_format format,
+                                const struct export_source *src,
+                                const struct export_guest_info *info,
+                                FILE *out);
 
 void export_series_free(struct export_series *s);
 

@@ -32,12 +32,15 @@
 /* What one file's export keeps between its rows. */
 struct export_run_state {
   struct export_counter counter;
-  bool is_counter[RRD_LAYOUT_DS_MAX]; /* of the file's layout */
-  struct export_columns columns;      /* of the file's layout */
-  bool counters;                      /* the names want counters */
-  struct export_series series;        /* OpenMetrics: the file's rows */
+  double counter_unit[RRD_LAYOUT_DS_MAX]; /* of the file's layout */
+  struct export_columns columns;          /* of the file's layout */
+  bool counters;                          /* the names want counters */
+  struct export_series series;            /* OpenMetrics: the file's rows */
   char object[8], nodename[RRD_FILE_NAME_MAX + 1];
   char title[GUEST_CONFIG_NAME_SIZE];
+  /* a guest's configuration, when one was found: its pve_guest_info */
+  bool configured, template;
+  char tags[GUEST_CONFIG_TAGS_SIZE];
   char shown[SHOWN_SIZE];      /* "qemu/100": how messages name it */
   char batch_from[SHOWN_SIZE]; /* the first file in the batch */
 };
@@ -171,8 +174,8 @@ static int write_row(struct export_run *run, const struct export_source *src,
     run->resume->known += any_known(values, src->layout->ds_count);
   }
   if (st->counters)
-    export_counter_apply(&st->counter, src->layout, st->is_counter, resolution,
-                         values, v);
+    export_counter_apply(&st->counter, src->layout, st->counter_unit,
+                         resolution, values, v);
   else
     memcpy(v, values, src->layout->ds_count * sizeof(*v));
   if (om_format(run->format))
@@ -430,7 +433,8 @@ static int identify(struct export_run *run, const struct export_file *file,
   cluster_slash(file, in);
   snprintf(st->shown, sizeof(st->shown), "%s%s/%s", in, node ? "node" : "guest",
            file->name);
-  st->nodename[0] = st->title[0] = '\0';
+  st->nodename[0] = st->title[0] = st->tags[0] = '\0';
+  st->configured = st->template = false;
   snprintf(st->object, sizeof(st->object), "%s", node ? "nodes" : "");
   if (node || !pve_named(run))
     return 0;
@@ -439,6 +443,9 @@ static int identify(struct export_run *run, const struct export_file *file,
     snprintf(st->object, sizeof(st->object), "%s",
              who.type == GUEST_QEMU ? "qemu" : "lxc");
     snprintf(st->title, sizeof(st->title), "%s", who.name);
+    snprintf(st->tags, sizeof(st->tags), "%s", who.tags);
+    st->configured = true;
+    st->template = who.template;
   } else if (run->unknown_type != NULL) {
     snprintf(st->object, sizeof(st->object), "%s", run->unknown_type);
   } else {
@@ -466,8 +473,7 @@ static int begin_file(struct export_run *run, const struct export_file *file,
   st->counters = pve_named(run);
   export_columns_of(file->layout, file->kind == EXPORT_NODE, &st->columns);
   for (size_t i = 0; i < file->layout->ds_count; i++)
-    st->is_counter[i] =
-        st->columns.metric[i] != NULL && st->columns.metric[i]->counter;
+    st->counter_unit[i] = export_metric_counter_unit(st->columns.metric[i]);
   if (run->resume != NULL) {
     st->counter = run->resume->counter;
     run->resume->last_row = 0;
@@ -479,6 +485,23 @@ static int begin_file(struct export_run *run, const struct export_file *file,
   }
   export_series_begin(&st->series, file->layout);
   return 0;
+}
+
+/* OpenMetrics: a configured guest's pve_guest_info at the times of its
+ * pve file's rows (not again for its pvecg files). */
+static void write_guest_info(struct export_run *run,
+                             const struct export_file *file,
+                             const struct export_source *src) {
+  struct export_run_state *st = run->state;
+  if (!st->configured || file->layout != &layout_pve_vm_9_0)
+    return;
+  struct export_guest_info info = {.node = st->nodename,
+                                   .name = st->title,
+                                   .tags = st->tags,
+                                   .template = st->template};
+  size_t n =
+      export_series_write_info(&st->series, run->format, src, &info, run->out);
+  counted(run, &(struct export_count){n, n});
 }
 
 /* OpenMetrics: the file's gathered rows, metric by metric. */
@@ -493,6 +516,7 @@ static void end_file(struct export_run *run, const struct export_file *file) {
                               .object = st->object,
                               .cluster = shown_cluster(run, file)};
   struct export_count c;
+  write_guest_info(run, file, &src);
   export_series_write(&st->series, run->format, &src, run->out, &c);
   counted(run, &c);
 }

@@ -149,7 +149,7 @@ static bool sample_of(const struct family *f, const struct metrics_file *file,
   double v = file->values[c];
   if (!isfinite(v))
     return false;
-  *ret = m->percent ? v / 100 : m->micro ? v / 1e6 : v;
+  *ret = export_metric_prom_value(m, v);
   return true;
 }
 

@@ -11,6 +11,12 @@
 # same rule file runs in vmalert too (Debian's victoria-metrics package),
 # over a VictoriaMetrics that scrapes the same server, sending to the same
 # Alertmanager: each alert must arrive from both, with the same labels.
+# And fed the other way, as a store is where no scraper reaches the host
+# (issue 38): a second VictoriaMetrics that `pvecg ship --format
+# prometheus` fills through /api/v1/import/prometheus from the same files,
+# under a second vmalert with the same rules: the same alerts, with the
+# same labels but the scrape's instance and job, which shipped points do
+# not have (the rules join on instance, empty on both sides there).
 # PveGuestCpuStall must arrive firing with vmid 301, the configuration's
 # name, the node and its severity, and arrive resolved once the hogs stop.
 # Memory: on a hybrid host (the memory controller in cgroup v1, PSI in
@@ -20,7 +26,9 @@
 # a fifth of the time, some and full alike with one task), and
 # PveGuestMemoryStallFull (5 %) must arrive firing and resolved the same
 # way; without a v1 memory hierarchy that part is left out, said so.
-# Takes three to five minutes: the stall rows come once a minute.  Skips
+# Takes six to eight minutes: the stall rows come once a minute, and the
+# shipped ones up to a minute late (the last vmalert fires and resolves
+# a minute or two after the others).  Skips
 # (77) without root, cgroups, PSI, taskset, prometheus,
 # prometheus-alertmanager, victoria-metrics or vmalert.
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -182,6 +190,38 @@ PIDS+=($!)
 wait_for 30 curl -sf "http://127.0.0.1:$VM_PORT/health" >/dev/null
 wait_for 30 curl -sf "http://127.0.0.1:$VMALERT_PORT/health" >/dev/null
 
+# ---- the same rule file in vmalert over a VictoriaMetrics fed by `pvecg
+# ship` (source="vmalert-ship").  A shipped point carries its row's time:
+# the stall file's row ending at minute e is complete once pve_rrd writes
+# the next total, up to a minute after e, and the shipper (--interval 1)
+# sends it within a second; so at an evaluation at time T the newest
+# sample can be up to ~61 s old.  That is within what the rules need
+# without shifting the evaluation back (-datasource.lookback): rate()'s
+# [150s] window (fast_rules.py's) still holds the rows ending at e and e -
+# 60 when e >= T - 61, and the instant selector of pve_guest_info looks
+# back vmalert's -datasource.queryStep (5 minutes by default, said here:
+# a step below ~61 s would lose the join).  -search.disableCache: rows
+# arrive after their time, so no query answer is cached (the default
+# caches answers about times older than 5 minutes only, but the store is
+# queried about late data on purpose here).
+SHIP_VM_PORT=$(free_port)
+SHIP_VMALERT_PORT=$(free_port)
+victoria-metrics -storageDataPath="$T/vm-ship" -httpListenAddr="127.0.0.1:$SHIP_VM_PORT" \
+  -search.latencyOffset=1s -search.disableCache -retentionPeriod=100y \
+  -loggerLevel=ERROR >"$T/vm-ship.log" 2>&1 &
+PIDS+=($!)
+wait_for 30 curl -sf "http://127.0.0.1:$SHIP_VM_PORT/health" >/dev/null
+"$PVECG" ship --format prometheus \
+  --to "http://127.0.0.1:$SHIP_VM_PORT/api/v1/import/prometheus" --data-dir "$T/data" \
+  --pve-config-dir "$T/pve" --state-dir "$T/ship-state" --interval 1 2>"$T/ship.log" &
+PIDS+=($!)
+vmalert -datasource.url="http://127.0.0.1:$SHIP_VM_PORT" -rule="$T/rules.yml" \
+  -notifier.url="http://127.0.0.1:$AM_PORT" -evaluationInterval=1s \
+  -datasource.queryStep=5m -httpListenAddr="127.0.0.1:$SHIP_VMALERT_PORT" \
+  -external.label=source=vmalert-ship -loggerLevel=ERROR >"$T/vmalert-ship.log" 2>&1 &
+PIDS+=($!)
+wait_for 30 curl -sf "http://127.0.0.1:$SHIP_VMALERT_PORT/health" >/dev/null
+
 # hook_alert NAME ID STATUS [SOURCE]: the first alert NAME of ID the
 # webhook received with that status from Prometheus (or, SOURCE vmalert,
 # from vmalert), as "label=value ..." sorted, or nothing.
@@ -197,17 +237,31 @@ for line in open(sys.argv[1]):
 EOF
 }
 delivered() { touch "$T/webhook.jsonl"; [ -n "$(hook_alert "$@")" ]; }
+# with_labels LABELS MORE...: the sorted set of both, without the
+# scrape's instance and job when MORE has "shipped".
+with_labels() {
+  local shipped=false
+  [[ " $* " != *" shipped "* ]] || shipped=true
+  tr ' ' '\n' <<<"$*" | grep -v '^shipped$' |
+    { if $shipped; then grep -Ev '^(instance|job)='; else cat; fi; } | sort | xargs
+}
 # expect NAME ID STATUS LABELS: NAME of ID arrives with STATUS and LABELS,
 # from Prometheus and from vmalert (the same, source="vmalert" and the
 # rule's group as alertgroup, which vmalert adds: pvecg-guests for all the
-# alerts expected here).
+# alerts expected here), and from the vmalert over the shipped store (the
+# same but instance and job, source="vmalert-ship").  Shipped rows come
+# up to a minute late: that one may take a minute longer.
 expect() {
   wait_for 300 delivered "$1" "$2" "$3"
   check "$1 of $2 delivered $3, with the guest's labels" "$4" "$(hook_alert "$1" "$2" "$3")"
   wait_for 300 delivered "$1" "$2" "$3" vmalert
   check "vmalert: $1 of $2 delivered $3, with the guest's labels" \
-    "$(tr ' ' '\n' <<<"$4 source=vmalert alertgroup=pvecg-guests" | sort | xargs)" \
+    "$(with_labels "$4" source=vmalert alertgroup=pvecg-guests)" \
     "$(hook_alert "$1" "$2" "$3" vmalert)"
+  wait_for 360 delivered "$1" "$2" "$3" vmalert-ship
+  check "vmalert over pvecg ship's store: $1 of $2 delivered $3, with the guest's labels" \
+    "$(with_labels "$4" source=vmalert-ship alertgroup=pvecg-guests shipped)" \
+    "$(hook_alert "$1" "$2" "$3" vmalert-ship)"
 }
 
 CPU="alertname=PveGuestCpuStall id=qemu/301 instance=127.0.0.1:$SERVE_PORT job=pvecg kind=some name=hog-vm node=testnode scope=guest severity=warning vmid=301"
@@ -215,7 +269,7 @@ MEM="alertname=PveGuestMemoryStallFull id=qemu/302 instance=127.0.0.1:$SERVE_POR
 expect PveGuestCpuStall qemu/301 firing "$CPU"
 ! $MEMORY || expect PveGuestMemoryStallFull qemu/302 firing "$MEM"
 check "no resolved notice before the load stops" "" \
-  "$(hook_alert PveGuestCpuStall qemu/301 resolved)$(hook_alert PveGuestMemoryStallFull qemu/302 resolved)"
+  "$(hook_alert PveGuestCpuStall qemu/301 resolved)$(hook_alert PveGuestMemoryStallFull qemu/302 resolved)$(hook_alert PveGuestCpuStall qemu/301 resolved vmalert-ship)"
 stop_pids "${HOGS[@]}"
 HOGS=()
 expect PveGuestCpuStall qemu/301 resolved "$CPU"

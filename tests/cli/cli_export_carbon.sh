@@ -31,6 +31,8 @@ grep -q '^proxmox\.qemu\.100\.memhost	' "$T/got" || fail "no proxmox.qemu.100.me
 grep -q '^proxmox\.lxc\.101\.netin	' "$T/got" || fail "no proxmox.lxc.101.netin"
 grep -q '^proxmox\.nodes\.pve1\.nics\.physical\.receive	' "$T/got" || fail "no node traffic"
 grep -q '^proxmox\.nodes\.pve1\.cpustat\.avg1	' "$T/got" || fail "no node load"
+check_stall "$T/got" proxmox.qemu.100.stallcpusome proxmox.nodes.pve1.stallmemorysome \
+  proxmox.qemu.100.stalliofull
 
 # Twice: whisper keeps one value per time.
 export_guests 2>"$T/err" || fail "second export: $(cat "$T/err")"

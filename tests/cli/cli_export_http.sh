@@ -31,12 +31,14 @@ standin() { # ANSWER...: PORT, and LOG of its requests
   PORT=$(cat "$T/port")
   touch "$T/log"
 }
-# The VM's last two hours: 120 rows, 122 lines of line protocol.
+# The VM's last two hours: 120 rows, 122 lines of line protocol (up to
+# its last row: the rows of its stall file come a day later).
+UNTIL=$((T0 + 60 * 2160))
 export_vm() { # PATH [OPTIONS]
   local path=$1
   shift
   "$PVECG" export --format influx --vmid 100 --data-dir "$D" --pve-config-dir "$C" \
-    --since "$((T0 + 60 * 2040))" --to "http://127.0.0.1:$PORT$path" "$@"
+    --since "$((T0 + 60 * 2040))" --until "$UNTIL" --to "http://127.0.0.1:$PORT$path" "$@"
 }
 run() { # expected-exit COMMAND...: stderr in $T/err
   local want=$1 rc
@@ -49,7 +51,7 @@ run() { # expected-exit COMMAND...: stderr in $T/err
 }
 
 "$PVECG" export --format influx --vmid 100 --data-dir "$D" \
-  --pve-config-dir "$C" --since "$((T0 + 60 * 2040))" >"$T/all.txt"
+  --pve-config-dir "$C" --since "$((T0 + 60 * 2040))" --until "$UNTIL" >"$T/all.txt"
 lines=$(wc -l <"$T/all.txt")
 all_bytes=$(wc -c <"$T/all.txt")
 
@@ -134,7 +136,7 @@ openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj /CN=127.0.0.1 \
 standin --tls "$T/cert.pem" "$T/key.pem" 204
 https_vm() {
   "$PVECG" export --format influx --vmid 100 --data-dir "$D" --pve-config-dir "$C" \
-    --since "$((T0 + 60 * 2040))" --to "https://127.0.0.1:$PORT/api/v2/write?org=o&bucket=b" "$@"
+    --since "$((T0 + 60 * 2040))" --until "$UNTIL" --to "https://127.0.0.1:$PORT/api/v2/write?org=o&bucket=b" "$@"
 }
 run 0 https_vm --ca-file "$T/cert.pem" --token-file "$T/token"
 grep -qx "pvecg export: sent $lines lines ([0-9]* values) to https://127.0.0.1:$PORT/api/v2/write?org=o&bucket=b" "$T/err" ||
@@ -146,12 +148,13 @@ grep -Eq "batch 1 .*: (SSL peer certificate or SSH remote key was not OK|Peer ce
 grep -q "tries" "$T/err" && fail "a certificate problem was tried again"
 run 2 export_vm /write --format influx --ca-file "$T/cert.pem" --to tcp://127.0.0.1:1
 
-# The progress line: on a terminal, not with --quiet, not into a file.
+# The progress line: on a terminal, not with --quiet, not into a file
+# (8 files: three guests and a node, the KSM and stall files of 100 and pve1).
 standin 204
 script -qfec "$(printf '%q ' "$PVECG" export --format influx --all --unknown-guests lxc \
   --data-dir "$D" --pve-config-dir "$C" --to "http://127.0.0.1:$PORT/write")" \
   /dev/null >"$T/tty" || fail "on a terminal: $(cat "$T/tty")"
-grep -Eq 'pvecg export: [0-9]+/6 files, [0-9]+ points, [0-9]+ points/s, [0-9]+ s left' "$T/tty" ||
+grep -Eq 'pvecg export: [0-9]+/8 files, [0-9]+ points, [0-9]+ points/s, [0-9]+ s left' "$T/tty" ||
   fail "no progress line: $(cat -v "$T/tty")"
 script -qfec "$(printf '%q ' "$PVECG" export --format influx --all --unknown-guests lxc \
   --data-dir "$D" --pve-config-dir "$C" --to "http://127.0.0.1:$PORT/write" --quiet)" \

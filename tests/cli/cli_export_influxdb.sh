@@ -37,6 +37,11 @@ expected_points influx >"$T/expected"
 diff "$T/expected" "$T/got" >"$T/diff" || { head "$T/diff"; fail "points differ"; }
 grep -q "^system,.*ksmsaved" "$T/expected" && grep -q "^memory,.*ksmsharing" "$T/expected" ||
   fail "no KSM points expected"
+# The stall counters in seconds, in `system` beside the VM's and the
+# node's other values.
+check_stall "$T/got" "system,host=web server,nodename=pve1,object=qemu,vmid=100 stallcpusome" \
+  "system,host=pve1,object=nodes stallmemorysome" \
+  "system,host=web server,nodename=pve1,object=qemu,vmid=100 stalliofull"
 grep -q "pvecg export: sent [0-9]* lines ([0-9]* values) to $INFLUX_URL/write?db=pve" "$T/err" ||
   fail "no summary: $(cat "$T/err")"
 

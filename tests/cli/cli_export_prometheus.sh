@@ -19,6 +19,9 @@ need promtool prometheus
 [ "$(tail -1 "$T/history.om")" == "# EOF" ] || fail "no # EOF at the end"
 grep -q '^# TYPE pve_network_receive_bytes counter$' "$T/history.om" ||
   fail "no counter family"
+# some and full of one resource: one family, its HELP and TYPE once
+[ "$(grep -c '^# TYPE pve_pressure_cpu_stalled_seconds counter$' "$T/history.om")" -eq 2 ] ||
+  fail "not one cpu stall family for the VM and one for the node"
 backfill() {
   promtool tsdb create-blocks-from openmetrics "$T/history.om" "$T/tsdb" \
     >"$T/promtool.out" 2>&1 || fail "promtool: $(cat "$T/promtool.out")"
@@ -31,6 +34,13 @@ diff "$T/expected" "$T/got" >"$T/diff" || { head "$T/diff"; fail "samples differ
 grep -q '^pve_memory_host_bytes{id="qemu/100"}	' "$T/got" || fail "no memhost"
 grep -q '^pve_disk_read_bytes_total{id="qemu/100"}	' "$T/got" || fail "no disk counter"
 grep -q '^pve_load1{id="node/pve1"}	' "$T/got" || fail "no node load"
+# The stall counters as /metrics names them, and the guest's info that
+# the alert rules join for its name and node, at the times of its rows.
+check_stall "$T/got" 'pve_pressure_cpu_stalled_seconds_total{id="qemu/100",kind="some"}' \
+  'pve_pressure_memory_stalled_seconds_total{id="node/pve1",kind="some"}' \
+  'pve_pressure_io_stalled_seconds_total{id="qemu/100",kind="full"}'
+grep -q '^pve_guest_info{id="qemu/100",name="web server",node="pve1",template="0",type="qemu"}	'"$((T0 + 60 * 2160))"'	1.0$' "$T/got" ||
+  fail "no pve_guest_info of VM 100 at its last row"
 stop_receivers
 
 # The same history backfilled again: overlapping blocks, one sample each.

@@ -10,11 +10,14 @@
 # no reset), and each counter never decreases.  Also: the one line said
 # when the store goes away and the one when it is back, a second shipper
 # on the same state directory refused, --status, and a guest's cursor
-# dropped with its file.
+# dropped with its file.  The VM's and the node's stall files go along:
+# their counters in seconds, in `system`, 15 s a row for the VM's cpu
+# some from 0 through the whole run.
 set -euo pipefail
 : "${PVECG:?}" "${LAYOUT_DEFS:?}" "${EXPORT_POINTS:?}"
 
 . "$(dirname "$0")/receivers.sh" # T, fail, the stores
+SHIP_STALL=1
 . "$(dirname "$0")/ship_fixture.sh" # the files, SHIPPER stopped at exit
 
 S=$T/state
@@ -99,15 +102,17 @@ grep 'vmid=101 ' "$T/all" >"$T/got101" || true
 diff "$T/expected101" "$T/got101" >/dev/null || fail "the removed guest's points differ"
 [ "$(wc -l <"$T/expected")" -gt 20000 ] || fail "only $(wc -l <"$T/expected") points"
 # Counters never go back, whatever happened on the way.
-awk -F'\t' '$1 ~ / (netin|netout|diskread|diskwrite|receive|transmit)$/ {
+awk -F'\t' '$1 ~ / (netin|netout|diskread|diskwrite|receive|transmit|stall[a-z]+)$/ {
   if ($1 == s && $3 + 0 < v + 0) { print "decreases: " $0; bad = 1 }
   s = $1; v = $3 } END { exit bad }' "$T/all" || fail "a counter decreased"
+ship_check_stall "$T/all" "system,host=web,nodename=pve1,object=qemu,vmid=100 stallcpusome"
+grep -q '^system,host=pve1,object=nodes stallmemoryfull	' "$T/all" || fail "no node stall"
 
 "$PVECG" ship --status --state-dir "$S" >"$T/status"
 grep -Eqx "http://127.0.0.1:[0-9]+/write \(state [0-9a-f]{16}\)" "$T/status" ||
   fail "status: $(cat "$T/status")"
 grep -qx "  lag            0 s" "$T/status" || fail "status: $(cat "$T/status")"
-grep -qx "  files          3" "$T/status" || fail "status: $(cat "$T/status")"
+grep -qx "  files          5" "$T/status" || fail "status: $(cat "$T/status")"
 
 # The same totals for Prometheus, in pvecg serve's /metrics.
 port=$(free_port)
@@ -127,7 +132,7 @@ grep -qx "pvecg_ship_lag_seconds{target=\"$target\",state=\"$id\"} 0" "$T/metric
   fail "no lag in /metrics: $(grep pvecg_ship "$T/metrics")"
 grep -qx "pvecg_ship_rows_sent_total{target=\"$target\",state=\"$id\"} $sent" "$T/metrics" ||
   fail "rows sent in /metrics: $(grep pvecg_ship_rows "$T/metrics"), not $sent"
-grep -qx "pvecg_ship_files{target=\"$target\",state=\"$id\"} 3" "$T/metrics" ||
+grep -qx "pvecg_ship_files{target=\"$target\",state=\"$id\"} 5" "$T/metrics" ||
   fail "files in /metrics"
 if command -v promtool >/dev/null; then
   promtool check metrics <"$T/metrics" >"$T/promtool" 2>&1 || fail "promtool: $(cat "$T/promtool")"

@@ -9,11 +9,14 @@
 # shipper killed with -9 in a backlog and started again.  Every sample
 # the store holds then equals what those names make of `pvecg export
 # --format json` of the same files, to VictoriaMetrics' 12 significant
-# digits, counters going on across the outage.
+# digits, counters going on across the outage: the stall files' too,
+# named as /metrics names them (so the alert rules work on shipped data),
+# the VM's cpu some 15 s a row from 0 through the whole run.
 set -euo pipefail
 : "${PVECG:?}" "${LAYOUT_DEFS:?}" "${EXPORT_POINTS:?}"
 
 . "$(dirname "$0")/receivers.sh" # T, fail, the stores
+SHIP_STALL=1
 . "$(dirname "$0")/ship_fixture.sh" # the files, SHIPPER stopped at exit
 
 ship() { # FORMAT PATH STATE_DIR
@@ -74,7 +77,13 @@ grep -q '^pve_network_receive_bytes_total{id="lxc/101"}	' "$T/got" || fail "no c
 awk -F'\t' '$1 ~ /_total\{/ {
   if ($1 == s && $3 + 0 < v + 0) { print "decreases: " $0; bad = 1 }
   s = $1; v = $3 } END { exit bad }' "$T/got" || fail "a counter decreased"
+ship_check_stall "$T/got" 'pve_pressure_cpu_stalled_seconds_total{id="qemu/100",kind="some"}'
+grep -q '^pve_pressure_memory_stalled_seconds_total{id="node/pve1",kind="full"}	' "$T/got" ||
+  fail "no node stall"
+grep -q '^pve_guest_info{id="qemu/100",name="web",node="pve1",template="0",type="qemu"}	' "$T/got" ||
+  fail "no pve_guest_info"
 story influx /write victoria-influx
 grep -q '^system_memhost{host=web,nodename=pve1,object=qemu,vmid=100}	' "$T/got" ||
   fail "no system_memhost of VM 100"
+ship_check_stall "$T/got" "system_stallcpusome{host=web,nodename=pve1,object=qemu,vmid=100}"
 echo PASS

@@ -76,6 +76,9 @@ cluster_points() {
         else
           printf "%s{id=\"%s/196\"%s}\t%d\t%.17g\n", prom[i], obj, cl == "" ? "" : ",cluster=\"" cl "\"", t, value[i]
       }
+      # a guest with a configuration: its info at each of its rows
+      for (r = 0; r < 3 && form != "influx" && form != "victoria" && form != "graphite"; r++)
+        printf "pve_guest_info{id=\"%s/196\"%s,name=\"%s\",node=\"%s\",template=\"0\",type=\"%s\"}\t%d\t1\n", obj, cl == "" ? "" : ",cluster=\"" cl "\"", title, node, obj, t1 + 60 * r
       if (form == "influx")
         printf "cpustat,%shost=%s,object=nodes avg1\t%d\t%s.5\n", ctag, node, t1, k
       else if (form == "victoria")

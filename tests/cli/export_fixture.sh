@@ -11,7 +11,12 @@
 #   pve-vm-9.0/102  a guest no configuration names;
 #   pvecg-ksm-vm-1.0/100, pvecg-ksm-node-1.0/pve1  pvecg's KSM files of
 #                   the VM and the node: 2 h of rows, a negative profit,
-#                   U where an older kernel says nothing.
+#                   U where an older kernel says nothing;
+#   pvecg-pressure-vm-1.0/100, pvecg-pressure-node-1.0/pve1  pvecg's stall
+#                   files of the VM and the node: 2 h of the kernel's PSI
+#                   totals (µs) at known rates: the VM's cpu some 250,000
+#                   µs/s (a quarter of each minute: its counter is 15 s a
+#                   row), a U hole in io full, the node's totals above 2^32.
 # GUESTS lists "vmid object nodename title" for export_points.py.
 #
 # needs: T, LAYOUT_DEFS; sets D (data), C (configuration), GUESTS, NOW
@@ -24,6 +29,7 @@ D=$T/data
 C=$T/pve
 mkdir -p "$D/pve-vm-9.0" "$D/pve-node-9.0" "$D/pve2-vm" \
   "$D/pvecg-ksm-vm-1.0" "$D/pvecg-ksm-node-1.0" \
+  "$D/pvecg-pressure-vm-1.0" "$D/pvecg-pressure-node-1.0" \
   "$C/nodes/pve1/qemu-server" "$C/nodes/pve2/lxc" "$C/nodes/pve1/lxc"
 
 fixture_file() { # LAYOUT PATH START
@@ -77,6 +83,20 @@ awk -v t0="$TK" 'BEGIN { for (i = 1; i <= 120; i++)
   printf "%d:1:%d:%d:U:U:%d\n", t0 + 60 * i, 250 * i, 750 * i, 3072000 * i }' |
   xargs rrdtool update "$D/pvecg-ksm-node-1.0/pve1"
 
+# Stall totals (DERIVE, µs): cpu some, cpu full, io some, io full, memory
+# some, memory full; each row's rate is the total's growth over 60 s.
+stall_rows() { # PATH BASE: rows i = 1..120 from TK + 60
+  awk -v t0="$TK" -v base="$2" 'BEGIN { for (i = 1; i <= 120; i++)
+    printf "%d:%.0f:%.0f:%.0f:%s:%.0f:0\n", t0 + 60 * i, base + 15000000 * i,
+      60 * (1000 * i + 4000 * int(i / 3)), 60 * 7 * i * i,
+      (i % 17 == 0 ? "U" : sprintf("%.0f", 180 * i)), base + 60 * 123457 * i }' |
+    xargs rrdtool update "$1"
+}
+fixture_file pvecg-pressure-vm-1.0 "$D/pvecg-pressure-vm-1.0/100" "$TK"
+stall_rows "$D/pvecg-pressure-vm-1.0/100" 0
+fixture_file pvecg-pressure-node-1.0 "$D/pvecg-pressure-node-1.0/pve1" "$TK"
+stall_rows "$D/pvecg-pressure-node-1.0/pve1" 5000000000000
+
 printf 'name: web server\nmemory: 8192\ncores: 4\n' >"$C/nodes/pve1/qemu-server/100.conf"
 printf 'hostname: ct1\nmemory: 2048\n' >"$C/nodes/pve2/lxc/101.conf"
 GUESTS=$T/guests
@@ -88,4 +108,32 @@ expected_points() {
   "$PVECG" export --format json --names pvecg --vmid 100 --vmid 101 --node pve1 \
     --data-dir "$D" >"$T/rows.json"
   "$EXPORT_POINTS" expect "$1" "$T/rows.json" "$GUESTS"
+}
+
+# check_stall GOT VM_CPU_SOME NODE_MEMORY_SOME [VM_IO_FULL]: the store's
+# points (GOT, as export_points.py reads them) hold the stall counters the
+# fixture's rates make, stated here on their own: the VM's cpu some 0 at
+# its first known row (i = 2: a DERIVE's first update has no rate) and 15 s
+# more each row, so that each minute's difference over 60 s is exactly the
+# quarter the rows were written with; the node's memory some 7.40742 s a
+# row; io full (when named) without the rows of its U hole (17, 18) and
+# going on without their microseconds.  Series are named as GOT names them.
+check_stall() {
+  local got=$1 i value
+  stall_value() { # SERIES ROW
+    awk -F'\t' -v s="$1" -v t=$((TK + 60 * $2)) '$1 == s && $2 == t { printf "%.12g\n", $3 }' "$got"
+  }
+  for i in 2 3 62 120; do
+    value=$(stall_value "$2" "$i")
+    [ "$value" = "$((15 * (i - 2)))" ] || fail "$2 at row $i: '$value', not $((15 * (i - 2)))"
+  done
+  [ -z "$(stall_value "$2" 1)" ] || fail "$2 has a point at its first update"
+  awk -F'\t' -v s="$2" '$1 == s { if (n++ && ($3 - v) / 60 != 0.25) bad = 1; v = $3 }
+    END { exit bad || n != 119 }' "$got" || fail "$2: not 119 points a quarter apart"
+  value=$(stall_value "$3" 120)
+  [ "$value" = 874.07556 ] || fail "$3 at row 120: '$value', not 874.07556"
+  [ -z "${4:-}" ] && return 0
+  [ -z "$(stall_value "$4" 17)$(stall_value "$4" 18)" ] || fail "$4 has points in its hole"
+  [ "$(stall_value "$4" 16)" = 0.00252 ] && [ "$(stall_value "$4" 19)" = 0.0027 ] ||
+    fail "$4 around its hole: $(stall_value "$4" 16), $(stall_value "$4" 19)"
 }

@@ -9,7 +9,13 @@ The expected points are computed here from `pvecg export --format json
 by this file's own statement of Proxmox's names (pve-manager's
 PVE/Status/InfluxDB.pm, Graphite.pm and pvestatd; prometheus-pve-exporter's
 collector/cluster.py), not by pvecg's tables.  Counters: 0 at a file's
-first row with a known rate, then + rate x step at every known one.
+first row with a known rate, then + rate x step at every known one; the
+stall totals of pvecg's stall files (rates of microseconds stalled per
+second) summed so and written in seconds (/ 1e6), as pvecg serve's
+/metrics names them (pve_pressure_<res>_stalled_seconds_total{kind=}).
+In Prometheus' names a guest with a configuration also has
+pve_guest_info{id,node,name,type,template,tags} 1 at each of its rows, as
+/metrics has it (empty labels are no labels in a store).
 Values are written with repr(), so equal lines mean equal doubles.
 
 usage:
@@ -69,7 +75,14 @@ for name in ("ksmmerging", "ksmzero", "ksmprofit", "ksmsaved"):
 for name in ("ksmrun", "ksmshared", "ksmsharing", "ksmzero", "ksmprofit",
              "ksmsaved"):
     NODE[name] = ("memory", None, name)
-COUNTERS = {"netin", "netout", "diskread", "diskwrite"}
+# pvecg's stall files: a guest's and a node's alike into `system`.
+STALLS = {}
+for res in ("cpu", "io", "memory"):
+    for kind in ("some", "full"):
+        name = "stall" + res + kind
+        GUEST[name] = NODE[name] = ("system", None, name)
+        STALLS[name] = ("pve_pressure_%s_stalled_seconds_total" % res, kind)
+COUNTERS = {"netin", "netout", "diskread", "diskwrite"} | STALLS.keys()
 
 # RRD column -> Prometheus name (counters with _total), guests and nodes.
 PROM_GUEST = {
@@ -123,7 +136,8 @@ def num(value):
 
 
 def rows_with_counters(path):
-    """The JSON rows, counters rebuilt per file, in file order."""
+    """The JSON rows, counters rebuilt per file, in file order (a stall
+    total kept in microseconds, written in seconds)."""
     totals = {}
     for line in open(path):
         row = json.loads(line)
@@ -133,12 +147,33 @@ def rows_with_counters(path):
                 totals[state] += row[key] * row["step"]
             else:
                 totals[state] = 0.0
-            row[key] = totals[state]
+            row[key] = totals[state] / 1e6 if key in STALLS else totals[state]
         yield row
 
 
 def tags(pairs):
     return ",".join("%s=%s" % kv for kv in sorted(pairs))
+
+
+def prom_series(name, labels):
+    """name{id="..",cluster="..",kind="..",...}: id, cluster and kind
+    first, the rest by name; empty labels left out (a store has none)."""
+    first = [k for k in ("id", "cluster", "kind") if labels.get(k)]
+    rest = sorted(k for k in labels if k not in first and labels[k] != ""
+                  and k not in ("id", "cluster", "kind"))
+    return "%s{%s}" % (name, ",".join('%s="%s"' % (k, labels[k])
+                                      for k in first + rest))
+
+
+def guest_info(row, gid, guests):
+    """A guest's pve_guest_info sample at the row, or None."""
+    if "vmid" not in row or row["file"].startswith("pvecg-"):
+        return None
+    obj, nodename, title = guests[str(row["vmid"])]
+    labels = {"id": gid, "node": nodename, "name": title, "type": obj,
+              "template": "0", "tags": ""}
+    return "%s\t%d\t%s" % (prom_series("pve_guest_info", labels),
+                            row["time"], num(1))
 
 
 def expect(form, json_path, guests_path):
@@ -161,6 +196,9 @@ def expect(form, json_path, guests_path):
             gid, name = obj + "/" + vmid, vmid
         names = NODE if node else GUEST
         prom = PROM_NODE if node else PROM_GUEST
+        info = guest_info(row, gid, guests)
+        if form == "prometheus" and info is not None:
+            out.append(info)
         for key, value in row.items():
             if key in META:
                 continue
@@ -178,6 +216,9 @@ def expect(form, json_path, guests_path):
                 if inst:
                     parts.append(inst)
                 series = ".".join(parts + [field])
+            elif key in STALLS:
+                series = prom_series(STALLS[key][0],
+                                     {"id": gid, "kind": STALLS[key][1]})
             else:
                 if key.startswith("pressure"):
                     value = value / 100
@@ -249,9 +290,11 @@ def read_prometheus(url, at):
             continue
         q = urllib.parse.urlencode({"query": "%s[100y]" % name, "time": at})
         for series in get_json(url + "/api/v1/query?" + q)["data"]["result"]:
-            sid = series["metric"]["id"]
+            labels = dict(series["metric"])
+            labels.pop("__name__", None)
+            text = prom_series(name, labels)
             for t, v in series["values"]:
-                out.append('%s{id="%s"}\t%d\t%s' % (name, sid, t, num(v)))
+                out.append('%s\t%d\t%s' % (text, t, num(v)))
     print("\n".join(sorted(out)))
 
 
@@ -265,10 +308,7 @@ def read_victoria(url):
             labels = dict(series["metric"])
             name = labels.pop("__name__")
             if name.startswith("pve_"):
-                cluster = labels.get("cluster")
-                text = '%s{id="%s"%s}' % (
-                    name, labels["id"],
-                    ',cluster="%s"' % cluster if cluster is not None else "")
+                text = prom_series(name, labels)
             else:
                 text = "%s{%s}" % (name, tags(labels.items()))
             for t, v in zip(series["timestamps"], series["values"]):

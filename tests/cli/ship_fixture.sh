@@ -7,6 +7,11 @@
 #   pve-vm-9.0/101     a container "ct1" on pve1
 #   pve-node-9.0/pve1  the node
 #   (ship_add_guest)   pve-vm-9.0/102, a VM "late" that appears mid-run
+#   with SHIP_STALL=1: pvecg-pressure-vm-1.0/100 and
+#   pvecg-pressure-node-1.0/pve1, the stall files of the VM and the node,
+#                      the kernel's PSI totals (µs) at known rates: cpu
+#                      some 250,000 µs/s, so its counter grows by exactly
+#                      15 s a row (ship_check_stall), and a U hole in io full
 # The daemon writes a file's rows once the oldest is 2 s old (-w 2, as
 # Proxmox's -w 300 in a hurry; SHIP_WRITE_TIMEOUT sets another): until
 # then the file does not hold them.
@@ -60,6 +65,13 @@ ship_file() { # LAYOUT PATH
 ship_file pve-vm-9.0 "$D/pve-vm-9.0/100"
 ship_file pve-vm-9.0 "$D/pve-vm-9.0/101"
 ship_file pve-node-9.0 "$D/pve-node-9.0/pve1"
+STALL_FILES=()
+if [ -n "${SHIP_STALL:-}" ]; then
+  mkdir -p "$D/pvecg-pressure-vm-1.0" "$D/pvecg-pressure-node-1.0"
+  STALL_FILES=("$D/pvecg-pressure-vm-1.0/100" "$D/pvecg-pressure-node-1.0/pve1")
+  ship_file pvecg-pressure-vm-1.0 "${STALL_FILES[0]}"
+  ship_file pvecg-pressure-node-1.0 "${STALL_FILES[1]}"
+fi
 printf 'name: web\nmemory: 8192\ncores: 4\n' >"$C/nodes/pve1/qemu-server/100.conf"
 printf 'hostname: ct1\nmemory: 2048\n' >"$C/nodes/pve1/lxc/101.conf"
 GUESTS=$T/guests
@@ -90,7 +102,22 @@ ship_rows() {
         20000000000 - i % 83, (i % 4) * 2.5, (i % 6) * 0.5, (i % 2) * 0.25,
         (i % 3) * 1.5, (i % 7) * 0.05
     } }' | xargs -n 20 rrdtool update --daemon "$DAEMON" "$D/pve-node-9.0/pve1"
+  local f
+  for f in "${STALL_FILES[@]}"; do ship_stall_rows "$n" "$f"; done
   SIM=$((SIM + 60 * n))
+}
+
+# ship_stall_rows N PATH: the stall totals of N more rows, functions of the
+# minute i (cpu some, cpu full, io some, io full, memory some, memory
+# full): each row's rate is the growth over its 60 s.
+ship_stall_rows() {
+  awk -v t0="$SIM" -v n="$1" 'BEGIN {
+    for (k = 1; k <= n; k++) {
+      t = t0 + 60 * k; i = t / 60
+      printf "%d:%.0f:%.0f:%.0f:%s:%.0f:0\n", t, 15000000 * i,
+        60 * (1000 * i + 4000 * int(i / 3)), 60 * (7 * i + 11 * int(i / 5)),
+        (i % 17 == 0 ? "U" : sprintf("%.0f", 180 * i)), 60 * 123457 * i
+    } }' | xargs -n 20 rrdtool update --daemon "$DAEMON" "$2"
 }
 
 # ship_add_guest: VM 102 appears, with its configuration.
@@ -112,7 +139,8 @@ ship_remove_guest() {
 
 # ship_flush: every row the daemon holds into the files.
 ship_flush() {
-  rrdtool flushcached --daemon "$DAEMON" "$D"/pve-vm-9.0/* "$D"/pve-node-9.0/*
+  rrdtool flushcached --daemon "$DAEMON" "$D"/pve-vm-9.0/* "$D"/pve-node-9.0/* \
+    "${STALL_FILES[@]}"
 }
 
 # ship_expected FORM: what the store must hold of the files now there,
@@ -143,9 +171,27 @@ ship_wait_caught_up() {
 # ship_cursors_at_end STATE_DIR: every file's cursor is its newest row.
 ship_cursors_at_end() {
   local f last cursor
-  for f in "$D"/pve-vm-9.0/* "$D"/pve-node-9.0/*; do
+  for f in "$D"/pve-vm-9.0/* "$D"/pve-node-9.0/* "${STALL_FILES[@]}"; do
     last=$(rrdtool lastupdate "$f" | awk 'NR == 3 { sub(":", "", $1); print $1 }')
     cursor=$(awk -v k="${f#"$D"/}" '$1 == "file" && $2 == k { print $6 }' "$1"/*.state)
     [ "$cursor" == "$((last / 60 * 60))" ] || return 1
   done
+}
+
+# ship_check_stall GOT SERIES: the VM's cpu some stall counter, as the
+# store holds it (GOT, as export_points.py reads it), stated here on its
+# own: 0 at the file's first known row (its second: a DERIVE's first
+# update has no rate), then exactly 15 s more each minute, through every
+# outage, kill and restart of the run (a counter that started again from 0
+# or skipped rows would not be), up to the file's last row.
+ship_check_stall() {
+  local last
+  last=$(rrdtool lastupdate "${STALL_FILES[0]}" | awk 'NR == 3 { sub(":", "", $1); print $1 }')
+  awk -F'\t' -v s="$2" -v last="$last" '$1 == s {
+      if (n++ == 0) { first = $2; if ($3 != 0) bad = "first " $3 }
+      else if ($2 != t + 60 || $3 - v != 15) bad = bad " " t ":" v "->" $2 ":" $3
+      t = $2; v = $3 }
+    END { if (n < 100 || t != last || bad != "") {
+      print n " points to " t " (last row " last "): " bad; exit 1 } }' "$1" ||
+    fail "$2 is not 15 s a row from 0"
 }

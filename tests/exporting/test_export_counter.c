@@ -8,7 +8,11 @@
  * rows, as a file's archives are read), an unknown rate gives an unknown
  * counter and leaves the total alone (the gap's bytes are not made up),
  * columns that are not counters pass through untouched, and a reset
- * starts the next file at 0 again.
+ * starts the next file at 0 again.  pvecg's stall totals (rates of
+ * microseconds stalled per second) become counters of seconds: the
+ * total kept in microseconds, divided by 1e6 when written, so that the
+ * difference of two neighbouring rows over the row's length is the
+ * share of time stalled.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -32,7 +36,7 @@ static const struct rrd_ds_def three_ds[] = {
 };
 static const struct rrd_layout three = {
     .name = "three", .ds = three_ds, .ds_count = 3};
-static const bool three_counter[3] = {true, false, true};
+static const double three_counter[3] = {1, 0, 1};
 
 #define U NAN
 
@@ -99,7 +103,7 @@ static void test_sequence(void **state) {
 /* Only the marked columns change, whatever their RRD type. */
 static void test_not_counters(void **state) {
   (void)state;
-  static const bool none[3] = {false, false, false};
+  static const double none[3] = {0, 0, 0};
   struct export_counter c;
   export_counter_reset(&c);
   const double values[3] = {100, U, 1e300};
@@ -114,24 +118,65 @@ static void test_not_counters(void **state) {
 static void test_pve_vm(void **state) {
   (void)state;
   const struct rrd_layout *l = &layout_pve_vm_9_0;
-  bool is_counter[RRD_LAYOUT_DS_MAX] = {false};
+  double unit[RRD_LAYOUT_DS_MAX] = {0};
   double values[RRD_LAYOUT_DS_MAX], out[RRD_LAYOUT_DS_MAX];
   for (size_t i = 0; i < l->ds_count; i++) {
-    const struct export_metric *m = export_metric_of(l, false, i);
-    is_counter[i] = m != NULL && m->counter;
+    unit[i] = export_metric_counter_unit(export_metric_of(l, false, i));
     values[i] = 2;
   }
   struct export_counter c;
   export_counter_reset(&c);
-  export_counter_apply(&c, l, is_counter, 60, values, out);
-  export_counter_apply(&c, l, is_counter, 60, values, out);
+  export_counter_apply(&c, l, unit, 60, values, out);
+  export_counter_apply(&c, l, unit, 60, values, out);
   for (size_t i = 0; i < l->ds_count; i++) {
     bool counter = strcmp(l->ds[i].name, "netin") == 0 ||
                    strcmp(l->ds[i].name, "netout") == 0 ||
                    strcmp(l->ds[i].name, "diskread") == 0 ||
                    strcmp(l->ds[i].name, "diskwrite") == 0;
-    assert_int_equal(is_counter[i], counter);
+    assert_true(unit[i] == (counter ? 1 : 0));
     assert_true(out[i] == (counter ? 120 : 2));
+  }
+}
+
+/* A stall file's rows (stallcpusome, stallcpufull, stalliosome,
+ * stalliofull, stallmemorysome, stallmemoryfull), as a guest's or a
+ * node's: every column a counter of seconds. */
+static void apply_stall(struct export_counter *c, bool node,
+                        unsigned long resolution, const double rates[6],
+                        double out[6]) {
+  const struct rrd_layout *l =
+      node ? &layout_pvecg_pressure_node_1_0 : &layout_pvecg_pressure_vm_1_0;
+  double unit[RRD_LAYOUT_DS_MAX];
+  assert_int_equal(l->ds_count, 6);
+  for (size_t i = 0; i < 6; i++)
+    unit[i] = export_metric_counter_unit(export_metric_of(l, node, i));
+  export_counter_apply(c, l, unit, resolution, rates, out);
+}
+
+static void test_stall(void **state) {
+  (void)state;
+  for (int node = 0; node <= 1; node++) {
+    struct export_counter c;
+    export_counter_reset(&c);
+    double out[6];
+    /* 25 % of a minute stalled is 15 s; a quarter of a microsecond a
+     * second over 30 minutes is 450 µs; unknown stays unknown. */
+    apply_stall(&c, node, 60, (double[6]){250000, 0, 1, U, 999999.5, 3}, out);
+    check_row(out, 0, 0, 0);
+    check_row(out + 3, U, 0, 0);
+    apply_stall(&c, node, 60, (double[6]){250000, 1e6, 1, 7, 999999.5, 3}, out);
+    check_row(out, 15, 60, 0.00006);
+    check_row(out + 3, 0, 59.99997, 0.00018);
+    apply_stall(&c, node, 1800, (double[6]){U, 0.5, 0.25, 7, 0, 3}, out);
+    check_row(out, U, 60.0009, 0.00051);
+    check_row(out + 3, 0.0126, 59.99997, 0.00558);
+    /* The share of time stalled back from two neighbouring rows. */
+    apply_stall(&c, node, 60, (double[6]){500000, 0, 0, 0, 0, 0}, out);
+    check(out[0], 45);
+    assert_true((out[0] - 15) / 60 * 1e6 == 500000);
+    /* Kept in microseconds: the total goes on exactly where seconds
+     * summed row by row would drift. */
+    assert_true(c.total[0] == 45e6);
   }
 }
 
@@ -140,6 +185,7 @@ int main(void) {
       cmocka_unit_test(test_sequence),
       cmocka_unit_test(test_not_counters),
       cmocka_unit_test(test_pve_vm),
+      cmocka_unit_test(test_stall),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

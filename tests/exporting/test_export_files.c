@@ -3,7 +3,10 @@
  * Tests of src/exporting/export_files.c and guest_directories.c on a data
  * directory with clusters in a mkdtemp directory: every cluster's files
  * listed in turn ("" first, then by name), each naming its cluster, guests
- * before nodes, a legacy file counted once with its 9.0 one; which cluster
+ * before nodes, a legacy file counted once with its 9.0 one, a guest's or
+ * node's pvecg files (KSM, then stall time) right after its pve file, for
+ * --all and for --vmid/--node alike (a stall file without a KSM file too,
+ * and one whose pve file is not there, at its place); which cluster
  * a --vmid/--node means without --cluster ("" when it has the file, else
  * the one cluster that has it, a legacy file too, else refused naming the
  * clusters); names refused as clusters; each cluster's guests read from
@@ -50,6 +53,11 @@ static int setup(void **state) {
   put("data/solo/pve-vm-9.0/196", "");
   put("data/prod/pvecg-ksm-vm-1.0/196", "");
   put("data/prod/pvecg-ksm-node-1.0/pve1", "");
+  put("data/prod/pvecg-pressure-vm-1.0/196", "");
+  put("data/prod/pvecg-pressure-vm-1.0/100", "");
+  put("data/prod/pvecg-pressure-vm-1.0/101", ""); /* no pve file */
+  put("data/prod/pvecg-pressure-node-1.0/pve1", "");
+  put("data/pvecg-pressure-node-1.0/host0", "");
   put("pve/nodes/host0/qemu-server/196.conf", "name: own\n");
   put("pve/prod/nodes/pve1/lxc/196.conf", "hostname: ct\n");
   snprintf(data, sizeof(data), "%s/data", root);
@@ -77,13 +85,18 @@ static void test_scan_all(void **state) {
   static const char *const want[][3] = {
       {"", "pve-vm-9.0", "196"},
       {"", "pve-node-9.0", "host0"},
+      {"", "pvecg-pressure-node-1.0", "host0"},
       {"lab", "pve-vm-9.0", "300"},
       {"lab", "pve-node-9.0", "pve1"},
       {"prod", "pve-vm-9.0", "100"},
+      {"prod", "pvecg-pressure-vm-1.0", "100"},
+      {"prod", "pvecg-pressure-vm-1.0", "101"},
       {"prod", "pve-vm-9.0", "196"},
       {"prod", "pvecg-ksm-vm-1.0", "196"},
+      {"prod", "pvecg-pressure-vm-1.0", "196"},
       {"prod", "pve-node-9.0", "pve1"},
       {"prod", "pvecg-ksm-node-1.0", "pve1"},
+      {"prod", "pvecg-pressure-node-1.0", "pve1"},
       {"solo", "pve-vm-9.0", "196"},
   };
   assert_int_equal(f.count, sizeof(want) / sizeof(want[0]));
@@ -95,11 +108,11 @@ static void test_scan_all(void **state) {
   export_files_free(&f);
   /* One cluster alone; the data directory's own as before clusters. */
   assert_int_equal(export_files_scan_cluster(&f, data, "prod"), 0);
-  assert_int_equal(f.count, 5);
+  assert_int_equal(f.count, 9);
   assert_string_equal(f.file[0].cluster, "prod");
   export_files_free(&f);
   assert_int_equal(export_files_scan(&f, data), 0);
-  assert_int_equal(f.count, 2);
+  assert_int_equal(f.count, 3);
   assert_string_equal(f.file[0].cluster, "");
   export_files_free(&f);
   assert_int_equal(export_files_scan_cluster(&f, data, "pve-vm-9.0"), -EINVAL);
@@ -135,18 +148,29 @@ static void test_pick(void **state) {
        "node pve1 is in the clusters lab, prod: say which with --cluster");
 }
 
-/* --vmid/--node: a KSM file goes with its pve file, right after it. */
-static void test_add_ksm(void **state) {
+/* --vmid/--node: a guest's or node's pvecg files go with its pve file,
+ * right after it, in --all's order. */
+static void test_add_extras(void **state) {
   (void)state;
   struct export_files f = {0};
   assert_int_equal(export_files_add_in(&f, "prod", EXPORT_NODE, "pve1"), 0);
   assert_int_equal(export_files_add_in(&f, "prod", EXPORT_VM, "196"), 0);
   assert_int_equal(export_files_add_in(&f, "solo", EXPORT_VM, "196"), 0);
-  assert_int_equal(export_files_add_ksm(&f, data), 0);
+  assert_int_equal(export_files_add_in(&f, "prod", EXPORT_VM, "100"), 0);
+  assert_int_equal(export_files_add(&f, EXPORT_NODE, "host0"), 0);
+  assert_int_equal(export_files_add_extras(&f, data), 0);
   static const char *const want[][3] = {
-      {"prod", "pve-node-9.0", "pve1"}, {"prod", "pvecg-ksm-node-1.0", "pve1"},
-      {"prod", "pve-vm-9.0", "196"},    {"prod", "pvecg-ksm-vm-1.0", "196"},
+      {"prod", "pve-node-9.0", "pve1"},
+      {"prod", "pvecg-ksm-node-1.0", "pve1"},
+      {"prod", "pvecg-pressure-node-1.0", "pve1"},
+      {"prod", "pve-vm-9.0", "196"},
+      {"prod", "pvecg-ksm-vm-1.0", "196"},
+      {"prod", "pvecg-pressure-vm-1.0", "196"},
       {"solo", "pve-vm-9.0", "196"},
+      {"prod", "pve-vm-9.0", "100"},
+      {"prod", "pvecg-pressure-vm-1.0", "100"},
+      {"", "pve-node-9.0", "host0"},
+      {"", "pvecg-pressure-node-1.0", "host0"},
   };
   assert_int_equal(f.count, sizeof(want) / sizeof(want[0]));
   for (size_t i = 0; i < f.count; i++) {
@@ -193,7 +217,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_scan_all),
       cmocka_unit_test(test_pick),
-      cmocka_unit_test(test_add_ksm),
+      cmocka_unit_test(test_add_extras),
       cmocka_unit_test(test_guests),
   };
   return cmocka_run_group_tests(tests, setup, teardown);

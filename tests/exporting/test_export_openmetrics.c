@@ -10,7 +10,10 @@
  * OpenMetrics and milliseconds for Prometheus, "# EOF" only for
  * OpenMetrics, a legacy pve2-vm row leaving the newer columns unknown,
  * rows forgotten after a write, and a series growing past its first
- * 1024 rows.
+ * 1024 rows.  pvecg's stall counters (already in seconds) under /metrics'
+ * names, one family per resource with some and full told apart by `kind`
+ * after id and cluster, its HELP and TYPE once; a guest's pve_guest_info
+ * with /metrics' labels at each row with a known value.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -277,6 +280,109 @@ static void test_cluster_label(void **state) {
   export_series_free(&s);
 }
 
+/* A stall file's rows, counters in seconds already: some and full of a
+ * resource share one family, HELP and TYPE written once for both. */
+static void test_stall(void **state) {
+  (void)state;
+  struct export_series s = {0};
+  export_series_begin(&s, &layout_pvecg_pressure_vm_1_0);
+  /* cpu some, cpu full, io some, io full, memory some, memory full */
+  assert_int_equal(export_series_add(&s, T, (double[6]){0, 0, U, U, U, 0}, 6),
+                   0);
+  assert_int_equal(
+      export_series_add(&s, T + 60, (double[6]){15, 0.5, U, U, U, U}, 6), 0);
+  struct export_source src =
+      source(EXPORT_VM, "qemu", "100", &layout_pvecg_pressure_vm_1_0);
+  src.cluster = "prod";
+#define STALL_HELP(what)                                                       \
+  "Seconds in which tasks were stalled on " what " (the kernel's PSI "         \
+  "total; kind some: at least one task, full: all non-idle tasks at once)\n"
+  check_write(
+      &s, EXPORT_PROMETHEUS, &src,
+      "# HELP pve_pressure_cpu_stalled_seconds_total " STALL_HELP(
+          "CPU") "# TYPE pve_pressure_cpu_stalled_seconds_total counter\n"
+                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
+                 "100\",cluster=\"prod\","
+                 "kind=\"some\"} 0 1700000060000\n"
+                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
+                 "100\",cluster=\"prod\","
+                 "kind=\"some\"} 15 1700000120000\n"
+                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
+                 "100\",cluster=\"prod\","
+                 "kind=\"full\"} 0 1700000060000\n"
+                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
+                 "100\",cluster=\"prod\","
+                 "kind=\"full\"} 0.5 1700000120000\n"
+                 "# HELP pve_pressure_memory_stalled_seconds_total " STALL_HELP(
+                     "memory") "# TYPE "
+                               "pve_pressure_memory_stalled_seconds_total "
+                               "counter\n"
+                               "pve_pressure_memory_stalled_seconds_total{id="
+                               "\"qemu/100\",cluster="
+                               "\"prod\",kind=\"full\"} 0 1700000060000\n",
+      5);
+  /* OpenMetrics: the family without _total, the same series. */
+  assert_int_equal(export_series_add(&s, T, (double[6]){U, U, 4, 5, U, U}, 6),
+                   0);
+  src.cluster = NULL;
+  check_write(&s, EXPORT_OPENMETRICS, &src,
+              "# HELP pve_pressure_io_stalled_seconds " STALL_HELP(
+                  "IO") "# TYPE pve_pressure_io_stalled_seconds counter\n"
+                        "pve_pressure_io_stalled_seconds_total{id=\"qemu/100\","
+                        "kind=\"some\"} 4 1700000060\n"
+                        "pve_pressure_io_stalled_seconds_total{id=\"qemu/100\","
+                        "kind=\"full\"} 5 1700000060\n",
+              2);
+#undef STALL_HELP
+  export_series_free(&s);
+}
+
+/* A guest's info at each row with a known value, its labels escaped. */
+static void test_guest_info(void **state) {
+  (void)state;
+  struct export_series s = {0};
+  export_series_begin(&s, &layout_pve_vm_9_0);
+  double row[17];
+  set_row(row, 17);
+  assert_int_equal(export_series_add(&s, T, row, 17), 0); /* all unknown */
+  row[1] = 0.5;
+  assert_int_equal(export_series_add(&s, T + 60, row, 17), 0);
+  assert_int_equal(export_series_add(&s, T + 120, row, 17), 0);
+  struct export_source src =
+      source(EXPORT_VM, "lxc", "101", &layout_pve_vm_9_0);
+  src.cluster = "lab";
+  struct export_guest_info info = {
+      .node = "pve1", .name = "a \"b\"", .tags = "x;y", .template = true};
+  struct capture c;
+  capture_open(&c);
+  assert_int_equal(
+      export_series_write_info(&s, EXPORT_PROMETHEUS, &src, &info, c.out), 2);
+  capture_check(&c, "# HELP pve_guest_info VM/CT info\n"
+                    "# TYPE pve_guest_info gauge\n"
+                    "pve_guest_info{id=\"lxc/101\",cluster=\"lab\",node="
+                    "\"pve1\",name=\"a \\\"b\\\"\",type=\"lxc\",template="
+                    "\"1\",tags=\"x;y\"} 1 1700000120000\n"
+                    "pve_guest_info{id=\"lxc/101\",cluster=\"lab\",node="
+                    "\"pve1\",name=\"a \\\"b\\\"\",type=\"lxc\",template="
+                    "\"1\",tags=\"x;y\"} 1 1700000180000\n");
+  /* The rows stay for the values; none known: no info either. */
+  check_write(&s, EXPORT_OPENMETRICS, &src,
+              "# HELP pve_cpu_usage_ratio CPU utilization\n"
+              "# TYPE pve_cpu_usage_ratio gauge\n"
+              "pve_cpu_usage_ratio{id=\"lxc/101\",cluster=\"lab\"} 0.5 "
+              "1700000120\n"
+              "pve_cpu_usage_ratio{id=\"lxc/101\",cluster=\"lab\"} 0.5 "
+              "1700000180\n",
+              2);
+  set_row(row, 17);
+  assert_int_equal(export_series_add(&s, T, row, 17), 0);
+  capture_open(&c);
+  assert_int_equal(
+      export_series_write_info(&s, EXPORT_OPENMETRICS, &src, &info, c.out), 0);
+  capture_check(&c, "");
+  export_series_free(&s);
+}
+
 /* Rows without a known value give no metric at all, not even HELP. */
 static void test_unknown(void **state) {
   (void)state;
@@ -353,6 +459,8 @@ int main(void) {
       cmocka_unit_test(test_node),
       cmocka_unit_test(test_label_escaping),
       cmocka_unit_test(test_cluster_label),
+      cmocka_unit_test(test_stall),
+      cmocka_unit_test(test_guest_info),
       cmocka_unit_test(test_unknown),
       cmocka_unit_test(test_growth),
   };

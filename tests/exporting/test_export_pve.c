@@ -15,7 +15,10 @@
  * reads back, -ERANGE for a short buffer).  A named cluster's rows: the
  * tag cluster after the others (escaped), the path level after the prefix
  * (its dots and spaces made '_', as a node name's), nothing for "" or
- * NULL, and a cluster line protocol cannot carry refused.
+ * NULL, and a cluster line protocol cannot carry refused.  pvecg's stall
+ * files: a guest's and a node's counters (in seconds already) as fields
+ * stallcpusome..stallmemoryfull of `system`, where the node's pressure
+ * goes too, and their Graphite paths (the node's without `system`).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -214,6 +217,38 @@ static void test_influx_time(void **state) {
 
 /* Names line protocol cannot carry: a newline, an empty tag value, a
  * trailing backslash.  Refused before a byte is written. */
+/* A stall file's row of counters, in seconds (export_counter.h). */
+static const double stall_row[6] = {15, 0.5, U, 0, 1e-06, 123456.789};
+
+static void test_stall(void **state) {
+  (void)state;
+  struct export_source vm = guest("qemu", "100", "pve1", "web");
+  vm.layout = &layout_pvecg_pressure_vm_1_0;
+/* The fields, and the Graphite leaves, of stall_row. */
+#define STALL_FIELDS                                                           \
+  " stallcpusome=15,stallcpufull=0.5,stalliofull=0,stallmemorysome=1e-06,"     \
+  "stallmemoryfull=123456.789 1700000060000000000\n"
+#define STALL_LEAVES(path)                                                     \
+  path ".stallcpusome 15 1700000060\n" path                                    \
+       ".stallcpufull 0.5 1700000060\n" path                                   \
+       ".stalliofull 0 1700000060\n" path                                      \
+       ".stallmemorysome 0.000001 1700000060\n" path                           \
+       ".stallmemoryfull 123456.789 1700000060\n"
+  check_row(EXPORT_INFLUX, &vm, T, stall_row,
+            "system,object=qemu,vmid=100,nodename=pve1,host=web" STALL_FIELDS,
+            1, 5);
+  struct export_source n = node("pve1");
+  n.layout = &layout_pvecg_pressure_node_1_0;
+  check_row(EXPORT_INFLUX, &n, T, stall_row,
+            "system,object=nodes,host=pve1" STALL_FIELDS, 1, 5);
+  check_row(EXPORT_GRAPHITE, &vm, T, stall_row,
+            STALL_LEAVES("proxmox.qemu.100"), 5, 5);
+  check_row(EXPORT_GRAPHITE, &n, T, stall_row,
+            STALL_LEAVES("proxmox.nodes.pve1"), 5, 5);
+#undef STALL_FIELDS
+#undef STALL_LEAVES
+}
+
 static void test_influx_refused(void **state) {
   (void)state;
   struct export_source n = node("pve\n1");
@@ -464,6 +499,7 @@ int main(void) {
       cmocka_unit_test(test_influx_legacy),
       cmocka_unit_test(test_influx_time),
       cmocka_unit_test(test_influx_refused),
+      cmocka_unit_test(test_stall),
       cmocka_unit_test(test_graphite_guest),
       cmocka_unit_test(test_graphite_node),
       cmocka_unit_test(test_graphite_refused),

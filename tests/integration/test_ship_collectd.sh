@@ -56,12 +56,14 @@ wait "$SHIPPER" 2>/dev/null || true
 ship
 sleep 80
 stop_collectd_as collectd
-# Every file the shipper reads, pvecg's KSM files too (KSM auto turns them
-# on where the host runs KSM): a row still in the daemon's cache when the
-# shipper last looked would reach the export below and not the store.
+# Every file the shipper reads, pvecg's KSM files (KSM auto turns them on
+# where the host runs KSM) and stall files too: a row still in the
+# daemon's cache when the shipper last looked would reach the export below
+# and not the store.
 shopt -s nullglob
 SHIPPED=("$DATA"/pve-vm-9.0/* "$DATA"/pve-node-9.0/* \
-  "$DATA"/pvecg-ksm-vm-1.0/* "$DATA"/pvecg-ksm-node-1.0/*)
+  "$DATA"/pvecg-ksm-vm-1.0/* "$DATA"/pvecg-ksm-node-1.0/* \
+  "$DATA"/pvecg-pressure-vm-1.0/* "$DATA"/pvecg-pressure-node-1.0/*)
 shopt -u nullglob
 rrdtool flushcached --daemon "unix:$EX_DAEMON/sock" "${SHIPPED[@]}"
 
