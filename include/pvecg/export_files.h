@@ -19,7 +19,10 @@
 #include "pvecg/rrd_file_name.h"
 #include "pvecg/rrd_layout.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <time.h>
 
 struct export_file {
   /* pve-vm-9.0 or pve-node-9.0 (and their legacy files), or one of
@@ -28,6 +31,12 @@ struct export_file {
   enum export_kind kind;
   char name[RRD_FILE_NAME_MAX + 1];
   char cluster[RRD_FILE_NAME_MAX + 1]; /* "": the data directory's own */
+  /* What a directory scan's stat saw of the file, where it found it in its
+   * own layout's directory (not a legacy file): the shipper tells a file
+   * made anew, and one with nothing new, without a stat of its own. */
+  bool stat_known;
+  uint64_t dev, ino;
+  struct timespec mtime;
 };
 
 struct export_files {

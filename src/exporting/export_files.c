@@ -105,10 +105,18 @@ static int compare_files(const void *a, const void *b) {
   return rx == ry ? 0 : rx > ry ? 1 : -1;
 }
 
-static bool is_regular(int dir_fd, const char *name) {
-  struct stat st;
-  return fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-         S_ISREG(st.st_mode);
+static bool is_regular(int dir_fd, const char *name, struct stat *st) {
+  return fstatat(dir_fd, name, st, AT_SYMLINK_NOFOLLOW) == 0 &&
+         S_ISREG(st->st_mode);
+}
+
+/* The scan's stat of the file just added, for its identity. */
+static void note_stat(struct export_files *files, const struct stat *st) {
+  struct export_file *f = &files->file[files->count - 1];
+  f->stat_known = true;
+  f->dev = (uint64_t)st->st_dev;
+  f->ino = (uint64_t)st->st_ino;
+  f->mtime = st->st_mtim;
 }
 
 #define LEGACY_SUFFIX ".old"
@@ -147,9 +155,13 @@ static int scan_layout(struct export_files *files, const char *data_dir,
     char buf[RRD_FILE_NAME_MAX + 1];
     const char *name = entry_name(e->d_name, legacy, kind, buf);
     /* a legacy file is the history of its 9.0 file: one entry for both */
-    if (name != NULL && is_regular(dirfd(dir), e->d_name))
-      r = add_file(files, cluster, legacy ? kind_layout(kind) : layout, kind,
-                   name);
+    struct stat st;
+    if (name == NULL || !is_regular(dirfd(dir), e->d_name, &st))
+      continue;
+    r = add_file(files, cluster, legacy ? kind_layout(kind) : layout, kind,
+                 name);
+    if (r == 0 && !legacy)
+      note_stat(files, &st);
   }
   closedir(dir);
   return r;
@@ -158,10 +170,13 @@ static int scan_layout(struct export_files *files, const char *data_dir,
 /* Sorted, a name found in several directories is adjacent: keep one. */
 static void drop_repeats(struct export_files *files, size_t first) {
   size_t kept = first;
-  for (size_t i = first; i < files->count; i++)
-    if (kept == first ||
-        compare_files(&files->file[kept - 1], &files->file[i]) != 0)
-      files->file[kept++] = files->file[i];
+  for (size_t i = first; i < files->count; i++) {
+    struct export_file *f = &files->file[i], *last = &files->file[kept - 1];
+    if (kept == first || compare_files(last, f) != 0)
+      files->file[kept++] = *f;
+    else if (!last->stat_known && f->stat_known) /* legacy first: the 9.0 */
+      *last = *f;
+  }
   files->count = kept;
 }
 

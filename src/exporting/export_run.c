@@ -30,7 +30,22 @@
 #define SHOWN_SIZE (2 * RRD_FILE_NAME_MAX + 16)
 
 /* What one file's export keeps between its rows. */
+/* A layout's columns as named for a guest's or a node's file. */
+struct named_layout {
+  const struct rrd_layout *layout;
+  bool node;
+  struct export_columns columns;
+  double counter_unit[RRD_LAYOUT_DS_MAX];
+};
+
+/* Every layout a run meets (a guest's and a node's of each, at most). */
+#define NAMED_LAYOUTS 16
+
 struct export_run_state {
+  /* Naming a layout's columns searches the names' tables for each: done
+   * once per run, not for every file of every pass of the shipper. */
+  struct named_layout named[NAMED_LAYOUTS];
+  size_t named_count;
   struct export_counter counter;
   double counter_unit[RRD_LAYOUT_DS_MAX]; /* of the file's layout */
   struct export_columns columns;          /* of the file's layout */
@@ -461,6 +476,28 @@ static int identify(struct export_run *run, const struct export_file *file,
   return 0;
 }
 
+/* The columns of layout as named for a node's (or a guest's) file, named
+ * now if the run has not yet.  A table full (never with the layouts there
+ * are) names them again in its last place. */
+static const struct named_layout *named_layout(struct export_run_state *st,
+                                               const struct rrd_layout *layout,
+                                               bool node) {
+  for (size_t i = 0; i < st->named_count; i++)
+    if (st->named[i].layout == layout && st->named[i].node == node)
+      return &st->named[i];
+  if (st->named_count < NAMED_LAYOUTS)
+    st->named_count++;
+  struct named_layout *n = &st->named[st->named_count - 1];
+  n->layout = layout;
+  n->node = node;
+  export_columns_of(layout, node, &n->columns);
+  for (size_t i = 0; i < RRD_LAYOUT_DS_MAX; i++)
+    n->counter_unit[i] = i < layout->ds_count
+                             ? export_metric_counter_unit(n->columns.metric[i])
+                             : 0;
+  return n;
+}
+
 /* A new file: its identity, fresh counters, an empty series. */
 static int begin_file(struct export_run *run, const struct export_file *file,
                       char *err, size_t err_size) {
@@ -471,9 +508,10 @@ static int begin_file(struct export_run *run, const struct export_file *file,
   if (st->batch_from[0] == '\0')
     snprintf(st->batch_from, sizeof(st->batch_from), "%s", st->shown);
   st->counters = pve_named(run);
-  export_columns_of(file->layout, file->kind == EXPORT_NODE, &st->columns);
-  for (size_t i = 0; i < file->layout->ds_count; i++)
-    st->counter_unit[i] = export_metric_counter_unit(st->columns.metric[i]);
+  const struct named_layout *named =
+      named_layout(st, file->layout, file->kind == EXPORT_NODE);
+  st->columns = named->columns;
+  memcpy(st->counter_unit, named->counter_unit, sizeof(st->counter_unit));
   if (run->resume != NULL) {
     st->counter = run->resume->counter;
     run->resume->last_row = 0;

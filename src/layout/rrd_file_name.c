@@ -51,6 +51,27 @@ const char *rrd_cluster_name_problem(const char *name) {
   return NULL;
 }
 
+/* The parts joined by '/' into buf, or "" and -ENAMETOOLONG when they do
+ * not fit.  Not snprintf: the shipper makes a file's key each pass. */
+static int join(char *buf, size_t size, const char *const *part, size_t count) {
+  size_t len = 0;
+  for (size_t i = 0; i < count; i++) {
+    size_t n = strlen(part[i]), sep = i > 0;
+    if (len + sep + n >= size) {
+      if (size > 0)
+        buf[0] = '\0';
+      return -ENAMETOOLONG;
+    }
+    if (sep)
+      buf[len++] = '/';
+    memcpy(buf + len, part[i], n);
+    len += n;
+  }
+  if (size > 0)
+    buf[len] = '\0';
+  return size > 0 ? 0 : -ENAMETOOLONG;
+}
+
 int rrd_cluster_file_path(const char *data_dir, const char *cluster,
                           const struct rrd_layout *layout, const char *name,
                           char *buf, size_t size) {
@@ -58,15 +79,13 @@ int rrd_cluster_file_path(const char *data_dir, const char *cluster,
   if (layout == NULL || rrd_file_name_problem(name) != NULL ||
       (clustered && rrd_cluster_name_problem(cluster) != NULL))
     return -EINVAL;
-  int n;
-  if (!clustered)
-    n = data_dir == NULL
-            ? snprintf(buf, size, "%s/%s", layout->name, name)
-            : snprintf(buf, size, "%s/%s/%s", data_dir, layout->name, name);
-  else
-    n = data_dir == NULL
-            ? snprintf(buf, size, "%s/%s/%s", cluster, layout->name, name)
-            : snprintf(buf, size, "%s/%s/%s/%s", data_dir, cluster,
-                       layout->name, name);
-  return n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+  const char *part[4];
+  size_t n = 0;
+  if (data_dir != NULL)
+    part[n++] = data_dir;
+  if (clustered)
+    part[n++] = cluster;
+  part[n++] = layout->name;
+  part[n++] = name;
+  return join(buf, size, part, n);
 }

@@ -82,21 +82,18 @@ static void restart(struct ship *sh, struct ship_entry *e, const char *why) {
   e->read_mtime = (struct timespec){0};
 }
 
+/* The file's identity and mtime as the directory scan's stat saw them. */
 static void check_identity(struct ship *sh, struct ship_entry *e,
                            const struct export_file *f) {
-  char path[PATH_MAX];
-  struct stat st;
-  if (rrd_cluster_file_path(sh->o->run.data_dir, f->cluster, f->layout, f->name,
-                            path, sizeof(path)) != 0 ||
-      stat(path, &st) != 0)
+  if (!f->stat_known)
     return; /* only a legacy file: it is never made anew */
   bool known = e->dev != 0 || e->ino != 0;
-  if (known && (e->dev != (uint64_t)st.st_dev || e->ino != (uint64_t)st.st_ino))
+  if (known && (e->dev != f->dev || e->ino != f->ino))
     restart(sh, e, "another file now (made anew or replaced)");
-  sh->dirty |= e->dev != (uint64_t)st.st_dev || e->ino != (uint64_t)st.st_ino;
-  e->dev = (uint64_t)st.st_dev;
-  e->ino = (uint64_t)st.st_ino;
-  e->mtime = st.st_mtim;
+  sh->dirty |= e->dev != f->dev || e->ino != f->ino;
+  e->dev = f->dev;
+  e->ino = f->ino;
+  e->mtime = f->mtime;
 }
 
 /* Whether the file is as it was when all its rows were read: nothing new

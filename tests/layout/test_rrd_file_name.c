@@ -129,9 +129,18 @@ static void test_cluster_paths(void **state) {
   assert_int_equal(
       rrd_cluster_file_path("/d", "prod", &layout_pve_vm_9_0, "196", buf, 22),
       -ENAMETOOLONG);
+  assert_string_equal(buf, ""); /* never a part of the path */
   assert_int_equal(
       rrd_cluster_file_path("/d", "prod", &layout_pve_vm_9_0, "196", buf, 23),
       0);
+  assert_string_equal(buf, "/d/prod/pve-vm-9.0/196");
+  assert_int_equal(rrd_cluster_file_path(NULL, "", &layout_pvecg_ksm_vm_1_0,
+                                         "100", buf, sizeof(buf)),
+                   0);
+  assert_string_equal(buf, "pvecg-ksm-vm-1.0/100");
+  assert_int_equal(
+      rrd_cluster_file_path(NULL, NULL, &layout_pve_vm_9_0, "100", buf, 0),
+      -ENAMETOOLONG);
 }
 
 int main(void) {
