@@ -11,9 +11,9 @@
 # same rule file runs in vmalert too (Debian's victoria-metrics package),
 # over a VictoriaMetrics that scrapes the same server, sending to the same
 # Alertmanager: each alert must arrive from both, with the same labels.
-# And fed the other way, as a store is where no scraper reaches the host
-# (issue 38): a second VictoriaMetrics that `pvecg ship --format
-# prometheus` fills through /api/v1/import/prometheus from the same files,
+# And fed the other way, as a store is fed where no scraper reaches the
+# host: a second VictoriaMetrics that `pvecg ship --format prometheus`
+# fills through /api/v1/import/prometheus from the same files,
 # under a second vmalert with the same rules: the same alerts, with the
 # same labels but the scrape's instance and job, which shipped points do
 # not have (the rules join on instance, empty on both sides there).
