@@ -5,7 +5,7 @@
  * and the target's totals.  One text file per target in the state
  * directory, "<id>.state":
  *
- *   pvecg-ship-state 2
+ *   pvecg-ship-state 3
  *   target <id> <what the target is, for a person: no query, no password>
  *   stats <rows sent> <rows failed> <batches failed> <points dropped>
  *         <last success> <last failure> <lag>          (one line)
@@ -19,14 +19,17 @@
  *   end <number of file lines>
  *
  * <counters> is "-" or "<column>=<total>,..." for each counter that has
- * started, totals written with 17 significant digits so they read back as
- * the same doubles.  Times are epoch seconds; <lag> the seconds of rows
- * the files held that the store had not acknowledged at the last pass.
- * <batch cap> is the largest request the store (or a proxy) is known to
- * take after a 413, 0 for none met; <condition> 0 while the store takes
- * the rows, 1 while it is away, 2 while it refuses the target; the
- * refusal line keeps the latest answer that was not a taking.  Version 1
- * (without the answers and refusal lines) is read as well.
+ * started: a whole number of at most 17 digits as its digits, any other
+ * total as "x" and the 16 hex digits of the double's bits, so every total
+ * reads back as the same double (and is written without printf: a total
+ * with a fraction is the rule for the stall counters).  Times are epoch
+ * seconds; <lag> the seconds of rows the files held that the store had not
+ * acknowledged at the last pass. <batch cap> is the largest request the store
+ * (or a proxy) is known to take after a 413, 0 for none met; <condition> 0
+ * while the store takes the rows, 1 while it is away, 2 while it refuses the
+ * target; the refusal line keeps the latest answer that was not a taking.
+ * Version 2 (every total in decimal, %.17g) and version 1 (also without the
+ * answers and refusal lines) are read as well.
  *
  * It is saved only after the store acknowledged rows: written to a
  * temporary file, fsync'ed, the previous version kept as "<id>.state.prev"

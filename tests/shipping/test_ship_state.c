@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <float.h>
+#include <inttypes.h>
 #include <math.h>
 #include <limits.h>
 #include <stdio.h>
@@ -50,6 +51,10 @@
 #define A0 "answers 0 0 0 0 0 3 0 0 0 0\n"
 #define R0 "refusal 0 0 -\n"
 #define TEXT2 V2 L2 L3 A0 R0 L4 L5 L6
+/* And as version 3 writes it: a total with a fraction as its bits. */
+#define V3 "pvecg-ship-state 3\n"
+#define L5_BITS L5_HEAD "6=x414003a4ffffffff,7=629700\n"
+#define TEXT3 V3 L2 L3 A0 R0 L4 L5_BITS L6
 
 /* 2099017.9999999995 is the double 0x41400... with every low mantissa bit
  * set: 16 significant digits would not read back as the same double. */
@@ -140,15 +145,15 @@ static void test_format_exact(void **state) {
   make_state(&s);
   size_t len;
   char *text = format_text(&s, &len);
-  assert_string_equal(text, TEXT2);
-  assert_int_equal(len, strlen(TEXT2));
+  assert_string_equal(text, TEXT3);
+  assert_int_equal(len, strlen(TEXT3));
   free(text);
   ship_state_free(&s);
 }
 
-/* A counter's total has %.17g's text, whether it is written with printf
- * or, for whole numbers, without. */
-static void test_format_totals_as_printf(void **state) {
+/* A whole-number total of at most 17 digits has %.17g's text; any other
+ * is written as its bits ("x" and 16 hex digits). */
+static void test_format_totals(void **state) {
   (void)state;
   const double totals[] = {0,
                            -0.0,
@@ -173,8 +178,15 @@ static void test_format_totals_as_printf(void **state) {
     assert_non_null(e);
     e->acked.counter.started[6] = e->acked.counter.started[12] = true;
     e->acked.counter.total[6] = e->acked.counter.total[12] = totals[i];
-    char *text = format_text(&s, NULL), want[128];
-    snprintf(want, sizeof(want), " 6=%.17g,12=%.17g\n", totals[i], totals[i]);
+    char *text = format_text(&s, NULL), want[128], one[32];
+    double v = totals[i];
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof(bits));
+    if (isfinite(v) && v == floor(v) && fabs(v) < 1e17)
+      snprintf(one, sizeof(one), "%.17g", v);
+    else
+      snprintf(one, sizeof(one), "x%016" PRIx64, bits);
+    snprintf(want, sizeof(want), " 6=%s,12=%s\n", one, one);
     assert_non_null(strstr(text, want));
     free(text);
     ship_state_free(&s);
@@ -225,17 +237,22 @@ static void test_parse_round_trip(void **state) {
   assert_string_equal(none.target, "");
   assert_int_equal(none.count, 0);
   char *again = format_text(&none, NULL);
-  assert_string_equal(again, V2 "target fedcba9876543210 \n"
+  assert_string_equal(again, V3 "target fedcba9876543210 \n"
                                 "stats 0 0 0 0 0 0 0\n"
                                 "answers 0 0 0 0 0 0 0 0 0 0\n" R0 "end 0\n");
   free(again);
 
-  /* Version 2's text reads back as the same state. */
-  struct ship_state v2 = {0};
+  /* Version 2's text (every total in decimal) and version 3's (a fraction
+   * as its bits) read back as the same state. */
+  struct ship_state v2 = {0}, v3 = {0};
   assert_int_equal(
       ship_state_parse(TEXT2, strlen(TEXT2), &v2, err, sizeof(err)), 0);
   assert_same_state(&v2, &want);
+  assert_int_equal(
+      ship_state_parse(TEXT3, strlen(TEXT3), &v3, err, sizeof(err)), 0);
+  assert_same_state(&v3, &want);
   ship_state_free(&v2);
+  ship_state_free(&v3);
 
   ship_state_free(&none);
   ship_state_free(&preset);
@@ -483,7 +500,7 @@ static void test_parse_damaged(void **state) {
   refuse(L1 L2 L3 L4 L4 L6, "line 5: a file named twice");
   refuse(L1 L2 L3 L4 L5 L4 "end 3\n", "line 6: a file named twice");
   /* Another format, or another version of it. */
-  refuse("pvecg-ship-state 3\n" L2 L3 L4 L5 L6,
+  refuse("pvecg-ship-state 4\n" L2 L3 L4 L5 L6,
          "line 1: not a pvecg ship state (or of another version)");
   refuse("pvecg-ship-state 1 \n" L2 L3 L4 L5 L6,
          "line 1: not a pvecg ship state (or of another version)");
@@ -528,7 +545,7 @@ static void test_answers_round_trip(void **state) {
 #define A1 "answers 131072 7 1 2 4 3 5 6 9 2\n"
 #define R1 "refusal 1700000100 401 unauthorized access\n"
   char *text = format_text(&s, NULL);
-  assert_string_equal(text, V2 L2 L3 A1 R1 L4 L5 L6);
+  assert_string_equal(text, V3 L2 L3 A1 R1 L4 L5_BITS L6);
   struct ship_state got = {0};
   char err[256] = "";
   assert_int_equal(ship_state_parse(text, strlen(text), &got, err, sizeof(err)),
@@ -634,6 +651,13 @@ static void test_parse_bad_counters(void **state) {
       "- 6=1",
       "x",
       "6:1",
+      "6=x414003a4fffffff",   /* 15 hex digits */
+      "6=x414003a4ffffffff0", /* 17 */
+      "6=x414003A4FFFFFFFF",  /* not as written: lowercase */
+      "6=x7ff0000000000000",  /* infinity */
+      "6=x7ff8000000000000",  /* NaN */
+      "6=-x3ff0000000000000",
+      "6=x",
   };
   char text[512];
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
@@ -981,7 +1005,7 @@ static void test_load_dir_unreadable(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_format_exact),
-      cmocka_unit_test(test_format_totals_as_printf),
+      cmocka_unit_test(test_format_totals),
       cmocka_unit_test(test_parse_round_trip),
       cmocka_unit_test(test_round_trip_extremes),
       cmocka_unit_test(test_add_find_retain),
