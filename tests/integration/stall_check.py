@@ -22,8 +22,9 @@ and prints one line per check, "ok - ..." or "FAIL - ...":
 - no row is above 1,000,000 (100 %);
 - the mean of the minute's avg10 (pve-vm-9.0) agrees with the exact share
   within 5 percentage points where the stall is steady (not in a minute
-  collectd was partly down: the RRD holds its first avg10 after the
-  restart for the whole gap);
+  that begins less than SETTLE seconds after the stall did, while avg10
+  still rises, nor in one collectd was partly down: the RRD holds its
+  first avg10 after the restart for the whole gap);
 - given the seconds collectd was down ("STOP START", a restart between two
   of its readings), a row of a minute in that time is among those checked:
   the counter went on across the restart (the first reading after it is
@@ -64,6 +65,10 @@ def check(ok, what):
     global FAILED
     print(("ok   - " if ok else "FAIL - ") + what)
     FAILED += 0 if ok else 1
+
+# avg10 decays with a 10 s time constant: 30 s after a stall begins it
+# is within 5 % of it, before that a minute's mean of it is not.
+SETTLE = 30.0
 
 # collectd reads a guest's files after its interval's time; on a loaded
 # machine that can be a second or more later.
@@ -147,6 +152,8 @@ def main():
     for end, value in sorted(some.items()):
         if math.isnan(value) or (end - 60 < down[1] and end > down[0]):
             continue  # no avg10 samples while collectd was down
+        if end - 60 < kernel[0][0] + SETTLE:
+            continue  # avg10 still rising towards the stall
         a = avg10.get(end, [float("nan")] * 17)[PRESSURECPUSOME]
         check(abs(a - value / 1e4) <= 5.0,
               "minute ending %d: avg10 mean %.2f %% and exact %.2f %% agree" %

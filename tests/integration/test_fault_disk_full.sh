@@ -7,7 +7,9 @@
 # nothing is left behind: no partial file in its place and no private
 # build directory (rrd_file_create builds the file in ".<name>.XXXXXX" and
 # links it in).  Once the file system is grown, the second file appears
-# with exact values and one line says so.
+# with exact values and one line says so.  pvecg's own files (KSM, which
+# `KSM auto` turns on where the host runs it, and the stall time) are left
+# out: created first, they would take the room the sizes above count on.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 . "$HERE/fixture.sh"
@@ -24,7 +26,7 @@ at_exit "umount '$DATA'"
 qemu_guest "$CG" 100 1.50 0.75 2.25 1.00 0.50 0.25
 v2_memory "$CG/qemu.slice/100.scope" 1073741824 104857600
 write_conf "$T/collectd.conf" "
-$(plugin_blocks "$CG" "$DATA" 'Node false')"
+$(plugin_blocks "$CG" "$DATA" 'Node false' 'KSM false' 'StallTime false')"
 start_collectd "$T/collectd.conf"
 wait_for 20 has_update "$VM/100"
 

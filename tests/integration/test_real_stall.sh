@@ -15,7 +15,7 @@
 # goes on across a restart: the stall of the time it was down, never a
 # spike; at this near-100 % stall a second of rounding can put that span a
 # hair over 100 %, which the file's max leaves unknown, and the check
-# expects exactly that).  Takes three to four minutes.  Skips (77) without root, cgroups or PSI.
+# expects exactly that).  Takes four to five minutes.  Skips (77) without root, cgroups or PSI.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 [ -f "$SYSTEM_PLUGIN_DIR/csv.so" ] || { echo "SKIP: no csv plugin"; exit 77; }
@@ -85,7 +85,7 @@ stopped=$(date +%s.%N)
 sleep 20
 started=$(date +%s.%N)
 start_collectd "$T/collectd.conf"
-wait_for 200 stall_rows 5
+wait_for 200 stall_rows 6 # a whole minute after the restart for avg10
 sleep 4
 stop_collectd
 cat "$CSV"/pvecg_pressure_vm_1_0-qemu-* | grep '^[0-9]' >"$T/stall.csv"
