@@ -29,7 +29,6 @@
 /* "[<cluster>/]qemu/<vmid>", "[<cluster>/]node/<name>" */
 #define SHOWN_SIZE (2 * RRD_FILE_NAME_MAX + 16)
 
-/* What one file's export keeps between its rows. */
 /* A layout's columns as named for a guest's or a node's file. */
 struct named_layout {
   const struct rrd_layout *layout;
@@ -46,11 +45,11 @@ struct export_run_state {
    * once per run, not for every file of every pass of the shipper. */
   struct named_layout named[NAMED_LAYOUTS];
   size_t named_count;
+  /* What one file's export keeps between its rows. */
+  const struct named_layout *file_named; /* its layout's, in named[] */
   struct export_counter counter;
-  double counter_unit[RRD_LAYOUT_DS_MAX]; /* of the file's layout */
-  struct export_columns columns;          /* of the file's layout */
-  bool counters;                          /* the names want counters */
-  struct export_series series;            /* OpenMetrics: the file's rows */
+  bool counters;               /* the names want counters */
+  struct export_series series; /* OpenMetrics: the file's rows */
   char object[8], nodename[RRD_FILE_NAME_MAX + 1];
   char title[GUEST_CONFIG_NAME_SIZE];
   /* a guest's configuration, when one was found: its pve_guest_info */
@@ -189,8 +188,8 @@ static int write_row(struct export_run *run, const struct export_source *src,
     run->resume->known += any_known(values, src->layout->ds_count);
   }
   if (st->counters)
-    export_counter_apply(&st->counter, src->layout, st->counter_unit,
-                         resolution, values, v);
+    export_counter_apply(&st->counter, src->layout,
+                         st->file_named->counter_unit, resolution, values, v);
   else
     memcpy(v, values, src->layout->ds_count * sizeof(*v));
   if (om_format(run->format))
@@ -399,7 +398,7 @@ static int export_part(struct export_run *run, const struct export_file *file,
       .prefix = run->prefix,
       .layout = part->layout,
       /* a legacy file's are its own, named per row */
-      .columns = part->layout == file->layout ? &st->columns : NULL,
+      .columns = part->layout == file->layout ? &st->file_named->columns : NULL,
       .names = run->names,
       .object = st->object,
       .nodename = st->nodename,
@@ -508,10 +507,7 @@ static int begin_file(struct export_run *run, const struct export_file *file,
   if (st->batch_from[0] == '\0')
     snprintf(st->batch_from, sizeof(st->batch_from), "%s", st->shown);
   st->counters = pve_named(run);
-  const struct named_layout *named =
-      named_layout(st, file->layout, file->kind == EXPORT_NODE);
-  st->columns = named->columns;
-  memcpy(st->counter_unit, named->counter_unit, sizeof(st->counter_unit));
+  st->file_named = named_layout(st, file->layout, file->kind == EXPORT_NODE);
   if (run->resume != NULL) {
     st->counter = run->resume->counter;
     run->resume->last_row = 0;
