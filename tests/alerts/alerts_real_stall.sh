@@ -164,8 +164,8 @@ prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/prometheus"
   --web.listen-address="127.0.0.1:$PROM_PORT" --rules.alert.resend-delay=1s \
   >"$T/prometheus.log" 2>&1 &
 PIDS+=($!)
-wait_for 30 curl -sf "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null
-wait_for 30 curl -sf "http://127.0.0.1:$AM_PORT/-/ready" >/dev/null
+wait_up 90 "$T/prometheus.log" "http://127.0.0.1:$PROM_PORT/-/ready"
+wait_up 90 "$T/alertmanager.log" "http://127.0.0.1:$AM_PORT/-/ready"
 
 # ---- the same rule file in vmalert, over VictoriaMetrics scraping the same
 # server; its alerts carry source="vmalert" to tell them from Prometheus'.
@@ -187,8 +187,8 @@ vmalert -datasource.url="http://127.0.0.1:$VM_PORT" -rule="$T/rules.yml" \
   -httpListenAddr="127.0.0.1:$VMALERT_PORT" -external.label=source=vmalert \
   -loggerLevel=ERROR >"$T/vmalert.log" 2>&1 &
 PIDS+=($!)
-wait_for 30 curl -sf "http://127.0.0.1:$VM_PORT/health" >/dev/null
-wait_for 30 curl -sf "http://127.0.0.1:$VMALERT_PORT/health" >/dev/null
+wait_up 90 "$T/vm.log" "http://127.0.0.1:$VM_PORT/health"
+wait_up 90 "$T/vmalert.log" "http://127.0.0.1:$VMALERT_PORT/health"
 
 # ---- the same rule file in vmalert over a VictoriaMetrics fed by `pvecg
 # ship` (source="vmalert-ship").  A shipped point carries its row's time:
@@ -210,7 +210,7 @@ victoria-metrics -storageDataPath="$T/vm-ship" -httpListenAddr="127.0.0.1:$SHIP_
   -search.latencyOffset=1s -search.disableCache -retentionPeriod=100y \
   -loggerLevel=ERROR >"$T/vm-ship.log" 2>&1 &
 PIDS+=($!)
-wait_for 30 curl -sf "http://127.0.0.1:$SHIP_VM_PORT/health" >/dev/null
+wait_up 90 "$T/vm-ship.log" "http://127.0.0.1:$SHIP_VM_PORT/health"
 "$PVECG" ship --format prometheus \
   --to "http://127.0.0.1:$SHIP_VM_PORT/api/v1/import/prometheus" --data-dir "$T/data" \
   --pve-config-dir "$T/pve" --state-dir "$T/ship-state" --interval 1 2>"$T/ship.log" &
@@ -220,7 +220,7 @@ vmalert -datasource.url="http://127.0.0.1:$SHIP_VM_PORT" -rule="$T/rules.yml" \
   -datasource.queryStep=5m -httpListenAddr="127.0.0.1:$SHIP_VMALERT_PORT" \
   -external.label=source=vmalert-ship -loggerLevel=ERROR >"$T/vmalert-ship.log" 2>&1 &
 PIDS+=($!)
-wait_for 30 curl -sf "http://127.0.0.1:$SHIP_VMALERT_PORT/health" >/dev/null
+wait_up 90 "$T/vmalert-ship.log" "http://127.0.0.1:$SHIP_VMALERT_PORT/health"
 
 # hook_alert NAME ID STATUS [SOURCE]: the first alert NAME of ID the
 # webhook received with that status from Prometheus (or, SOURCE vmalert,

@@ -368,12 +368,7 @@ echo "ok node"
 # are there (the newest row, update 365, is labelled T0 + 60*365), read from
 # the file they are not yet (only empty rows, the newest of them dropped).
 if command -v rrdcached >/dev/null; then
-  # a TCP port of 127.0.0.1 that nothing listens on now
-  while :; do
-    PORT=$(shuf -i 20000-60000 -n 1)
-    awk '{print $2}' /proc/net/tcp /proc/net/tcp6 2>/dev/null |
-      grep -qi ":$(printf '%04X' "$PORT")\$" || break
-  done
+  PORT=$("$(dirname "$0")/../helpers/free_port")
   rrdcached -g -l "unix:$T/sock" -l "127.0.0.1:$PORT" -b "$T/data" -B \
     -p "$T/rrdcached.pid" -w 3600 -z 1 >"$T/rrdcached.out" 2>&1 &
   DAEMON_PID=$!

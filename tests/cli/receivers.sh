@@ -36,9 +36,10 @@ need() { # COMMAND PACKAGE
   command -v "$1" >/dev/null || { echo "SKIP: $2 is not installed"; exit 77; }
 }
 
-# A TCP port nobody listens on now.
+# A port of 127.0.0.1 nobody uses now, outside the kernel's ephemeral
+# range (tests/helpers/free_port says why).
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  "$(dirname "${BASH_SOURCE[0]}")/../helpers/free_port"
 }
 
 # wait_until WHAT COMMAND...: up to 30 s for COMMAND to succeed.

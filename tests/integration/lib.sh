@@ -86,6 +86,16 @@ wait_for() {
   done
 }
 
+# wait_up SECONDS LOG URL: polls URL until the server behind it answers;
+# on a timeout prints the end of the server's LOG, where a server that did
+# not come up (a port taken, a bad flag, a slow start) says why.
+wait_up() {
+  wait_for "$1" curl -sf -o /dev/null "$3" && return 0
+  echo "--- the end of $2 ---"
+  tail -n 40 "$2" 2>/dev/null || true
+  return 1
+}
+
 # rrd_last FILE DS: the value of DS in the file's last update, as stored.
 rrd_last() {
   rrdtool lastupdate "$1" | awk -v ds="$2" '
@@ -176,16 +186,13 @@ run_exit_hooks() {
   for h in "${EXIT_HOOKS[@]}"; do eval "$h" || true; done
 }
 trap 'run_exit_hooks; cleanup' EXIT
+# A command failing outside a check ends the test (set -e): say which.
+trap 'echo "FAIL - exit $? at line $LINENO: $BASH_COMMAND"' ERR
 
-# free_port: a port of 127.0.0.1 that nothing uses for TCP or UDP now.
+# free_port: a port of 127.0.0.1 that nothing uses for TCP or UDP now,
+# outside the kernel's ephemeral range (tests/helpers/free_port says why).
 free_port() {
-  local p hex
-  while :; do
-    p=$(shuf -i 20000-60000 -n 1)
-    hex=$(printf '%04X' "$p")
-    cat /proc/net/tcp /proc/net/udp /proc/net/tcp6 /proc/net/udp6 2>/dev/null |
-      awk '{print $2}' | grep -qi ":$hex\$" || { echo "$p"; return; }
-  done
+  "$(dirname "${BASH_SOURCE[0]}")/../helpers/free_port"
 }
 
 # need_faketime: sets FAKETIME_LIB to libfaketime's library for threaded

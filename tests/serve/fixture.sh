@@ -107,9 +107,10 @@ stall_rate_rows() {
   }'
 }
 
-# loopback_port: a TCP port of 127.0.0.1 free now (the kernel's pick).
+# loopback_port: a TCP port of 127.0.0.1 free now, outside the kernel's
+# ephemeral range (tests/helpers/free_port says why).
 loopback_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+  "$(dirname "${BASH_SOURCE[0]}")/../helpers/free_port"
 }
 
 # wait_serving URL: until the server at URL answers (at most 5 s).

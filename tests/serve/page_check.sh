@@ -112,8 +112,7 @@ js() {
 }
 
 free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])' \
-    2>/dev/null || echo $((20000 + RANDOM % 40000))
+  "$(dirname "${BASH_SOURCE[0]}")/../helpers/free_port"
 }
 
 # The server's header, without which the console check would not see a

@@ -21,7 +21,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 mkdir "$T/data"
 
 serve() { # OPTIONS...: PORT
-  PORT=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  PORT=$("$(dirname "$0")/../helpers/free_port")
   "$PVECG" serve --listen "127.0.0.1:$PORT" --data-dir "$T/data" --pve-config-dir "" \
     "$@" 2>"$T/serve.log" &
   SERVER=$!
