@@ -70,7 +70,8 @@ struct collectd_bench {
   unsigned intervals, rounds, warmup, reader_intervals;
   unsigned spacing_us; /* the sampler's µs per guest, rounded */
   struct guest_tree tree;
-  struct guest_procs procs; /* --ksm: one idle process per guest */
+  /* --ksm, --guest-procs: one idle process per guest */
+  struct guest_procs procs;
   struct readers *readers;
   char dir[PATH_MAX], empty_root[PATH_MAX + 8];
   /* Per round: CPU µs per interval by schedstat and by ticks, and thread
@@ -414,7 +415,7 @@ static int setup(struct collectd_bench *b) {
   if ((err = guest_tree_create_best(&b->tree, b->guests, b->options->fixture)) <
       0)
     return err;
-  if (b->options->ksm &&
+  if ((b->options->ksm || b->options->guest_procs) &&
       (err = guest_procs_start(&b->procs, &b->tree, b->guests)) < 0)
     return err;
   if ((err = readers_new(&b->tree, &b->readers)) < 0)
@@ -470,7 +471,10 @@ static void print_setup(const struct collectd_bench *b) {
          b->tree.kind == GUEST_TREE_CGROUP ? "real cgroups" : "a fixture tree",
          b->tree.root, writer_name(b->options->writer), threads, b->intervals,
          b->warmup, b->rounds, b->spacing_us,
-         b->options->ksm ? ", KSM true (an idle process per guest)" : "", load);
+         b->options->ksm           ? ", KSM true (an idle process per guest)"
+         : b->options->guest_procs ? ", KSM false, an idle process per guest"
+                                   : "",
+         load);
   fflush(stdout);
 }
 

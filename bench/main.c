@@ -45,7 +45,7 @@ static void usage(FILE *f) {
         "[--rounds R]\n"
         "                            [--warmup S] "
         "[--writer none|rrd|rrdcached] "
-        "[--write-threads T] [--ksm]\n"
+        "[--write-threads T] [--ksm] [--guest-procs]\n"
         "                            [--csv FILE] [--collectd PATH] "
         "[--plugin-dir DIR]\n"
         "       pvecg-bench peers    --guests N [--intervals K] [--rounds R] "
@@ -78,6 +78,7 @@ static const struct option long_options[] = {
     {"writer", required_argument, NULL, 'W'},
     {"write-threads", required_argument, NULL, 'T'},
     {"ksm", no_argument, NULL, 'K'},
+    {"guest-procs", no_argument, NULL, 'p'},
     {"csv", required_argument, NULL, 'c'},
     {"collectd", required_argument, NULL, 'C'},
     {"plugin-dir", required_argument, NULL, 'P'},
@@ -93,6 +94,9 @@ static int parse_option(int c, struct bench_options *o) {
     return 0;
   case 'K':
     o->ksm = true;
+    return 0;
+  case 'p':
+    o->guest_procs = true;
     return 0;
   case 'W':
     if (strcmp(optarg, "none") && strcmp(optarg, "rrd") &&

@@ -30,6 +30,10 @@ struct bench_options {
   /* --ksm (collectd mode): pve_cgroup with KSM true, one idle process in
    * each guest for it to find and read */
   bool ksm;
+  /* --guest-procs (collectd mode): the same idle process in each guest
+   * with KSM left false, so that a KSM-off run is made on --ksm's machine
+   * (1,000 more processes) and the two differ by the plugin's reads only */
+  bool guest_procs;
   const char *csv;          /* --csv FILE; NULL: no CSV */
   const char *collectd;     /* --collectd PATH */
   const char *plugin_dir;   /* where pve_cgroup.so and pve_rrd.so are */

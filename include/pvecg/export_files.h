@@ -37,6 +37,9 @@ struct export_file {
   bool stat_known;
   uint64_t dev, ino;
   struct timespec mtime;
+  /* Whether the scan found a legacy (pve2) file of the name: a file named
+   * otherwise (legacy_known false) has export_run.c look for one. */
+  bool legacy_known, legacy_found;
 };
 
 struct export_files {

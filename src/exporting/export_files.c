@@ -160,22 +160,32 @@ static int scan_layout(struct export_files *files, const char *data_dir,
       continue;
     r = add_file(files, cluster, legacy ? kind_layout(kind) : layout, kind,
                  name);
-    if (r == 0 && !legacy)
+    if (r < 0)
+      break;
+    struct export_file *f = &files->file[files->count - 1];
+    f->legacy_known = true;
+    f->legacy_found = legacy;
+    if (!legacy)
       note_stat(files, &st);
   }
   closedir(dir);
   return r;
 }
 
-/* Sorted, a name found in several directories is adjacent: keep one. */
+/* Sorted, a name found in several directories is adjacent: keep one,
+ * the 9.0 file's entry, which says whether a legacy one was found. */
 static void drop_repeats(struct export_files *files, size_t first) {
   size_t kept = first;
   for (size_t i = first; i < files->count; i++) {
     struct export_file *f = &files->file[i], *last = &files->file[kept - 1];
-    if (kept == first || compare_files(last, f) != 0)
+    if (kept == first || compare_files(last, f) != 0) {
       files->file[kept++] = *f;
-    else if (!last->stat_known && f->stat_known) /* legacy first: the 9.0 */
+      continue;
+    }
+    bool legacy = last->legacy_found || f->legacy_found;
+    if (!last->stat_known && f->stat_known) /* legacy first: the 9.0 */
       *last = *f;
+    last->legacy_found = legacy;
   }
   files->count = kept;
 }

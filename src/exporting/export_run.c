@@ -13,6 +13,7 @@
 #include "pvecg/rrd_fetch.h"
 #include "pvecg/rrd_file.h"
 #include "pvecg/rrd_file_name.h"
+#include "pvecg/text_copy.h"
 #include "pvecg/vmid.h"
 
 #include <errno.h>
@@ -157,7 +158,7 @@ static int send_batch(struct export_run *run, bool all, char *err,
   }
   struct export_run_state *st = run->state;
   if (at < run->batch_len) {
-    snprintf(st->batch_from, sizeof(st->batch_from), "%s", st->shown);
+    text_copy(st->batch_from, sizeof(st->batch_from), st->shown);
     return keep_rest(run, at);
   }
   rewind(run->out);
@@ -304,19 +305,23 @@ static bool is_regular_file(const char *path) {
 
 /* The pve2 file whose history a 9.0 file continues, as Proxmox's rrddata
  * finds it: <name>, else <name>.old, in the legacy directory.  Only for
- * files on this host (not through a daemon over TCP). */
+ * files on this host (not through a daemon over TCP).  Where a directory
+ * scan found none, not looked for again (two failed lookups per file and
+ * pass of the shipper, on every host upgraded without legacy files). */
 static bool find_legacy(const struct export_run *run,
                         const struct export_file *file, struct part *ret) {
   if ((run->daemon != NULL && !rrdcached_address_is_unix(run->daemon)) ||
       (file->layout != &layout_pve_vm_9_0 &&
-       file->layout != &layout_pve_node_9_0))
+       file->layout != &layout_pve_node_9_0) ||
+      (file->legacy_known && !file->legacy_found))
     return false; /* pvecg's KSM files have no legacy history */
   const struct rrd_layout *layout =
       file->kind == EXPORT_VM ? &layout_pve2_vm : &layout_pve2_node;
   static const char *const suffixes[] = {"", ".old"};
   for (size_t i = 0; i < 2; i++) {
     char name[RRD_FILE_NAME_MAX + 8];
-    snprintf(name, sizeof(name), "%s%s", file->name, suffixes[i]);
+    text_append(name, sizeof(name), text_copy(name, sizeof(name), file->name),
+                suffixes[i]);
     if (part_name(run, file, layout, name, ret) == 0 &&
         is_regular_file(ret->path)) {
       ret->legacy = true;
@@ -422,8 +427,17 @@ static int export_part(struct export_run *run, const struct export_file *file,
 /* "prod/" for a file of the cluster prod, "" for the data directory's. */
 static void cluster_slash(const struct export_file *file,
                           char buf[RRD_FILE_NAME_MAX + 2]) {
-  snprintf(buf, RRD_FILE_NAME_MAX + 2, "%s%s", file->cluster,
-           file->cluster[0] != '\0' ? "/" : "");
+  size_t len = text_copy(buf, RRD_FILE_NAME_MAX + 2, file->cluster);
+  text_append(buf, RRD_FILE_NAME_MAX + 2, len, len > 0 ? "/" : "");
+}
+
+/* How messages name the file: "<in><what>/<name>", e.g. "qemu/100". */
+static void name_shown(struct export_run_state *st, const char *in,
+                       const char *what, const char *name) {
+  size_t len = text_copy(st->shown, sizeof(st->shown), in);
+  len = text_append(st->shown, sizeof(st->shown), len, what);
+  len = text_append(st->shown, sizeof(st->shown), len, "/");
+  text_append(st->shown, sizeof(st->shown), len, name);
 }
 
 /* The guests of the file's cluster (NULL: nobody, or no memory). */
@@ -445,23 +459,22 @@ static int identify(struct export_run *run, const struct export_file *file,
   bool node = file->kind == EXPORT_NODE;
   char in[RRD_FILE_NAME_MAX + 2];
   cluster_slash(file, in);
-  snprintf(st->shown, sizeof(st->shown), "%s%s/%s", in, node ? "node" : "guest",
-           file->name);
+  name_shown(st, in, node ? "node" : "guest", file->name);
   st->nodename[0] = st->title[0] = st->tags[0] = '\0';
   st->configured = st->template = false;
-  snprintf(st->object, sizeof(st->object), "%s", node ? "nodes" : "");
+  text_copy(st->object, sizeof(st->object), node ? "nodes" : "");
   if (node || !pve_named(run))
     return 0;
   vmid_parse_string(file->name, &vmid);
   if (guest_directory_find(guests_of(run, file), vmid, &who) == 0) {
-    snprintf(st->object, sizeof(st->object), "%s",
-             who.type == GUEST_QEMU ? "qemu" : "lxc");
-    snprintf(st->title, sizeof(st->title), "%s", who.name);
-    snprintf(st->tags, sizeof(st->tags), "%s", who.tags);
+    text_copy(st->object, sizeof(st->object),
+              who.type == GUEST_QEMU ? "qemu" : "lxc");
+    text_copy(st->title, sizeof(st->title), who.name);
+    text_copy(st->tags, sizeof(st->tags), who.tags);
     st->configured = true;
     st->template = who.template;
   } else if (run->unknown_type != NULL) {
-    snprintf(st->object, sizeof(st->object), "%s", run->unknown_type);
+    text_copy(st->object, sizeof(st->object), run->unknown_type);
   } else {
     snprintf(err, err_size,
              "%s%s/%s: no guest configuration says whether %s is a VM or a "
@@ -469,9 +482,9 @@ static int identify(struct export_run *run, const struct export_file *file,
              in, file->layout->name, file->name, file->name);
     return -ENOENT;
   }
-  snprintf(st->nodename, sizeof(st->nodename), "%s",
-           who.node[0] != '\0' ? who.node : run->local_node);
-  snprintf(st->shown, sizeof(st->shown), "%s%s/%s", in, st->object, file->name);
+  text_copy(st->nodename, sizeof(st->nodename),
+            who.node[0] != '\0' ? who.node : run->local_node);
+  name_shown(st, in, st->object, file->name);
   return 0;
 }
 
@@ -505,7 +518,7 @@ static int begin_file(struct export_run *run, const struct export_file *file,
   if (r < 0)
     return r;
   if (st->batch_from[0] == '\0')
-    snprintf(st->batch_from, sizeof(st->batch_from), "%s", st->shown);
+    text_copy(st->batch_from, sizeof(st->batch_from), st->shown);
   st->counters = pve_named(run);
   st->file_named = named_layout(st, file->layout, file->kind == EXPORT_NODE);
   if (run->resume != NULL) {

@@ -82,6 +82,28 @@ void ship_state_retain(struct ship_state *s,
   s->count = kept;
 }
 
+/* v's decimal digits at p; returns how many.  The state has a line per
+ * file and is written at every pass that ships rows: made here, not by
+ * printf. */
+static size_t u64_text(uint64_t v, char *p) {
+  char rev[20];
+  size_t n = 0;
+  do {
+    rev[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v > 0);
+  for (size_t i = 0; i < n; i++)
+    p[i] = rev[n - 1 - i];
+  return n;
+}
+
+static size_t i64_text(int64_t v, char *p) {
+  if (v >= 0)
+    return u64_text((uint64_t)v, p);
+  p[0] = '-';
+  return 1 + u64_text((uint64_t)0 - (uint64_t)v, p + 1);
+}
+
 /* "x" and the 16 hex digits of the double's IEEE 754 bits: exact, and
  * made without printf, whose %.17g of a fraction costs a third of a
  * microsecond -- six of them for a guest's stall file every time the store
@@ -103,41 +125,36 @@ static int total_bits(double v, char text[TOTAL_SIZE]) {
 static int total_text(double v, char text[TOTAL_SIZE]) {
   if (!(isfinite(v) && v == floor(v) && fabs(v) < 1e17))
     return total_bits(v, text);
-  char digits[TOTAL_SIZE];
-  size_t n = 0, len = 0;
-  uint64_t m = (uint64_t)fabs(v);
-  do {
-    digits[n++] = (char)('0' + m % 10);
-    m /= 10;
-  } while (m > 0);
+  size_t len = 0;
   if (signbit(v))
     text[len++] = '-';
-  while (n > 0)
-    text[len++] = digits[--n];
+  len += u64_text((uint64_t)fabs(v), text + len);
   text[len] = '\0';
   return (int)len;
 }
 
 _Static_assert(RRD_LAYOUT_DS_MAX <= 100, "a column's index has two digits");
 
-/* " 6=898006,7=269400" */
-static void format_counters(const struct export_counter *c, FILE *out) {
-  bool any = false;
+/* " 6=898006,7=269400" at text; returns its length. */
+#define COUNTERS_SIZE (RRD_LAYOUT_DS_MAX * (TOTAL_SIZE + 4) + 4)
+static size_t format_counters(const struct export_counter *c,
+                              char text[COUNTERS_SIZE]) {
+  size_t len = 0;
   for (size_t i = 0; i < RRD_LAYOUT_DS_MAX; i++)
     if (c->started[i]) {
-      char text[TOTAL_SIZE + 8];
-      int len = 0;
-      text[len++] = any ? ',' : ' ';
+      text[len] = len > 0 ? ',' : ' ';
+      len++;
       if (i >= 10)
         text[len++] = (char)('0' + i / 10);
       text[len++] = (char)('0' + i % 10);
       text[len++] = '=';
-      len += total_text(c->total[i], text + len);
-      fwrite(text, 1, (size_t)len, out);
-      any = true;
+      len += (size_t)total_text(c->total[i], text + len);
     }
-  if (!any)
-    fputs(" -", out);
+  if (len == 0) {
+    memcpy(text, " -", 2);
+    len = 2;
+  }
+  return len;
 }
 
 /* A key in the file: a node's name may hold a space, which separates the
@@ -153,6 +170,26 @@ static void format_key(const char *key, FILE *out) {
       fputs("\\040", out);
     else
       fputc(*key, out);
+}
+
+/* "file <key> <dev> <ino> <last update> <acked> <counters>\n": the key,
+ * then the rest made in one buffer and written at once. */
+static void format_entry(const struct ship_entry *e, FILE *out) {
+  char text[4 * 21 + COUNTERS_SIZE + 2];
+  size_t len = 0;
+  fputs("file ", out);
+  format_key(e->key, out);
+  text[len++] = ' ';
+  len += u64_text(e->dev, text + len);
+  text[len++] = ' ';
+  len += u64_text(e->ino, text + len);
+  text[len++] = ' ';
+  len += i64_text((int64_t)e->last_update, text + len);
+  text[len++] = ' ';
+  len += i64_text((int64_t)e->acked.t, text + len);
+  len += format_counters(&e->acked.counter, text + len);
+  text[len++] = '\n';
+  fwrite(text, 1, len, out);
 }
 
 int ship_state_format(const struct ship_state *s, FILE *out) {
@@ -171,15 +208,8 @@ int ship_state_format(const struct ship_state *s, FILE *out) {
           st->skipped[1], st->refused, (int)st->condition);
   fprintf(out, "refusal %lld %d %s\n", (long long)st->refusal_at,
           st->refusal_status, st->refusal[0] ? st->refusal : "-");
-  for (size_t i = 0; i < s->count; i++) {
-    const struct ship_entry *e = &s->entry[i];
-    fputs("file ", out);
-    format_key(e->key, out);
-    fprintf(out, " %" PRIu64 " %" PRIu64 " %lld %lld", e->dev, e->ino,
-            (long long)e->last_update, (long long)e->acked.t);
-    format_counters(&e->acked.counter, out);
-    fputc('\n', out);
-  }
+  for (size_t i = 0; i < s->count; i++)
+    format_entry(&s->entry[i], out);
   fprintf(out, "end %zu\n", s->count);
   return ferror(out) ? -EIO : 0;
 }

@@ -3,7 +3,8 @@
  * Tests of src/exporting/export_files.c and guest_directories.c on a data
  * directory with clusters in a mkdtemp directory: every cluster's files
  * listed in turn ("" first, then by name), each naming its cluster, guests
- * before nodes, a legacy file counted once with its 9.0 one, a guest's or
+ * before nodes, a legacy file counted once with its 9.0 one (and said
+ * found on its entry, as no legacy file is said on the others), a guest's or
  * node's pvecg files (KSM, then stall time) right after its pve file, for
  * --all and for --vmid/--node alike (a stall file without a KSM file too,
  * and one whose pve file is not there, at its place); which cluster
@@ -82,28 +83,32 @@ static void test_scan_all(void **state) {
   (void)state;
   struct export_files f = {0};
   scan_all(&f);
-  static const char *const want[][3] = {
-      {"", "pve-vm-9.0", "196"},
-      {"", "pve-node-9.0", "host0"},
-      {"", "pvecg-pressure-node-1.0", "host0"},
-      {"lab", "pve-vm-9.0", "300"},
-      {"lab", "pve-node-9.0", "pve1"},
-      {"prod", "pve-vm-9.0", "100"},
-      {"prod", "pvecg-pressure-vm-1.0", "100"},
-      {"prod", "pvecg-pressure-vm-1.0", "101"},
-      {"prod", "pve-vm-9.0", "196"},
-      {"prod", "pvecg-ksm-vm-1.0", "196"},
-      {"prod", "pvecg-pressure-vm-1.0", "196"},
-      {"prod", "pve-node-9.0", "pve1"},
-      {"prod", "pvecg-ksm-node-1.0", "pve1"},
-      {"prod", "pvecg-pressure-node-1.0", "pve1"},
-      {"solo", "pve-vm-9.0", "196"},
+  static const char *const want[][4] = {
+      {"", "pve-vm-9.0", "196", ""},
+      {"", "pve-node-9.0", "host0", ""},
+      {"", "pvecg-pressure-node-1.0", "host0", ""},
+      {"lab", "pve-vm-9.0", "300", "legacy"}, /* only a legacy file */
+      {"lab", "pve-node-9.0", "pve1", ""},
+      {"prod", "pve-vm-9.0", "100", "legacy"}, /* both */
+      {"prod", "pvecg-pressure-vm-1.0", "100", ""},
+      {"prod", "pvecg-pressure-vm-1.0", "101", ""},
+      {"prod", "pve-vm-9.0", "196", ""},
+      {"prod", "pvecg-ksm-vm-1.0", "196", ""},
+      {"prod", "pvecg-pressure-vm-1.0", "196", ""},
+      {"prod", "pve-node-9.0", "pve1", ""},
+      {"prod", "pvecg-ksm-node-1.0", "pve1", ""},
+      {"prod", "pvecg-pressure-node-1.0", "pve1", ""},
+      {"solo", "pve-vm-9.0", "196", ""},
   };
   assert_int_equal(f.count, sizeof(want) / sizeof(want[0]));
   for (size_t i = 0; i < f.count; i++) {
     assert_string_equal(f.file[i].cluster, want[i][0]);
     assert_string_equal(f.file[i].layout->name, want[i][1]);
     assert_string_equal(f.file[i].name, want[i][2]);
+    assert_true(f.file[i].legacy_known);
+    assert_int_equal(f.file[i].legacy_found, want[i][3][0] != '\0');
+    /* the stat of the 9.0 file the shipper's identity check takes */
+    assert_int_equal(f.file[i].stat_known, i != 3);
   }
   export_files_free(&f);
   /* One cluster alone; the data directory's own as before clusters. */
@@ -116,6 +121,10 @@ static void test_scan_all(void **state) {
   assert_string_equal(f.file[0].cluster, "");
   export_files_free(&f);
   assert_int_equal(export_files_scan_cluster(&f, data, "pve-vm-9.0"), -EINVAL);
+  /* a file named, not found by a scan: export_run.c looks for its legacy */
+  assert_int_equal(export_files_add(&f, EXPORT_VM, "100"), 0);
+  assert_false(f.file[0].legacy_known);
+  export_files_free(&f);
   assert_int_equal(export_files_add_in(&f, ".x", EXPORT_VM, "100"), -EINVAL);
   assert_int_equal(export_files_add_in(&f, "a/b", EXPORT_VM, "100"), -EINVAL);
   assert_int_equal(f.count, 0);

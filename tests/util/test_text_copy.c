@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Tests for src/util/text_copy.c: a string copied whole when it fits,
+ * cut to size - 1 bytes and ended when it does not, nothing written for
+ * size 0, and never a byte written past dst[size]; appends that continue
+ * where the text ends and stop at a full buffer.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "pvecg/text_copy.h"
+
+#include <string.h>
+
+#define CANARY '#'
+#define ROOM 16
+
+/* A buffer of ROOM bytes, canaries from byte `size` on. */
+static void fill(char buf[ROOM], size_t size) {
+  memset(buf, CANARY, ROOM);
+  if (size > 0)
+    memset(buf, 'x', size);
+}
+
+static void canaries_kept(const char buf[ROOM], size_t size) {
+  for (size_t i = size; i < ROOM; i++)
+    assert_int_equal(buf[i], CANARY);
+}
+
+static void check_copy(const char *src, size_t size, const char *want) {
+  char buf[ROOM];
+  fill(buf, size);
+  assert_int_equal(text_copy(buf, size, src), strlen(want));
+  if (size > 0)
+    assert_string_equal(buf, want);
+  canaries_kept(buf, size);
+}
+
+static void copies_what_fits(void **state) {
+  (void)state;
+  check_copy("qemu", 8, "qemu");
+  check_copy("", 8, "");
+  check_copy("1234567", 8, "1234567");  /* exactly fits */
+  check_copy("12345678", 8, "1234567"); /* one too long: cut */
+  check_copy("a much longer text", 5, "a mu");
+  check_copy("abc", 1, ""); /* room for the end only */
+}
+
+static void size_zero_writes_nothing(void **state) {
+  (void)state;
+  check_copy("abc", 0, "");
+}
+
+static void appends(void **state) {
+  (void)state;
+  char buf[ROOM];
+  fill(buf, 10);
+  size_t len = text_copy(buf, 10, "node");
+  len = text_append(buf, 10, len, "/");
+  len = text_append(buf, 10, len, "pve1");
+  assert_int_equal(len, 9);
+  assert_string_equal(buf, "node/pve1");
+  assert_int_equal(text_append(buf, 10, len, "more"), 9); /* full: kept */
+  assert_string_equal(buf, "node/pve1");
+  assert_int_equal(text_append(buf, 10, 12, "x"), 12); /* past the end */
+  canaries_kept(buf, 10);
+}
+
+static void appends_cut(void **state) {
+  (void)state;
+  char buf[ROOM];
+  fill(buf, 8);
+  size_t len = text_copy(buf, 8, "guest");
+  assert_int_equal(text_append(buf, 8, len, "/12345"), 7);
+  assert_string_equal(buf, "guest/1");
+  canaries_kept(buf, 8);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(copies_what_fits),
+      cmocka_unit_test(size_zero_writes_nothing),
+      cmocka_unit_test(appends),
+      cmocka_unit_test(appends_cut),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
