@@ -100,4 +100,19 @@ struct export_columns {
 void export_columns_of(const struct rrd_layout *layout, bool node,
                        struct export_columns *ret);
 
+/* pve_guest_info, prometheus-pve-exporter's family of a configured guest:
+ * its HELP, and its labels after id (and cluster) in their order, as
+ * /metrics and the exports write them, so that both say the same. */
+#define EXPORT_GUEST_INFO "pve_guest_info"
+#define EXPORT_GUEST_INFO_HELP "VM/CT info"
+enum {
+  EXPORT_GUEST_INFO_NODE,
+  EXPORT_GUEST_INFO_NAME,
+  EXPORT_GUEST_INFO_TYPE,
+  EXPORT_GUEST_INFO_TEMPLATE,
+  EXPORT_GUEST_INFO_TAGS,
+  EXPORT_GUEST_INFO_LABELS
+};
+extern const char *const export_guest_info_labels[EXPORT_GUEST_INFO_LABELS];
+
 #endif

@@ -176,6 +176,13 @@ static const struct export_metric node_metrics[] = {
     STALLS,
 };
 
+const char *const export_guest_info_labels[EXPORT_GUEST_INFO_LABELS] = {
+    [EXPORT_GUEST_INFO_NODE] = "node",
+    [EXPORT_GUEST_INFO_NAME] = "name",
+    [EXPORT_GUEST_INFO_TYPE] = "type",
+    [EXPORT_GUEST_INFO_TEMPLATE] = "template",
+    [EXPORT_GUEST_INFO_TAGS] = "tags"};
+
 const struct export_metric *export_metric_of(const struct rrd_layout *layout,
                                              bool node, size_t ds) {
   const struct export_metric *m = node ? node_metrics : guest_metrics;

@@ -155,11 +155,14 @@ static bool row_known(const struct export_series *s, size_t r) {
 /* pve_guest_info's labels after id (and cluster), as /metrics has them. */
 static void write_info_labels(const struct export_source *src,
                               const struct export_guest_info *info, FILE *out) {
-  const char *keys[] = {"node", "name", "type", "template", "tags"};
-  const char *values[] = {info->node, info->name, src->object,
-                          info->template ? "1" : "0", info->tags};
-  for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-    fprintf(out, ",%s=\"", keys[k]);
+  const char *values[EXPORT_GUEST_INFO_LABELS] = {
+      [EXPORT_GUEST_INFO_NODE] = info->node,
+      [EXPORT_GUEST_INFO_NAME] = info->name,
+      [EXPORT_GUEST_INFO_TYPE] = src->object,
+      [EXPORT_GUEST_INFO_TEMPLATE] = info->template ? "1" : "0",
+      [EXPORT_GUEST_INFO_TAGS] = info->tags};
+  for (size_t k = 0; k < EXPORT_GUEST_INFO_LABELS; k++) {
+    fprintf(out, ",%s=\"", export_guest_info_labels[k]);
     write_label_value(values[k], out);
     fputc('"', out);
   }
@@ -175,10 +178,10 @@ size_t export_series_write_info(const struct export_series *s,
     if (!row_known(s, r))
       continue;
     if (n++ == 0)
-      fputs("# HELP pve_guest_info VM/CT info\n"
-            "# TYPE pve_guest_info gauge\n",
+      fputs("# HELP " EXPORT_GUEST_INFO " " EXPORT_GUEST_INFO_HELP "\n"
+            "# TYPE " EXPORT_GUEST_INFO " gauge\n",
             out);
-    fputs("pve_guest_info{", out);
+    fputs(EXPORT_GUEST_INFO "{", out);
     write_id(src, NULL, out);
     write_info_labels(src, info, out);
     fputs("} 1", out);

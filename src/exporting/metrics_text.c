@@ -249,6 +249,7 @@ void metrics_text_files(FILE *out, enum export_format format,
 
 /* name{id="values[0]"[,cluster=...],labels[1]="values[1]",...} 1 (labels[0]
  * is "id") */
+/* An info sample: the id (values[0]), then the other labels. */
 static void write_info(FILE *out, const char *name, const char *const *labels,
                        const char *const *values, size_t n,
                        const char *cluster) {
@@ -290,17 +291,24 @@ void metrics_text_guests(FILE *out, const struct metrics_guest *guests,
 
 void metrics_text_cluster_guests(FILE *out, const struct metrics_guest *guests,
                                  const char *const *clusters, size_t count) {
-  static const char *const labels[] = {"id",   "node",     "name",
-                                       "type", "template", "tags"};
+  /* id, then the labels the exports write too */
+  const char *labels[1 + EXPORT_GUEST_INFO_LABELS] = {"id"};
+  for (size_t k = 0; k < EXPORT_GUEST_INFO_LABELS; k++)
+    labels[1 + k] = export_guest_info_labels[k];
   if (count == 0)
     return;
-  write_meta(out, "pve_guest_info", "VM/CT info", "gauge");
+  write_meta(out, EXPORT_GUEST_INFO, EXPORT_GUEST_INFO_HELP, "gauge");
   for (size_t i = 0; i < count; i++) {
     const struct metrics_guest *g = &guests[i];
-    const char *values[] = {
-        g->id, g->node, g->name, g->type, g->template ? "1" : "0", g->tags};
-    write_info(out, "pve_guest_info", labels, values, 6,
-               cluster_of(clusters, i));
+    const char *values[1 + EXPORT_GUEST_INFO_LABELS] = {
+        g->id,
+        [1 + EXPORT_GUEST_INFO_NODE] = g->node,
+        [1 + EXPORT_GUEST_INFO_NAME] = g->name,
+        [1 + EXPORT_GUEST_INFO_TYPE] = g->type,
+        [1 + EXPORT_GUEST_INFO_TEMPLATE] = g->template ? "1" : "0",
+        [1 + EXPORT_GUEST_INFO_TAGS] = g->tags};
+    write_info(out, EXPORT_GUEST_INFO, labels, values,
+               1 + EXPORT_GUEST_INFO_LABELS, cluster_of(clusters, i));
   }
   write_balloons(out, guests, clusters, count);
 }
