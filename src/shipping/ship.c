@@ -134,9 +134,10 @@ static int scan(struct ship *sh) {
   for (size_t i = 0; i < sh->files.count; i++) {
     char key[SHIP_KEY_SIZE];
     key_of(&sh->files.file[i], key, sizeof(key));
-    bool fresh = ship_state_find(&sh->state, key) == NULL;
-    struct ship_entry *e = ship_state_add(&sh->state, key);
-    if (e == NULL)
+    /* one search for a file already known: nearly every file of a pass */
+    struct ship_entry *e = ship_state_find(&sh->state, key);
+    bool fresh = e == NULL;
+    if (fresh && (e = ship_state_add(&sh->state, key)) == NULL)
       return -ENOMEM;
     if (fresh) {
       sh->dirty = true;
