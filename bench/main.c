@@ -7,7 +7,7 @@
  *   pvecg-bench ksm      --gib G [--csv FILE]
  *   pvecg-bench collectd --guests N [--fixture] [--intervals K] [--rounds R]
  *                        [--warmup S] [--writer none|rrd|rrdcached]
- *                        [--write-threads T] [--ksm]
+ *                        [--write-threads T] [--ksm] [--guest-procs]
  *                        [--csv FILE] [--collectd PATH] [--plugin-dir DIR]
  *   pvecg-bench peers    --guests N [--intervals K] [--rounds R] [--warmup S]
  *                        [--csv FILE] [--collectd PATH] [--plugin-dir DIR]
