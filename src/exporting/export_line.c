@@ -4,6 +4,8 @@
  */
 #include "export_line.h"
 
+#include "pvecg/text_copy.h"
+
 #include <string.h>
 
 void export_line_flush(struct export_line *l) {
@@ -43,16 +45,11 @@ void export_line_escaped(struct export_line *l, const char *s,
 }
 
 void export_line_int(struct export_line *l, int64_t v) {
-  char digits[24];
+  char text[1 + TEXT_U64_DIGITS];
   size_t n = 0;
-  /* the magnitude as unsigned: INT64_MIN has no positive int64_t */
-  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-  do {
-    digits[n++] = (char)('0' + u % 10);
-    u /= 10;
-  } while (u > 0);
   if (v < 0)
-    export_line_putc(l, '-');
-  while (n > 0)
-    export_line_putc(l, digits[--n]);
+    text[n++] = '-';
+  /* the magnitude as unsigned: INT64_MIN has no positive int64_t */
+  n += text_u64(text + n, v < 0 ? 0 - (uint64_t)v : (uint64_t)v);
+  export_line_put(l, text, n);
 }

@@ -249,7 +249,6 @@ void metrics_text_files(FILE *out, enum export_format format,
 
 /* name{id="values[0]"[,cluster=...],labels[1]="values[1]",...} 1 (labels[0]
  * is "id") */
-/* An info sample: the id (values[0]), then the other labels. */
 static void write_info(FILE *out, const char *name, const char *const *labels,
                        const char *const *values, size_t n,
                        const char *cluster) {

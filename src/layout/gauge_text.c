@@ -15,6 +15,8 @@
  */
 #include "gauge_text.h"
 
+#include "pvecg/text_copy.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -43,23 +45,10 @@ static bool short_decimal(double a, uint64_t *m, size_t *k) {
   return false;
 }
 
-/* m's digits, most significant first; returns how many. */
-static size_t digits_of(uint64_t m, char *out) {
-  char rev[DIGITS_MAX + 1];
-  size_t n = 0;
-  do {
-    rev[n++] = (char)('0' + m % 10);
-    m /= 10;
-  } while (m > 0);
-  for (size_t i = 0; i < n; i++)
-    out[i] = rev[n - 1 - i];
-  return n;
-}
-
 /* m / 10^k in %g's fixed form: "123.45", "0.00012". */
 static size_t fixed_form(uint64_t m, size_t k, char *out) {
   char digits[DIGITS_MAX + 1];
-  size_t n = digits_of(m, digits), len = 0;
+  size_t n = text_u64(digits, m), len = 0;
   if (k == 0) {
     memcpy(out, digits, n);
     return n;
@@ -96,7 +85,7 @@ int gauge_text_short(double value, char out[GAUGE_TEXT_SIZE]) {
     return 0;
   /* %g's exponent is d's: digits before the point minus one */
   char digits[DIGITS_MAX + 1];
-  long exponent = (long)digits_of(m, digits) - 1 - (long)k;
+  long exponent = (long)text_u64(digits, m) - 1 - (long)k;
   if (exponent < -4 || exponent >= DIGITS_MAX)
     return 0;
   len += fixed_form(m, k, out + len);

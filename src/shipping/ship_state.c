@@ -6,6 +6,7 @@
 #include "ship_state.h"
 
 #include "pvecg/grow.h"
+#include "pvecg/text_copy.h"
 
 #include <errno.h>
 #include <float.h>
@@ -82,26 +83,13 @@ void ship_state_retain(struct ship_state *s,
   s->count = kept;
 }
 
-/* v's decimal digits at p; returns how many.  The state has a line per
- * file and is written at every pass that ships rows: made here, not by
- * printf. */
-static size_t u64_text(uint64_t v, char *p) {
-  char rev[20];
-  size_t n = 0;
-  do {
-    rev[n++] = (char)('0' + v % 10);
-    v /= 10;
-  } while (v > 0);
-  for (size_t i = 0; i < n; i++)
-    p[i] = rev[n - 1 - i];
-  return n;
-}
-
+/* v's decimal text at p; returns its length.  The state has a line per
+ * file and is written at every pass that ships rows: made without printf. */
 static size_t i64_text(int64_t v, char *p) {
   if (v >= 0)
-    return u64_text((uint64_t)v, p);
+    return text_u64(p, (uint64_t)v);
   p[0] = '-';
-  return 1 + u64_text((uint64_t)0 - (uint64_t)v, p + 1);
+  return 1 + text_u64(p + 1, (uint64_t)0 - (uint64_t)v);
 }
 
 /* "x" and the 16 hex digits of the double's IEEE 754 bits: exact, and
@@ -128,7 +116,7 @@ static int total_text(double v, char text[TOTAL_SIZE]) {
   size_t len = 0;
   if (signbit(v))
     text[len++] = '-';
-  len += u64_text((uint64_t)fabs(v), text + len);
+  len += text_u64(text + len, (uint64_t)fabs(v));
   text[len] = '\0';
   return (int)len;
 }
@@ -180,9 +168,9 @@ static void format_entry(const struct ship_entry *e, FILE *out) {
   fputs("file ", out);
   format_key(e->key, out);
   text[len++] = ' ';
-  len += u64_text(e->dev, text + len);
+  len += text_u64(text + len, e->dev);
   text[len++] = ' ';
-  len += u64_text(e->ino, text + len);
+  len += text_u64(text + len, e->ino);
   text[len++] = ' ';
   len += i64_text((int64_t)e->last_update, text + len);
   text[len++] = ' ';

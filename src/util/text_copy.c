@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A string into a buffer of a given size (see text_copy.h).
+ * Text made in a buffer without printf (see text_copy.h).
  */
 #include "pvecg/text_copy.h"
 
@@ -19,4 +19,16 @@ size_t text_append(char *dst, size_t size, size_t len, const char *src) {
   if (len >= size)
     return len;
   return len + text_copy(dst + len, size - len, src);
+}
+
+size_t text_u64(char *dst, uint64_t v) {
+  char rev[TEXT_U64_DIGITS];
+  size_t n = 0;
+  do {
+    rev[n++] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v > 0);
+  for (size_t i = 0; i < n; i++)
+    dst[i] = rev[n - 1 - i];
+  return n;
 }

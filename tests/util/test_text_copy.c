@@ -3,7 +3,8 @@
  * Tests for src/util/text_copy.c: a string copied whole when it fits,
  * cut to size - 1 bytes and ended when it does not, nothing written for
  * size 0, and never a byte written past dst[size]; appends that continue
- * where the text ends and stop at a full buffer.
+ * where the text ends and stop at a full buffer; a number's digits, from 0
+ * to 2^64 - 1, without an end and without a byte more.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -80,12 +81,32 @@ static void appends_cut(void **state) {
   canaries_kept(buf, 8);
 }
 
+static void check_u64(uint64_t v, const char *want) {
+  char buf[TEXT_U64_DIGITS + 4];
+  memset(buf, CANARY, sizeof(buf));
+  size_t n = text_u64(buf, v);
+  assert_int_equal(n, strlen(want));
+  assert_memory_equal(buf, want, n);
+  for (size_t i = n; i < sizeof(buf); i++)
+    assert_int_equal(buf[i], CANARY);
+}
+
+static void numbers(void **state) {
+  (void)state;
+  check_u64(0, "0");
+  check_u64(9, "9");
+  check_u64(10, "10");
+  check_u64(1796500620, "1796500620");
+  check_u64(UINT64_MAX, "18446744073709551615");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(copies_what_fits),
       cmocka_unit_test(size_zero_writes_nothing),
       cmocka_unit_test(appends),
       cmocka_unit_test(appends_cut),
+      cmocka_unit_test(numbers),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
