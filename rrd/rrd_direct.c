@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define HEAD_MAX 8192 /* pve-node-9.0's definitions take 3.8 KiB */
@@ -28,6 +29,7 @@ struct rrd_direct {
   const struct rrd_layout *layout;
   struct rrd_header_plan plan;
   struct rrd_header header;
+  double checked_at; /* monotonic s of the last whole check */
   /* As read: what an update changes in the header. */
   unsigned char live[LIVE_SIZE];
   unsigned char ptrs[RRD_HEADER_RRA_MAX * sizeof(uint64_t)];
@@ -50,10 +52,16 @@ static int read_at(int fd, void *buf, size_t len, uint64_t offset) {
   return 0;
 }
 
+static double monotonic_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static int read_header(struct rrd_direct *f, uint64_t size) {
   unsigned char head[HEAD_MAX];
   if (f->plan.head_len > sizeof(head) || f->plan.head_len < LIVE_SIZE ||
-      f->plan.ptr_len > sizeof(f->ptrs))
+      f->plan.ptr_len > sizeof(f->ptrs) || rrd_header_live_size() != LIVE_SIZE)
     return -EPROTO;
   int r = read_at(f->fd, head, f->plan.head_len, 0);
   if (r == 0)
@@ -61,6 +69,18 @@ static int read_header(struct rrd_direct *f, uint64_t size) {
   if (r == 0)
     r = rrd_header_check(f->layout, &f->plan, size, head, f->ptrs, &f->header);
   memcpy(f->live, head + f->plan.head_len - LIVE_SIZE, LIVE_SIZE);
+  if (r == 0)
+    f->checked_at = monotonic_now();
+  return r;
+}
+
+/* The live head and the row pointers only: what an update writes. */
+static int read_live(struct rrd_direct *f) {
+  int r = read_at(f->fd, f->live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
+  if (r == 0)
+    r = read_at(f->fd, f->ptrs, f->plan.ptr_len, f->plan.ptr_offset);
+  if (r == 0)
+    r = rrd_header_live(f->layout, f->live, f->ptrs, &f->header);
   return r;
 }
 
@@ -108,6 +128,19 @@ int rrd_direct_open(const char *path, const struct rrd_layout *layout,
   return 0;
 }
 
+int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds) {
+  if (monotonic_now() - file->checked_at < (double)recheck_seconds)
+    return read_live(file);
+  struct stat st;
+  if (fstat(file->fd, &st) != 0 || st.st_size < 0)
+    return -EIO;
+  return read_header(file, (uint64_t)st.st_size);
+}
+
+int rrd_direct_stat(const struct rrd_direct *file, struct stat *st) {
+  return fstat(file->fd, st) == 0 ? 0 : -errno;
+}
+
 time_t rrd_direct_last_update(const struct rrd_direct *file) {
   return file->header.last_update;
 }
@@ -143,7 +176,10 @@ static int read_span(const struct rrd_direct *f, size_t rra,
 }
 
 /* Whether an update changed the last update or a row pointer since the
- * header was read: then the header is read and checked again. */
+ * header was read: then what an update writes is read again.  Both are
+ * compared: an update writes them one after the other, so a header read
+ * in the middle of one can have the new last update with the old
+ * pointers, which only the pointers tell once it is done. */
 static int header_moved(struct rrd_direct *f, bool *moved) {
   unsigned char live[LIVE_SIZE], ptrs[sizeof(f->ptrs)];
   int r = read_at(f->fd, live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
@@ -152,7 +188,7 @@ static int header_moved(struct rrd_direct *f, bool *moved) {
   *moved = r == 0 && (memcmp(live, f->live, LIVE_SIZE) != 0 ||
                       memcmp(ptrs, f->ptrs, f->plan.ptr_len) != 0);
   if (r == 0 && *moved)
-    r = read_header(f, f->plan.file_size);
+    r = read_live(f);
   return r;
 }
 

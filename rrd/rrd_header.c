@@ -97,34 +97,64 @@ static bool definitions_fit(const struct rrd_layout *layout,
   return true;
 }
 
+/* A last update a file can hold. */
+static bool live_fits(const void *bytes, time_t *last_update) {
+  live_head_t live;
+  memcpy(&live, bytes, sizeof(live));
+  *last_update = live.last_up;
+  return live.last_up >= 0 && live.last_up < TIME_LIMIT &&
+         live.last_up_usec >= 0 && live.last_up_usec < 1000000;
+}
+
+/* Row pointers inside their archives, into cur_row. */
+static bool ptrs_fit(const struct rrd_layout *layout, const void *ptrs,
+                     unsigned long cur_row[RRD_HEADER_RRA_MAX]) {
+  for (size_t i = 0; i < layout->rra_count; i++) {
+    rra_ptr_t p;
+    memcpy(&p, (const unsigned char *)ptrs + i * sizeof(p), sizeof(p));
+    if (p.cur_row >= layout->rra[i].rows)
+      return false;
+    cur_row[i] = p.cur_row;
+  }
+  return true;
+}
+
 int rrd_header_check(const struct rrd_layout *layout,
                      const struct rrd_header_plan *plan, uint64_t file_size,
                      const void *head, const void *ptrs,
                      struct rrd_header *ret) {
   stat_head_t h;
-  live_head_t live;
   memcpy(&h, head, sizeof(h));
-  memcpy(&live, (const unsigned char *)head + plan->head_len - sizeof(live),
-         sizeof(live));
+  struct rrd_header out = {0};
   if (file_size != plan->file_size || !stat_head_fits(layout, &h) ||
-      !definitions_fit(layout, head) || live.last_up < 0 ||
-      live.last_up >= TIME_LIMIT || live.last_up_usec < 0 ||
-      live.last_up_usec >= 1000000)
+      !definitions_fit(layout, head) ||
+      !live_fits((const unsigned char *)head + plan->head_len -
+                     sizeof(live_head_t),
+                 &out.last_update) ||
+      !ptrs_fit(layout, ptrs, out.cur_row))
     return -EPROTO;
-  struct rrd_header out = {.last_update = live.last_up};
   uint64_t at = plan->data_offset;
   for (size_t i = 0; i < layout->rra_count; i++) {
-    rra_ptr_t p;
-    memcpy(&p, (const unsigned char *)ptrs + i * sizeof(p), sizeof(p));
-    if (p.cur_row >= layout->rra[i].rows)
-      return -EPROTO;
-    out.cur_row[i] = p.cur_row;
     out.rra_offset[i] = at;
     at += layout->rra[i].rows * layout->ds_count * sizeof(rrd_value_t);
   }
   *ret = out;
   return 0;
 }
+
+int rrd_header_live(const struct rrd_layout *layout, const void *live,
+                    const void *ptrs, struct rrd_header *header) {
+  time_t last;
+  unsigned long cur_row[RRD_HEADER_RRA_MAX];
+  if (layout->rra_count > RRD_HEADER_RRA_MAX || !live_fits(live, &last) ||
+      !ptrs_fit(layout, ptrs, cur_row))
+    return -EPROTO;
+  header->last_update = last;
+  memcpy(header->cur_row, cur_row, layout->rra_count * sizeof(cur_row[0]));
+  return 0;
+}
+
+size_t rrd_header_live_size(void) { return sizeof(live_head_t); }
 
 /* How many of the n rows ending at first, first + reso, ... lie before
  * lo (all of them aligned to reso). */

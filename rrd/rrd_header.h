@@ -59,6 +59,20 @@ int rrd_header_check(const struct rrd_layout *layout,
                      const void *head, const void *ptrs,
                      struct rrd_header *ret);
 
+/*
+ * What an update changes, read again from a file whose header passed
+ * rrd_header_check() (*header): the live head (plan's last
+ * sizeof(live_head_t) bytes of the head, `live`) and the row pointers
+ * (ptrs).  Checked as rrd_header_check() checks them; the definitions are
+ * not looked at.  Returns 0 with header's last update and row pointers
+ * replaced, or -EPROTO with *header untouched.
+ */
+int rrd_header_live(const struct rrd_layout *layout, const void *live,
+                    const void *ptrs, struct rrd_header *header);
+
+/* The size of the live head: the bytes `live` points to above. */
+size_t rrd_header_live_size(void);
+
 /* A run of an archive's rows as a fetch returns them: `before` unknown rows
  * (older than the archive holds), `count` rows from ring position `first`
  * on (wrapping at the archive's end), `after` unknown rows (newer). */

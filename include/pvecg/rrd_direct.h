@@ -23,6 +23,7 @@
 #include "pvecg/rrd_layout.h"
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <time.h>
 
 struct rrd_direct;
@@ -33,7 +34,25 @@ struct rrd_direct;
 int rrd_direct_open(const char *path, const struct rrd_layout *layout,
                     struct rrd_direct **ret);
 
-/* The file's last update, as its header said at the open. */
+/*
+ * Reads the header of a file kept open since rrd_direct_open() again, for
+ * the rows written since.  Only what an update writes (the last update,
+ * the row pointers) is read, unless the last whole check of the header is
+ * recheck_seconds old or older: then all of it is read and checked again,
+ * with the file's size, as at the open (0: every time).  Between whole
+ * checks a definition changed in place (rrdtool tune) goes unnoticed; a
+ * file replaced or removed is its directory's business, not this
+ * descriptor's, which still reads the file it opened.  Returns 0, -EPROTO
+ * (no longer a file of the layout), -EIO; the caller then closes it.
+ */
+int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds);
+
+/* fstat of the file opened: its size, mtime and identity without a path
+ * lookup.  Returns 0 or a negative errno. */
+int rrd_direct_stat(const struct rrd_direct *file, struct stat *st);
+
+/* The file's last update, as its header said at the open (or at the latest
+ * rrd_direct_refresh()). */
 time_t rrd_direct_last_update(const struct rrd_direct *file);
 
 /*

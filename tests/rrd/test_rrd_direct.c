@@ -23,10 +23,12 @@
 #include <rrd.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* A multiple of every archive's resolution (a week of minutes: 604800). */
@@ -322,7 +324,99 @@ static void test_refuses_symlink(void **state) {
   assert_refused(link, &layout_pve_vm_9_0, -EIO);
 }
 
+/* ---- a file kept open --------------------------------------------------- */
+
+/* Bytes changed in the file itself (its inode), as an update or rrdtool
+ * tune writes them under a descriptor kept open. */
+static void patch_in_place(const char *path, size_t offset, const void *bytes,
+                           size_t len) {
+  int fd = open(path, O_WRONLY);
+  assert_true(fd >= 0);
+  assert_int_equal(pwrite(fd, bytes, len, (off_t)offset), (ssize_t)len);
+  close(fd);
+}
+
+/* The rows written since the open, after a refresh, as librrd reads them
+ * (also where an update comes between the refresh and the read); the
+ * descriptor's stat is the path's. */
+static void test_refresh_reads_new_rows(void **state) {
+  struct fixture *f = *state;
+  const struct rrd_layout *l = &layout_pve_vm_9_0;
+  make_file(f, l, 50);
+  struct rrd_direct *d;
+  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+  write_rows(l, f->path, 51, 60);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 50);
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 60);
+  assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
+                                    T0 + 60 * 40, T0 + 60 * 60) > 0);
+  /* an update between the refresh and the read: the rows are read again,
+   * the update's row with them */
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  write_rows(l, f->path, 61, 61);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 60);
+  assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
+                                    T0 + 60 * 50, T0 + 60 * 61) > 0);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 61);
+  assert_int_equal(rrd_direct_refresh(d, 0), 0); /* a whole check */
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 61);
+  assert_true(assert_same_as_librrd(f->path, d, RRD_CF_MAX, 60, T0 + 60 * 51,
+                                    T0 + 60 * 61) > 0);
+  struct stat kept, named;
+  assert_int_equal(rrd_direct_stat(d, &kept), 0);
+  assert_int_equal(stat(f->path, &named), 0);
+  assert_int_equal(kept.st_ino, named.st_ino);
+  assert_int_equal(kept.st_mtim.tv_nsec, named.st_mtim.tv_nsec);
+  /* removed: the descriptor still reads the file it opened */
+  assert_int_equal(unlink(f->path), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 61);
+  rrd_direct_close(d);
+}
+
+/* Between whole checks a definition changed in place is not read; a whole
+ * check refuses it.  What an update writes is checked at every refresh. */
+static void test_refresh_checks(void **state) {
+  struct fixture *f = *state;
+  const struct rrd_layout *l = &layout_pve_vm_9_0;
+  struct rrd_header_plan plan;
+  assert_int_equal(rrd_header_plan(l, &plan), 0);
+  struct rrd_direct *d;
+  make_file(f, l, 3);
+  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+  patch_in_place(f->path, 128, "M", 1); /* ds[0]'s name */
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
+  rrd_direct_close(d);
+  const struct {
+    size_t offset;
+    const char *bytes;
+    size_t len;
+  } damage[] = {
+      {plan.head_len - 16, "\377\377\377\377\377\377\377\377", 8},
+      {plan.head_len - 8, "\377\377\377\377", 4}, /* microseconds */
+      {plan.ptr_offset + 8, "\377\377", 2},       /* a row pointer */
+  };
+  for (size_t i = 0; i < sizeof(damage) / sizeof(damage[0]); i++) {
+    make_file(f, l, 3);
+    assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+    patch_in_place(f->path, damage[i].offset, damage[i].bytes, damage[i].len);
+    assert_int_equal(rrd_direct_refresh(d, 600), -EPROTO);
+    rrd_direct_close(d);
+  }
+  make_file(f, l, 3); /* cut short: the row pointers are past its end */
+  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+  assert_int_equal(truncate(f->path, 4096), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600), -EPROTO);
+  assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
+  rrd_direct_close(d);
+}
+
 static const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup_teardown(test_refresh_reads_new_rows, setup,
+                                    teardown),
+    cmocka_unit_test_setup_teardown(test_refresh_checks, setup, teardown),
     cmocka_unit_test_setup_teardown(test_every_archive_wrapped, setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_every_layout, setup, teardown),
