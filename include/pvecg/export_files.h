@@ -15,6 +15,7 @@
 #define PVECG_EXPORT_FILES_H
 
 #include "pvecg/data_clusters.h"
+#include "pvecg/export_dirs.h"
 #include "pvecg/export_format.h"
 #include "pvecg/rrd_file_name.h"
 #include "pvecg/rrd_layout.h"
@@ -45,6 +46,9 @@ struct export_file {
 struct export_files {
   struct export_file *file;
   size_t count, capacity;
+  /* in: where a scan notes the directories it reads (named clusters' and
+   * layouts'), or NULL */
+  struct export_dirs *dirs;
 };
 
 /* Adds one file; the name is checked (a VMID for EXPORT_VM, written in
@@ -95,6 +99,7 @@ int export_files_pick_cluster(struct export_file *file, const char *data_dir,
  */
 int export_files_add_extras(struct export_files *files, const char *data_dir);
 
+/* Releases the list; dirs stays as it was, the caller's. */
 void export_files_free(struct export_files *files);
 
 #endif

@@ -147,8 +147,10 @@ static int scan_layout(struct export_files *files, const char *data_dir,
       (int)sizeof(path))
     return -ENAMETOOLONG;
   DIR *dir = opendir(path);
-  if (dir == NULL)
+  if (dir == NULL) /* one made later changes the cluster's directory */
     return errno == ENOENT ? 0 : -errno;
+  if (files->dirs != NULL)
+    export_dirs_note(files->dirs, path, dirfd(dir));
   int r = 0;
   struct dirent *e;
   while (r == 0 && (e = readdir(dir)) != NULL) {
@@ -214,6 +216,8 @@ int export_files_scan_cluster(struct export_files *files, const char *data_dir,
               {&layout_pvecg_pressure_node_1_0, false, EXPORT_NODE}};
   size_t first = files->count;
   int r = 0;
+  if (files->dirs != NULL && cluster != NULL && cluster[0] != '\0')
+    export_dirs_note(files->dirs, dir, -1);
   for (size_t i = 0; r == 0 && i < sizeof(dirs) / sizeof(dirs[0]); i++)
     r = scan_layout(files, dir, cluster, dirs[i].layout, dirs[i].legacy,
                     dirs[i].kind);
@@ -320,7 +324,7 @@ static int add_extras_of(struct export_files *out, const char *data_dir,
 int export_files_add_extras(struct export_files *files, const char *data_dir) {
   /* made anew in one pass: each guest's or node's pvecg files right after
    * its pve file, the given order otherwise */
-  struct export_files out = {0};
+  struct export_files out = {.dirs = files->dirs};
   int r = 0;
   for (size_t i = 0; r == 0 && i < files->count; i++) {
     const struct export_file *f = &files->file[i];
@@ -339,5 +343,5 @@ int export_files_add_extras(struct export_files *files, const char *data_dir) {
 
 void export_files_free(struct export_files *files) {
   free(files->file);
-  *files = (struct export_files){0};
+  *files = (struct export_files){.dirs = files->dirs};
 }
