@@ -19,6 +19,7 @@
 #include "pvecg/guest_directory.h"
 #include "pvecg/http_sender.h"
 #include "pvecg/net_sender.h"
+#include "pvecg/rrd_direct.h"
 #include "pvecg/rrd_layout.h"
 #include "pvecg/rrdcached_client.h"
 
@@ -45,6 +46,13 @@ struct export_resume {
   /* in: the caller saw this very file (same inode) pass the layout check
    * before: it is not checked again (its legacy file still is). */
   bool layout_checked;
+  /* in/out: the file (not its legacy one) read directly and kept open by
+   * the caller between calls, or NULL.  One given is refreshed
+   * (rrd_direct_refresh) and read instead of opening the file by its
+   * path; one that fails is closed and NULL comes back.  With keep_new, a
+   * file opened here comes back in it, open, the caller's to close. */
+  struct rrd_direct *kept;
+  bool keep_new;
 };
 
 struct export_run {

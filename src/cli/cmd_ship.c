@@ -10,6 +10,7 @@
 #include "cli_options.h"
 #include "export_args.h"
 #include "pve_metric_target.h"
+#include "pvecg/fd_budget.h"
 #include "pvecg/ship.h"
 #include "pvecg/ship_status.h"
 
@@ -250,6 +251,10 @@ static int ship(struct ship_args *s) {
   signal(SIGPIPE, SIG_IGN);
   s->options.stop = &stopping;
   s->options.log = stderr;
+  /* Files kept open between passes are what makes a pass cheap: the soft
+   * limit raised to the hard one, a reserve left for the rest. */
+  struct fd_budget budget;
+  s->options.keep_files = fd_budget_prepare(&budget) == 0 ? budget.budget : 0;
   int r = ship_main(&s->options);
   return r == 0 ? PVECG_EXIT_OK : PVECG_EXIT_FAILURE;
 }

@@ -27,6 +27,9 @@
 
 #define NET_BATCH_BYTES 65536
 #define WHY_SIZE 512
+/* A file kept open between passes has its whole header checked again this
+ * often (s); between, only what an update writes is read. */
+#define EXPORT_RECHECK_SECONDS 600
 /* "[<cluster>/]qemu/<vmid>", "[<cluster>/]node/<name>" */
 #define SHOWN_SIZE (2 * RRD_FILE_NAME_MAX + 16)
 
@@ -335,11 +338,47 @@ static bool find_legacy(const struct export_run *run,
  * A local file is opened for reading directly (*direct), which checks its
  * whole header each time for the cost of two small reads; one that reader
  * does not take goes the way of librrd or the daemon, which says why. */
+/* The resume whose kept file the part is, or NULL. */
+static struct export_resume *keeper(const struct export_run *run,
+                                    const struct part *part) {
+  return part->legacy ? NULL : run->resume;
+}
+
+/* The part's file read directly: the one the caller keeps open, its header
+ * read again, else opened by its path (and kept where the caller may). */
+static int open_direct(struct export_run *run, const struct part *part,
+                       struct rrd_direct **direct) {
+  struct export_resume *res = keeper(run, part);
+  if (res != NULL && res->kept != NULL) {
+    if (rrd_direct_refresh(res->kept, EXPORT_RECHECK_SECONDS) == 0) {
+      *direct = res->kept;
+      return 0;
+    }
+    rrd_direct_close(res->kept); /* changed or unreadable: opened anew */
+    res->kept = NULL;
+  }
+  int r = rrd_direct_open(part->path, part->layout, direct);
+  if (r == 0 && res != NULL && res->keep_new)
+    res->kept = *direct;
+  return r;
+}
+
+/* Done with the part's direct reading: a kept file stays open, unless
+ * reading it failed. */
+static void close_direct(struct export_run *run, const struct part *part,
+                         struct rrd_direct *direct, bool failed) {
+  struct export_resume *res = keeper(run, part);
+  if (direct == NULL || (res != NULL && direct == res->kept && !failed))
+    return;
+  if (res != NULL && direct == res->kept)
+    res->kept = NULL;
+  rrd_direct_close(direct);
+}
+
 static int inspect(struct export_run *run, const struct part *part,
                    struct rrd_direct **direct, time_t *last, char *err,
                    size_t err_size) {
-  if (run->daemon == NULL &&
-      rrd_direct_open(part->path, part->layout, direct) == 0) {
+  if (run->daemon == NULL && open_direct(run, part, direct) == 0) {
     *last = rrd_direct_last_update(*direct);
     return 0;
   }
@@ -391,7 +430,7 @@ static int export_part(struct export_run *run, const struct export_file *file,
     r = export_range_plan(part->layout, run->cf, *last, since, until, tcp,
                           &plan);
   if (r < 0) {
-    rrd_direct_close(direct);
+    close_direct(run, part, direct, true);
     name_error(part, err, err_size);
     return r;
   }
@@ -414,7 +453,7 @@ static int export_part(struct export_run *run, const struct export_file *file,
   for (size_t i = 0; r == 0 && i < plan.count && !limit_reached(run); i++)
     r = export_fetch(run, &src, part->path, direct, &plan.fetch[i], err,
                      err_size);
-  rrd_direct_close(direct);
+  close_direct(run, part, direct, r < 0);
   if (r < 0 && !run->net_failed)
     name_error(part, err, err_size);
   return r;

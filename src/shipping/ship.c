@@ -6,8 +6,7 @@
  */
 #include "ship_internal.h"
 
-#include "pvecg/data_clusters.h"
-#include "pvecg/rrd_file_name.h"
+#include "pvecg/rrd_direct.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -56,44 +55,15 @@ static int lock_dir(struct ship *sh, int *fd) {
   return 0;
 }
 
-/* "<layout>/<name>" for the data directory's own files, as before
- * clusters (so their cursors stay where they were), and
- * "<cluster>/<layout>/<name>" for a named cluster's. */
-static void key_of(const struct export_file *f, char *key, size_t size) {
-  rrd_cluster_file_path(NULL, f->cluster, f->layout, f->name, key, size);
-}
-
-static bool is_seen(const struct ship_entry *e, void *ctx) {
-  struct ship *sh = ctx;
-  if (!e->seen) {
-    ship_log(sh, "%s: gone; its cursor is dropped", e->key);
-    sh->dirty = true;
-  }
-  return e->seen;
-}
-
 /* A cursor belongs to one file: another file under the same name (a VMID
  * used again, a file made anew) starts over from its first row. */
-static void restart(struct ship *sh, struct ship_entry *e, const char *why) {
+void ship_restart(struct ship *sh, struct ship_entry *e, const char *why) {
   ship_log(sh, "%s: %s; shipping it from its first row", e->key, why);
+  ship_drop_kept(sh, e);
   e->acked = e->next = e->candidate = (struct ship_mark){0};
   e->checked = false;
   sh->guests_stale = sh->dirty = true;
   e->read_mtime = (struct timespec){0};
-}
-
-/* The file's identity and mtime as the directory scan's stat saw them. */
-static void check_identity(struct ship *sh, struct ship_entry *e,
-                           const struct export_file *f) {
-  if (!f->stat_known)
-    return; /* only a legacy file: it is never made anew */
-  bool known = e->dev != 0 || e->ino != 0;
-  if (known && (e->dev != f->dev || e->ino != f->ino))
-    restart(sh, e, "another file now (made anew or replaced)");
-  sh->dirty |= e->dev != f->dev || e->ino != f->ino;
-  e->dev = f->dev;
-  e->ino = f->ino;
-  e->mtime = f->mtime;
 }
 
 /* Whether the file is as it was when all its rows were read: nothing new
@@ -106,65 +76,29 @@ static bool unchanged(const struct ship *sh, const struct ship_entry *e) {
          (e->mtime.tv_sec != 0 || e->mtime.tv_nsec != 0);
 }
 
-/* The files now in every cluster's directory (a cluster that appeared
- * since the last pass too). */
-static int scan_files(struct ship *sh) {
-  struct ship_options *o = sh->o;
-  struct data_clusters c;
-  export_files_free(&sh->files);
-  int r = data_clusters_scan(o->run.data_dir, &c);
-  if (r == 0) {
-    o->run.clusters_named = data_clusters_named(&c);
-    r = export_files_scan_all(&sh->files, o->run.data_dir, &c);
-    data_clusters_free(&c);
-  }
-  return r;
-}
-
-/* The files now in the data directory, each with its entry. */
-static int scan(struct ship *sh) {
-  struct ship_options *o = sh->o;
-  int r = scan_files(sh);
-  if (r < 0) {
-    ship_log(sh, "%s: %s", o->run.data_dir, strerror(-r));
-    return r;
-  }
-  for (size_t i = 0; i < sh->state.count; i++)
-    sh->state.entry[i].seen = false;
-  for (size_t i = 0; i < sh->files.count; i++) {
-    char key[SHIP_KEY_SIZE];
-    key_of(&sh->files.file[i], key, sizeof(key));
-    /* one search for a file already known: nearly every file of a pass */
-    struct ship_entry *e = ship_state_find(&sh->state, key);
-    bool fresh = e == NULL;
-    if (fresh && (e = ship_state_add(&sh->state, key)) == NULL)
-      return -ENOMEM;
-    if (fresh) {
-      sh->dirty = true;
-      e->acked.t = e->next.t = o->since;
-      sh->guests_stale = true; /* a new guest, maybe */
-    }
-    e->seen = true;
-    check_identity(sh, e, &sh->files.file[i]);
-  }
-  ship_state_retain(&sh->state, is_seen, sh);
-  return 0;
+/* The file the export kept open (or closed) for the entry, counted. */
+static void keep(struct ship *sh, struct ship_entry *e,
+                 struct rrd_direct *kept) {
+  sh->kept += (kept != NULL) - (e->kept != NULL);
+  e->kept = kept;
 }
 
 /* One file's rows after its cursor, at most row_limit of them, into the
  * batch.  Returns 1 when it has more, 0, or a send's error. */
-static int ship_file(struct ship *sh, const struct export_file *f) {
-  char key[SHIP_KEY_SIZE], why[SHIP_ERR_SIZE] = "";
-  key_of(f, key, sizeof(key));
-  struct ship_entry *e = ship_state_find(&sh->state, key);
+static int ship_file(struct ship *sh, const struct export_file *f,
+                     struct ship_entry *e) {
+  char why[SHIP_ERR_SIZE] = "";
   if (unchanged(sh, e))
     return 0;
   struct export_resume resume = {.counter = e->next.counter,
                                  .row_limit = sh->o->row_limit,
-                                 .layout_checked = e->checked};
+                                 .layout_checked = e->checked,
+                                 .kept = e->kept,
+                                 .keep_new = sh->kept < sh->o->keep_files};
   size_t start = (size_t)ftello(sh->out);
   int r =
       export_run_resume(&sh->o->run, f, e->next.t, &resume, why, sizeof(why));
+  keep(sh, e, resume.kept);
   if (r < 0) {
     ship_log_problem(sh, e, r, why);
     e->checked = false;
@@ -176,7 +110,7 @@ static int ship_file(struct ship *sh, const struct export_file *f) {
   sh->dirty |= e->last_update != resume.last_update;
   e->last_update = resume.last_update;
   if (resume.last_update < e->next.t) {
-    restart(sh, e, "its last update is older than its cursor");
+    ship_restart(sh, e, "its last update is older than its cursor");
     return 1;
   }
   bool more = resume.rows >= sh->o->row_limit;
@@ -198,7 +132,7 @@ static int rounds(struct ship *sh) {
   do {
     more = 0;
     for (size_t i = 0; i < sh->files.count && !*sh->o->stop; i++) {
-      int r = ship_file(sh, &sh->files.file[i]);
+      int r = ship_file(sh, &sh->files.file[i], sh->entry_of[i]);
       if (r < 0)
         return r;
       more |= r;
@@ -245,7 +179,7 @@ static void reload_guests(struct ship *sh, time_t now) {
 static int pass(struct ship *sh) {
   time_t now = time(NULL);
   sh->o->run.until = now;
-  int r = scan(sh); /* says what went wrong */
+  int r = ship_scan(sh, now); /* says what went wrong */
   if (r == 0 && ship_answer_may_send(sh)) {
     reload_guests(sh, now);
     sh->skips_said = 0;
@@ -337,7 +271,11 @@ int ship_main(struct ship_options *o) {
   free(sh.inflight.item);
   free(sh.building.item);
   export_files_free(&sh.files);
+  export_dirs_free(&sh.dirs);
+  free(sh.entry_of);
   guest_directories_free(sh.guests);
+  for (size_t i = 0; i < sh.state.count; i++)
+    ship_drop_kept(&sh, &sh.state.entry[i]);
   ship_state_free(&sh.state);
   if (fd >= 0)
     close(fd);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The shipper's parts (see ship.h): the pass over the files (ship.c), the
- * batches and what their acknowledgement commits (ship_batch.c), what the
- * store's answers do to the shipper (ship_answer.c), and what it says
- * (ship_log.c).
+ * The shipper's parts (see ship.h): the pass over the files (ship.c),
+ * which files a pass reads (ship_scan.c), the batches and what their
+ * acknowledgement commits (ship_batch.c), what the store's answers do to
+ * the shipper (ship_answer.c), and what it says (ship_log.c).
  */
 #ifndef PVECG_SHIP_INTERNAL_H
 #define PVECG_SHIP_INTERNAL_H
@@ -37,6 +37,13 @@ struct ship {
   struct ship_options *o;
   struct ship_state state;
   struct export_files files;
+  /* The directories the last scan read; each file's entry until the next
+   * scan (files.count of them); when that scan was (time()). */
+  struct export_dirs dirs;
+  struct ship_entry **entry_of;
+  size_t entry_of_capacity;
+  time_t scanned_at;
+  size_t kept;                      /* files kept open between passes */
   struct guest_directories *guests; /* each cluster's, read when asked */
   bool dirty;                       /* the state changed since it was saved */
   bool guests_stale;                /* read them again before the next files */
@@ -71,6 +78,18 @@ struct ship {
   bool save_failed; /* said once until a save works again */
   char err[SHIP_ERR_SIZE];
 };
+
+/* ship.c */
+/* A cursor belongs to one file: another file under the same name (a VMID
+ * used again, a file made anew) starts over from its first row. */
+void ship_restart(struct ship *sh, struct ship_entry *e, const char *why);
+
+/* ship_scan.c */
+/* The files of this pass, each with its entry (entry_of), its identity
+ * checked.  Returns 0 or a negative errno, said on the log. */
+int ship_scan(struct ship *sh, time_t now);
+/* Closes the file the entry keeps open, if any. */
+void ship_drop_kept(struct ship *sh, struct ship_entry *e);
 
 /* ship_batch.c */
 int ship_batch_open(struct ship *sh);

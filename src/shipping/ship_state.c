@@ -74,8 +74,7 @@ struct ship_entry *ship_state_add(struct ship_state *s, const char *key) {
 }
 
 void ship_state_retain(struct ship_state *s,
-                       bool (*keep)(const struct ship_entry *, void *),
-                       void *ctx) {
+                       bool (*keep)(struct ship_entry *, void *), void *ctx) {
   size_t kept = 0;
   for (size_t i = 0; i < s->count; i++)
     if (keep(&s->entry[i], ctx))

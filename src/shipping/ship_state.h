@@ -64,6 +64,8 @@ struct ship_mark {
   struct export_counter counter;
 };
 
+struct rrd_direct;
+
 struct ship_entry {
   char key[SHIP_KEY_SIZE];
   uint64_t dev, ino;  /* the file the cursor belongs to */
@@ -78,6 +80,7 @@ struct ship_entry {
   bool checked;               /* this inode passed the layout check */
   struct timespec mtime;      /* the file's at the latest scan */
   struct timespec read_mtime; /* when all its rows were last read */
+  struct rrd_direct *kept;    /* the file kept open between passes, or NULL */
 };
 
 enum ship_condition { SHIP_TAKING, SHIP_AWAY, SHIP_REFUSED };
@@ -117,8 +120,7 @@ struct ship_entry *ship_state_add(struct ship_state *state, const char *key);
 
 /* Removes the entries for which keep() says false. */
 void ship_state_retain(struct ship_state *state,
-                       bool (*keep)(const struct ship_entry *, void *),
-                       void *ctx);
+                       bool (*keep)(struct ship_entry *, void *), void *ctx);
 
 /* Writes the state as the file holds it.  Returns 0 or -EIO. */
 int ship_state_format(const struct ship_state *state, FILE *out);

@@ -313,7 +313,7 @@ static void assert_sorted(const struct ship_state *s) {
     assert_true(strcmp(s->entry[i - 1].key, s->entry[i].key) < 0);
 }
 
-static bool keep_even_dev(const struct ship_entry *e, void *ctx) {
+static bool keep_even_dev(struct ship_entry *e, void *ctx) {
   (*(unsigned *)ctx)++;
   return e->dev % 2 == 0;
 }
