@@ -15,6 +15,8 @@
 
 #include "pvecg/text_copy.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #define CANARY '#'
@@ -100,6 +102,25 @@ static void numbers(void **state) {
   check_u64(UINT64_MAX, "18446744073709551615");
 }
 
+/* Every length, at both ends of each (the digits go two at a time, so odd
+ * and even lengths take different last steps), against printf. */
+static void numbers_every_length(void **state) {
+  (void)state;
+  uint64_t p = 1;
+  for (int digits = 1; digits <= 20; digits++) {
+    uint64_t lo = p, hi = digits == 20 ? UINT64_MAX : p * 10 - 1;
+    uint64_t v[] = {lo, lo + 1, hi - 1, hi, lo + (hi - lo) / 3};
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+      char want[32];
+      snprintf(want, sizeof(want), "%" PRIu64, v[i]);
+      assert_int_equal(strlen(want), (size_t)digits);
+      check_u64(v[i], want);
+    }
+    if (digits < 20)
+      p *= 10;
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(copies_what_fits),
@@ -107,6 +128,7 @@ int main(void) {
       cmocka_unit_test(appends),
       cmocka_unit_test(appends_cut),
       cmocka_unit_test(numbers),
+      cmocka_unit_test(numbers_every_length),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
