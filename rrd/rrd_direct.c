@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +75,15 @@ static int read_header(struct rrd_direct *f, uint64_t size) {
   return r;
 }
 
-/* The live head and the row pointers only: what an update writes. */
-static int read_live(struct rrd_direct *f) {
+/* The live head and the row pointers only: what an update writes.  With
+ * guess, the pointers are worked out from the last update (an update
+ * moves them by the rows it writes) instead of read: the reading after the
+ * rows compares them with the file's and reads them where they differ. */
+static int read_live(struct rrd_direct *f, bool guess) {
   int r = read_at(f->fd, f->live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
+  if (r == 0 && guess &&
+      rrd_header_guess(f->layout, f->live, &f->header, f->ptrs) == 0)
+    return 0;
   if (r == 0)
     r = read_at(f->fd, f->ptrs, f->plan.ptr_len, f->plan.ptr_offset);
   if (r == 0)
@@ -130,7 +137,7 @@ int rrd_direct_open(const char *path, const struct rrd_layout *layout,
 
 int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds) {
   if (monotonic_now() - file->checked_at < (double)recheck_seconds)
-    return read_live(file);
+    return read_live(file, true);
   struct stat st;
   if (fstat(file->fd, &st) != 0 || st.st_size < 0)
     return -EIO;
@@ -188,7 +195,7 @@ static int header_moved(struct rrd_direct *f, bool *moved) {
   *moved = r == 0 && (memcmp(live, f->live, LIVE_SIZE) != 0 ||
                       memcmp(ptrs, f->ptrs, f->plan.ptr_len) != 0);
   if (r == 0 && *moved)
-    r = read_live(f);
+    r = read_live(f, false);
   return r;
 }
 

@@ -368,15 +368,23 @@ static void test_refresh_reads_new_rows(void **state) {
   assert_int_equal(stat(f->path, &named), 0);
   assert_int_equal(kept.st_ino, named.st_ino);
   assert_int_equal(kept.st_mtim.tv_nsec, named.st_mtim.tv_nsec);
+  /* a gap longer than the minute archive: the pointers guessed are not
+   * librrd's, read again after the rows */
+  write_rows(l, f->path, 2100, 2101); /* the gap's end unknown, then 2101 */
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
+                                    T0 + 60 * 2000, T0 + 60 * 2101) > 0);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 2101);
   /* removed: the descriptor still reads the file it opened */
   assert_int_equal(unlink(f->path), 0);
   assert_int_equal(rrd_direct_refresh(d, 600), 0);
-  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 61);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 2101);
   rrd_direct_close(d);
 }
 
 /* Between whole checks a definition changed in place is not read; a whole
- * check refuses it.  What an update writes is checked at every refresh. */
+ * check refuses it.  What an update writes is checked at every refresh
+ * and read. */
 static void test_refresh_checks(void **state) {
   struct fixture *f = *state;
   const struct rrd_layout *l = &layout_pve_vm_9_0;
@@ -389,31 +397,99 @@ static void test_refresh_checks(void **state) {
   assert_int_equal(rrd_direct_refresh(d, 600), 0);
   assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
   rrd_direct_close(d);
+  /* the live head at the refresh; the row pointers, guessed there, when
+   * the rows' reading compares them with the file's */
   const struct {
     size_t offset;
     const char *bytes;
     size_t len;
+    int refresh, fetch;
   } damage[] = {
-      {plan.head_len - 16, "\377\377\377\377\377\377\377\377", 8},
-      {plan.head_len - 8, "\377\377\377\377", 4}, /* microseconds */
-      {plan.ptr_offset + 8, "\377\377", 2},       /* a row pointer */
+      {plan.head_len - 16, "\377\377\377\377\377\377\377\377", 8, -EPROTO, 0},
+      {plan.head_len - 8, "\377\377\377\377", 4, -EPROTO, 0}, /* microseconds */
+      {plan.ptr_offset + 8, "\377\377", 2, 0, -EIO}, /* a row pointer */
   };
   for (size_t i = 0; i < sizeof(damage) / sizeof(damage[0]); i++) {
     make_file(f, l, 3);
     assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
     patch_in_place(f->path, damage[i].offset, damage[i].bytes, damage[i].len);
-    assert_int_equal(rrd_direct_refresh(d, 600), -EPROTO);
+    assert_int_equal(rrd_direct_refresh(d, 600), damage[i].refresh);
+    struct rrd_series got;
+    if (damage[i].refresh == 0)
+      assert_int_equal(
+          rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, T0, T0 + 180, SIZE_MAX, &got),
+          damage[i].fetch);
     rrd_direct_close(d);
   }
   make_file(f, l, 3); /* cut short: the row pointers are past its end */
   assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
   assert_int_equal(truncate(f->path, 4096), 0);
-  assert_int_equal(rrd_direct_refresh(d, 600), -EPROTO);
   assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
   rrd_direct_close(d);
 }
 
+/* The file's header as the whole check reads it. */
+static void header_of(const char *path, const struct rrd_layout *l,
+                      struct rrd_header *h) {
+  struct rrd_header_plan plan;
+  assert_int_equal(rrd_header_plan(l, &plan), 0);
+  size_t size;
+  unsigned char *data = (unsigned char *)fixture_read(path, &size);
+  assert_non_null(data);
+  assert_int_equal(
+      rrd_header_check(l, &plan, size, data, data + plan.ptr_offset, h), 0);
+  free(data);
+}
+
+/* The row pointers a refresh works out from the last update are the ones
+ * librrd wrote: one row, a few, across each coarser archive's boundary,
+ * more than an archive holds, a gap (one update long after the last), and
+ * a stall file's 12 in a row.  (After a gap longer than an archive librrd
+ * writes fewer rows: the guess is wrong there, and corrected by reading
+ * the pointers after the rows, test_refresh_reads_new_rows.) */
+static void test_guess_is_librrd(void **state) {
+  struct fixture *f = *state;
+  const struct {
+    const struct rrd_layout *layout;
+    int rows;
+    bool gap; /* one update after rows - 1 minutes without any */
+  } steps[] = {{&layout_pve_vm_9_0, 1, false},
+               {&layout_pve_vm_9_0, 1, false},
+               {&layout_pve_vm_9_0, 7, false},
+               {&layout_pve_vm_9_0, 31, false},
+               {&layout_pve_vm_9_0, 400, false},
+               {&layout_pve_vm_9_0, 1500, false},
+               {&layout_pve_vm_9_0, 45, true},
+               {&layout_pvecg_pressure_vm_1_0, 12, false}};
+  int done = 0;
+  const struct rrd_layout *made = NULL;
+  for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
+    const struct rrd_layout *l = steps[i].layout;
+    if (l != made) {
+      make_file(f, l, 1);
+      made = l;
+      done = 1;
+    }
+    struct rrd_header before, after;
+    header_of(f->path, l, &before);
+    write_rows(l, f->path, steps[i].gap ? done + steps[i].rows : done + 1,
+               done + steps[i].rows);
+    done += steps[i].rows;
+    header_of(f->path, l, &after);
+    assert_int_equal(after.last_update, T0 + 60 * done);
+    assert_int_equal(rrd_header_advance(l, &before, after.last_update), 0);
+    for (size_t k = 0; k < l->rra_count; k++)
+      assert_int_equal(before.cur_row[k], after.cur_row[k]);
+  }
+  struct rrd_header h;
+  header_of(f->path, made, &h);
+  struct rrd_header untouched = h;
+  assert_int_equal(rrd_header_advance(made, &h, h.last_update - 60), -EINVAL);
+  assert_memory_equal(&h, &untouched, sizeof(h));
+}
+
 static const struct CMUnitTest tests[] = {
+    cmocka_unit_test_setup_teardown(test_guess_is_librrd, setup, teardown),
     cmocka_unit_test_setup_teardown(test_refresh_reads_new_rows, setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_refresh_checks, setup, teardown),
