@@ -55,17 +55,6 @@ static int lock_dir(struct ship *sh, int *fd) {
   return 0;
 }
 
-/* A cursor belongs to one file: another file under the same name (a VMID
- * used again, a file made anew) starts over from its first row. */
-void ship_restart(struct ship *sh, struct ship_entry *e, const char *why) {
-  ship_log(sh, "%s: %s; shipping it from its first row", e->key, why);
-  ship_drop_kept(sh, e);
-  e->acked = e->next = e->candidate = (struct ship_mark){0};
-  e->checked = false;
-  sh->guests_stale = sh->dirty = true;
-  e->read_mtime = (struct timespec){0};
-}
-
 /* Whether the file is as it was when all its rows were read: nothing new
  * in it.  Through a daemon the rows it holds do not touch the file, so
  * there every pass asks. */

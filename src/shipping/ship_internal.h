@@ -79,12 +79,10 @@ struct ship {
   char err[SHIP_ERR_SIZE];
 };
 
-/* ship.c */
+/* ship_scan.c */
 /* A cursor belongs to one file: another file under the same name (a VMID
  * used again, a file made anew) starts over from its first row. */
 void ship_restart(struct ship *sh, struct ship_entry *e, const char *why);
-
-/* ship_scan.c */
 /* The files of this pass, each with its entry (entry_of), its identity
  * checked.  Returns 0 or a negative errno, said on the log. */
 int ship_scan(struct ship *sh, time_t now);

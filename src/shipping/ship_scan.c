@@ -41,6 +41,17 @@ void ship_drop_kept(struct ship *sh, struct ship_entry *e) {
   sh->kept--;
 }
 
+/* A cursor belongs to one file: another file under the same name (a VMID
+ * used again, a file made anew) starts over from its first row. */
+void ship_restart(struct ship *sh, struct ship_entry *e, const char *why) {
+  ship_log(sh, "%s: %s; shipping it from its first row", e->key, why);
+  ship_drop_kept(sh, e);
+  e->acked = e->next = e->candidate = (struct ship_mark){0};
+  e->checked = false;
+  sh->guests_stale = sh->dirty = true;
+  e->read_mtime = (struct timespec){0};
+}
+
 static bool is_seen(struct ship_entry *e, void *ctx) {
   struct ship *sh = ctx;
   if (!e->seen) {
@@ -101,7 +112,7 @@ static int point_entries(struct ship *sh) {
 }
 
 /* A whole scan: a cursor for every file found, none for a file gone. */
-static int scan_whole(struct ship *sh, time_t now) {
+static int scan_whole_once(struct ship *sh, time_t now) {
   struct ship_options *o = sh->o;
   int r = scan_files(sh);
   if (r < 0) {
@@ -161,6 +172,15 @@ static int scan_again(struct ship *sh) {
     check_identity(sh, e, f);
   }
   return 0;
+}
+
+/* One that failed part of the way leaves a list the directories' marks
+ * must not vouch for: the next pass scans again. */
+static int scan_whole(struct ship *sh, time_t now) {
+  int r = scan_whole_once(sh, now);
+  if (r < 0)
+    sh->dirs.complete = false;
+  return r;
 }
 
 int ship_scan(struct ship *sh, time_t now) {
