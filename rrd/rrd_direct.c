@@ -233,12 +233,14 @@ int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
     struct rrd_series s;
     bool moved = false;
     int r = fetch_once(file, (size_t)rra, start, end, max_rows, &s);
-    if (r == 0 && (r = header_moved(file, &moved)) == 0 && !moved) {
+    if (r < 0)
+      return r == -EPROTO ? -EIO : r;
+    r = header_moved(file, &moved);
+    if (r == 0 && !moved) {
       *ret = s;
       return 0;
     }
-    if (r == 0)
-      rrd_series_free(&s);
+    rrd_series_free(&s); /* read under an update, or the header went bad */
     if (r < 0)
       return r == -EPROTO ? -EIO : r;
   }
