@@ -8,6 +8,7 @@
  */
 #include "pvecg/rrd_direct.h"
 
+#include "pvecg/monotonic.h"
 #include "rrd_header.h"
 
 #include <errno.h>
@@ -18,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #define HEAD_MAX 8192 /* pve-node-9.0's definitions take 3.8 KiB */
@@ -53,12 +53,6 @@ static int read_at(int fd, void *buf, size_t len, uint64_t offset) {
   return 0;
 }
 
-static double monotonic_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int read_header(struct rrd_direct *f, uint64_t size) {
   unsigned char head[HEAD_MAX];
   if (f->plan.head_len > sizeof(head) || f->plan.head_len < LIVE_SIZE ||
@@ -71,7 +65,7 @@ static int read_header(struct rrd_direct *f, uint64_t size) {
     r = rrd_header_check(f->layout, &f->plan, size, head, f->ptrs, &f->header);
   memcpy(f->live, head + f->plan.head_len - LIVE_SIZE, LIVE_SIZE);
   if (r == 0)
-    f->checked_at = monotonic_now();
+    f->checked_at = monotonic_seconds();
   return r;
 }
 
@@ -136,7 +130,7 @@ int rrd_direct_open(const char *path, const struct rrd_layout *layout,
 }
 
 int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds) {
-  if (monotonic_now() - file->checked_at < (double)recheck_seconds)
+  if (monotonic_seconds() - file->checked_at < (double)recheck_seconds)
     return read_live(file, true);
   struct stat st;
   if (fstat(file->fd, &st) != 0 || st.st_size < 0)

@@ -15,7 +15,6 @@
 #include "pvecg/grow.h"
 #include "pvecg/rrd_direct.h"
 #include "pvecg/rrd_file_name.h"
-#include "pvecg/text_copy.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -143,15 +142,15 @@ static int scan_whole_once(struct ship *sh, time_t now) {
 
 /* The file's stat: through its kept descriptor (cheaper here than even a
  * 16-byte read of its last update), else by its path. */
-static int stat_file(const struct ship *sh, const struct ship_entry *e,
-                     struct stat *st) {
+static int stat_file(const struct ship *sh, const struct export_file *f,
+                     const struct ship_entry *e, struct stat *st) {
   if (e->kept != NULL)
     return rrd_direct_stat(e->kept, st);
   char path[PATH_MAX];
-  size_t len = text_copy(path, sizeof(path), sh->o->run.data_dir);
-  len = text_append(path, sizeof(path), len, "/");
-  if (text_append(path, sizeof(path), len, e->key) >= sizeof(path) - 1)
-    return -ENAMETOOLONG;
+  int r = rrd_cluster_file_path(sh->o->run.data_dir, f->cluster, f->layout,
+                                f->name, path, sizeof(path));
+  if (r < 0)
+    return r;
   return fstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : -errno;
 }
 
@@ -164,7 +163,7 @@ static int scan_again(struct ship *sh) {
     struct stat st;
     if (!f->stat_known)
       continue;
-    if (stat_file(sh, e, &st) < 0 || !S_ISREG(st.st_mode))
+    if (stat_file(sh, f, e, &st) < 0 || !S_ISREG(st.st_mode))
       return -ESTALE;
     f->dev = (uint64_t)st.st_dev;
     f->ino = (uint64_t)st.st_ino;
