@@ -4,6 +4,7 @@
 #include "pve_metric_target.h"
 
 #include "pvecg/file_durable.h"
+#include "pvecg/log_line.h"
 #include "pvecg/pve_status_cfg.h"
 
 #include <errno.h>
@@ -24,12 +25,13 @@
 /* "pvecg ship: --pve-metric-server ID: <why>; <fix>", on stderr. */
 __attribute__((format(printf, 3, 4))) static int
 refuse(const char *id, const char *fix, const char *fmt, ...) {
+  char why[LOG_LINE_MAX];
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, CMD ": --pve-metric-server %s: ", id);
-  vfprintf(stderr, fmt, ap);
-  fprintf(stderr, "; %s\n", fix);
+  vsnprintf(why, sizeof(why), fmt, ap);
   va_end(ap);
+  /* one write: with "all", each entry's child says its own */
+  log_line(stderr, CMD ": ", "--pve-metric-server %s: %s; %s", id, why, fix);
   return -EINVAL;
 }
 

@@ -7,6 +7,8 @@
  */
 #include "ship_internal.h"
 
+#include "pvecg/log_line.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -16,13 +18,9 @@
 #define SKIPS_SAID 10    /* skipped points named in a pass */
 
 void ship_log(const struct ship *sh, const char *fmt, ...) {
-  FILE *log = sh->o->log;
   va_list ap;
   va_start(ap, fmt);
-  fputs("pvecg ship: ", log);
-  vfprintf(log, fmt, ap);
-  fputc('\n', log);
-  fflush(log);
+  log_vline(sh->o->log, "pvecg ship: ", fmt, ap);
   va_end(ap);
 }
 
