@@ -4,12 +4,15 @@
  * that matter (definitions with the last update; the row pointers),
  * checked by rrd_header.c, then the rows of one archive, in one read or
  * two where the ring wraps.  The preparation areas between them, most of
- * a header, are never read.
+ * a header, are never read.  A file kept open (refreshed) is read through
+ * a shared mapping from its first refresh on (rrd_map.c): the same bytes,
+ * without a system call per read.
  */
 #include "pvecg/rrd_direct.h"
 
 #include "pvecg/monotonic.h"
 #include "rrd_header.h"
+#include "rrd_map.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +30,9 @@
 
 struct rrd_direct {
   int fd;
+  uint64_t size;      /* at the last whole check */
+  struct rrd_map map; /* from the first refresh on, where it maps */
+  bool map_tried;
   const struct rrd_layout *layout;
   struct rrd_header_plan plan;
   struct rrd_header header;
@@ -37,7 +43,11 @@ struct rrd_direct {
 };
 
 /* Exactly len bytes at offset: a short file is not the layout's. */
-static int read_at(int fd, void *buf, size_t len, uint64_t offset) {
+static int read_at(const struct rrd_direct *f, void *buf, size_t len,
+                   uint64_t offset) {
+  if (f->map.bytes != NULL)
+    return rrd_map_read(&f->map, buf, len, offset);
+  int fd = f->fd;
   size_t done = 0;
   while (done < len) {
     ssize_t n =
@@ -58,14 +68,16 @@ static int read_header(struct rrd_direct *f, uint64_t size) {
   if (f->plan.head_len > sizeof(head) || f->plan.head_len < LIVE_SIZE ||
       f->plan.ptr_len > sizeof(f->ptrs) || rrd_header_live_size() != LIVE_SIZE)
     return -EPROTO;
-  int r = read_at(f->fd, head, f->plan.head_len, 0);
+  int r = read_at(f, head, f->plan.head_len, 0);
   if (r == 0)
-    r = read_at(f->fd, f->ptrs, f->plan.ptr_len, f->plan.ptr_offset);
+    r = read_at(f, f->ptrs, f->plan.ptr_len, f->plan.ptr_offset);
   if (r == 0)
     r = rrd_header_check(f->layout, &f->plan, size, head, f->ptrs, &f->header);
   memcpy(f->live, head + f->plan.head_len - LIVE_SIZE, LIVE_SIZE);
-  if (r == 0)
+  if (r == 0) {
     f->checked_at = monotonic_seconds();
+    f->size = size;
+  }
   return r;
 }
 
@@ -74,12 +86,12 @@ static int read_header(struct rrd_direct *f, uint64_t size) {
  * moves them by the rows it writes) instead of read: the reading after the
  * rows compares them with the file's and reads them where they differ. */
 static int read_live(struct rrd_direct *f, bool guess) {
-  int r = read_at(f->fd, f->live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
+  int r = read_at(f, f->live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
   if (r == 0 && guess &&
       rrd_header_guess(f->layout, f->live, &f->header, f->ptrs) == 0)
     return 0;
   if (r == 0)
-    r = read_at(f->fd, f->ptrs, f->plan.ptr_len, f->plan.ptr_offset);
+    r = read_at(f, f->ptrs, f->plan.ptr_len, f->plan.ptr_offset);
   if (r == 0)
     r = rrd_header_live(f->layout, f->live, f->ptrs, &f->header);
   return r;
@@ -130,6 +142,10 @@ int rrd_direct_open(const char *path, const struct rrd_layout *layout,
 }
 
 int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds) {
+  if (!file->map_tried && file->size <= SIZE_MAX) {
+    file->map_tried = true; /* not mapped: pread, as a file read once */
+    rrd_map_open(&file->map, file->fd, (size_t)file->size);
+  }
   if (monotonic_seconds() - file->checked_at < (double)recheck_seconds)
     return read_live(file, true);
   struct stat st;
@@ -167,10 +183,9 @@ static int read_span(const struct rrd_direct *f, size_t rra,
   double *at = values + s->before * width;
   size_t first = s->count < rows - s->first ? s->count : rows - s->first;
   uint64_t base = f->header.rra_offset[rra];
-  int r = read_at(f->fd, at, first * row_bytes, base + s->first * row_bytes);
+  int r = read_at(f, at, first * row_bytes, base + s->first * row_bytes);
   if (r == 0 && first < s->count)
-    r = read_at(f->fd, at + first * width, (s->count - first) * row_bytes,
-                base);
+    r = read_at(f, at + first * width, (s->count - first) * row_bytes, base);
   for (size_t i = 0; i < s->after * width; i++)
     at[s->count * width + i] = NAN;
   return r;
@@ -183,9 +198,9 @@ static int read_span(const struct rrd_direct *f, size_t rra,
  * pointers, which only the pointers tell once it is done. */
 static int header_moved(struct rrd_direct *f, bool *moved) {
   unsigned char live[LIVE_SIZE], ptrs[sizeof(f->ptrs)];
-  int r = read_at(f->fd, live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
+  int r = read_at(f, live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
   if (r == 0)
-    r = read_at(f->fd, ptrs, f->plan.ptr_len, f->plan.ptr_offset);
+    r = read_at(f, ptrs, f->plan.ptr_len, f->plan.ptr_offset);
   *moved = r == 0 && (memcmp(live, f->live, LIVE_SIZE) != 0 ||
                       memcmp(ptrs, f->ptrs, f->plan.ptr_len) != 0);
   if (r == 0 && *moved)
@@ -244,6 +259,7 @@ int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
 void rrd_direct_close(struct rrd_direct *file) {
   if (file == NULL)
     return;
+  rrd_map_close(&file->map);
   if (file->fd >= 0)
     close(file->fd);
   free(file);

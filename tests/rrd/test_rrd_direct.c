@@ -426,6 +426,18 @@ static void test_refresh_checks(void **state) {
   assert_int_equal(truncate(f->path, 4096), 0);
   assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
   rrd_direct_close(d);
+  /* cut short between a refresh (read through the mapping from then on)
+   * and the rows' read: an error, not a SIGBUS */
+  make_file(f, l, 3);
+  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(truncate(f->path, 4096), 0);
+  struct rrd_series got;
+  assert_int_equal(
+      rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, T0, T0 + 180, SIZE_MAX, &got),
+      -EIO);
+  assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
+  rrd_direct_close(d);
 }
 
 /* The file's header as the whole check reads it. */
