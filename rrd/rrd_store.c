@@ -4,7 +4,8 @@
  *
  * One entry per (layout, cluster, name) remembers what the store learnt about
  * that file, so the common case — a checked file and a newer row — costs one
- * stat() and one update (rrd_update_r, or one request to rrdcached).  A global
+ * update (rrd_update_r, or one request to rrdcached), and a stat of the
+ * file's directory a second (rrd_store_dirs.c).  A global
  * mutex guards only the hash table; each entry has its own mutex, held across
  * that file's librrd calls, so files are written in parallel and one file's
  * rows in turn.  Entries live until the store is freed, so a pointer stays
@@ -31,6 +32,7 @@
 
 struct rrd_store {
   struct store_config config;
+  struct store_dirs dirs;
   atomic_ullong counts[RRD_STORE_OUTCOMES];
   struct store_table table;
 };
@@ -94,6 +96,8 @@ int rrd_store_new(const struct rrd_store_options *options,
   c->recheck_seconds = options->recheck_seconds;
   c->max_ahead_seconds = options->max_ahead_seconds;
   c->access = access;
+  store_dirs_init(&store->dirs);
+  c->dirs = &store->dirs;
   *ret = store;
   return 0;
 }
@@ -102,6 +106,7 @@ void rrd_store_free(struct rrd_store *store) {
   if (store == NULL)
     return;
   store_table_destroy(&store->table);
+  store_dirs_destroy(&store->dirs);
   free(store->config.data_dir);
   free(store);
 }

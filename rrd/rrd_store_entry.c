@@ -47,24 +47,45 @@ static bool recheck_due(const struct store_row *row) {
          f->next_check - row->now > (time_t)row->config->recheck_seconds;
 }
 
+/* The epoch of the file's directory now (rrd_store_dirs.h), taken before
+ * the file is stat'ed: a change after it moves the epoch.  0: unknown. */
+static uint64_t dir_epoch(const struct store_row *row) {
+  struct entry_file *f = &row->e->file;
+  if (f->dir == NULL)
+    f->dir = store_dirs_of(row->config->dirs, row->e->path);
+  return f->dir != NULL ? store_dirs_epoch(row->config->dirs, f->dir, row->now)
+                        : 0;
+}
+
 static void remember_identity(const struct store_row *row) {
   struct entry_file *f = &row->e->file;
   struct stat st;
+  uint64_t epoch = row->config->access->local ? dir_epoch(row) : 0;
   f->have_identity = row->config->access->local && stat(row->e->path, &st) == 0;
   f->dev = f->have_identity ? st.st_dev : 0;
   f->ino = f->have_identity ? st.st_ino : 0;
+  f->seen_in_epoch = f->have_identity ? epoch : 0;
 }
 
 /* A file deleted or replaced since the check is examined again, so a file
- * someone else put in its place is never written into.  (Only for local
- * files: a daemon over TCP reports a missing file on the update.) */
+ * someone else put in its place is never written into: stat'ed again when
+ * its directory may have changed since it was last found the same.  (Only
+ * for local files: a daemon over TCP reports a missing file on the
+ * update.) */
 static bool same_file(const struct store_row *row) {
-  const struct entry_file *f = &row->e->file;
+  struct entry_file *f = &row->e->file;
   struct stat st;
   if (!row->config->access->local)
     return true;
-  return f->have_identity && stat(row->e->path, &st) == 0 &&
-         st.st_dev == f->dev && st.st_ino == f->ino;
+  if (!f->have_identity)
+    return false;
+  uint64_t epoch = dir_epoch(row);
+  if (epoch != 0 && epoch == f->seen_in_epoch)
+    return true;
+  bool same = stat(row->e->path, &st) == 0 && st.st_dev == f->dev &&
+              st.st_ino == f->ino;
+  f->seen_in_epoch = same ? epoch : 0;
+  return same;
 }
 
 /* The file has our layout and its last update is last.  The next row

@@ -18,6 +18,7 @@
 #define PVECG_RRD_STORE_ENTRY_H
 
 #include "rrd_keyed_table.h"
+#include "rrd_store_dirs.h"
 #include "pvecg/rrd_access.h"
 #include "pvecg/rrd_layout.h"
 #include "pvecg/rrd_store.h"
@@ -36,6 +37,7 @@ struct store_config {
   unsigned long recheck_seconds;
   unsigned long max_ahead_seconds;
   const struct rrd_access *access;
+  struct store_dirs *dirs; /* whether a file may have been replaced */
 };
 
 enum entry_state {
@@ -52,6 +54,8 @@ struct entry_file {
   bool have_identity; /* dev/ino of the file that was checked */
   dev_t dev;
   ino_t ino;
+  struct store_dir *dir;    /* its directory, once looked up */
+  uint64_t seen_in_epoch;   /* the directory's epoch when dev/ino held */
   time_t next_check;        /* FOREIGN/HELD: when to examine it again */
   char why[STORE_WHY_SIZE]; /* FOREIGN: the difference last reported */
   time_t other_last;        /* HELD: the other writer's last update */

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define NOW 1800000000 /* the wall clock at the start of each test */
@@ -236,6 +237,38 @@ static void test_deleted_file_is_created_again(void **state) {
   assert_outcome(f, "102", NOW + 10, NOW + 10, RRD_STORE_CREATED, false);
   assert_int_equal(last_update(path), NOW + 10);
   assert_outcome(f, "102", NOW + 20, NOW + 20, RRD_STORE_WRITTEN, false);
+}
+
+/* Rows into a settled directory do not stat their file (the directory's
+ * epoch holds, rrd_store_dirs.c), yet a file renamed over or deleted
+ * there is found at the next second's row: never written into. */
+static void test_replaced_in_settled_directory(void **state) {
+  struct fixture *f = *state;
+  char path[700], other[720];
+  vm_path(f, "104", path, sizeof(path));
+  snprintf(other, sizeof(other), "%s.other", path);
+  assert_outcome(f, "104", NOW, NOW, RRD_STORE_CREATED, false);
+  struct timespec settle = {.tv_sec = 1, .tv_nsec = 100000000};
+  nanosleep(&settle, NULL);
+  assert_outcome(f, "104", NOW + 10, NOW + 10, RRD_STORE_WRITTEN, false);
+  assert_outcome(f, "104", NOW + 20, NOW + 20, RRD_STORE_WRITTEN, false);
+  /* another layout's file put in its place */
+  assert_int_equal(
+      rrd_file_create(&layout_pve_node_9_0, other, NOW - 100, NULL, 0), 0);
+  assert_int_equal(rename(other, path), 0);
+  size_t len = 0;
+  char *before = fixture_read(path, &len);
+  struct rrd_store_result res;
+  assert_int_equal(write_at(f, "104", NOW + 30, NOW + 30, &res),
+                   RRD_STORE_FOREIGN);
+  assert_true(fixture_same(path, before, len));
+  free(before);
+  /* deleted in the settled directory: made again */
+  assert_int_equal(unlink(path), 0);
+  nanosleep(&settle, NULL);
+  assert_outcome(f, "104", NOW + RECHECK + 40, NOW + RECHECK + 40,
+                 RRD_STORE_RECOVERED, true);
+  assert_int_equal(last_update(path), NOW + RECHECK + 40);
 }
 
 /* ---- stale rows -------------------------------------------------------- */
@@ -984,6 +1017,7 @@ int main(void) {
       T(test_created_for_old_row),
       T(test_trailing_slash_and_layout_dirs),
       T(test_deleted_file_is_created_again),
+      T(test_replaced_in_settled_directory),
       T(test_stale),
       T(test_second_writer),
       T(test_interleaving_writer),
