@@ -2,23 +2,17 @@
 /* The store's directories and their epochs (see rrd_store_dirs.h). */
 #include "rrd_store_dirs.h"
 
+#include "pvecg/dir_stamp.h"
+
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-
-/* The coarse clock's tick and a margin: a directory stamped this close
- * to a look may change again within the same stamp. */
-#define SETTLE_NS 1000000000LL
 
 struct store_dir {
   struct store_dir *next;
   char *path;
   time_t looked_at; /* the rows' second of the last look */
   bool looked;
-  bool present;
-  dev_t dev;
-  ino_t ino;
-  struct timespec mtime, ctime;
+  struct dir_stamp stamp;
   uint64_t epoch;
 };
 
@@ -65,38 +59,17 @@ struct store_dir *store_dirs_of(struct store_dirs *dirs, const char *path) {
   return d;
 }
 
-static long long ns_of(const struct timespec *t) {
-  return (long long)t->tv_sec * 1000000000LL + t->tv_nsec;
-}
-
-static bool same_time(const struct timespec *a, const struct timespec *b) {
-  return a->tv_sec == b->tv_sec && a->tv_nsec == b->tv_nsec;
-}
-
-/* Stamped less than a second before the look, or after it. */
-static bool unsettled(const struct timespec *stamp, long long look_ns) {
-  return ns_of(stamp) > look_ns - SETTLE_NS;
-}
-
 /* A stat of the directory: the epoch moves unless it is there, as it was
  * at the last look, and settled. */
 static void look(struct store_dir *d, time_t now) {
   struct timespec clock;
   clock_gettime(CLOCK_REALTIME, &clock);
-  struct stat st;
-  bool present = stat(d->path, &st) == 0;
-  bool same = present && d->present && d->looked && st.st_dev == d->dev &&
-              st.st_ino == d->ino && same_time(&st.st_mtim, &d->mtime) &&
-              same_time(&st.st_ctim, &d->ctime);
-  bool settled = present && !unsettled(&st.st_mtim, ns_of(&clock)) &&
-                 !unsettled(&st.st_ctim, ns_of(&clock));
-  if (!same || !settled)
+  struct dir_stamp st;
+  dir_stamp_take(&st, d->path, -1);
+  if (!d->looked || !dir_stamp_same(&st, &d->stamp) ||
+      dir_stamp_recent(&st, &clock))
     d->epoch++;
-  d->present = present;
-  d->dev = present ? st.st_dev : 0;
-  d->ino = present ? st.st_ino : 0;
-  d->mtime = present ? st.st_mtim : (struct timespec){0};
-  d->ctime = present ? st.st_ctim : (struct timespec){0};
+  d->stamp = st;
   d->looked_at = now;
   d->looked = true;
 }
@@ -106,7 +79,7 @@ uint64_t store_dirs_epoch(struct store_dirs *dirs, struct store_dir *dir,
   pthread_mutex_lock(&dirs->lock);
   if (!dir->looked || dir->looked_at != now)
     look(dir, now);
-  uint64_t epoch = dir->present ? dir->epoch : 0;
+  uint64_t epoch = dir->stamp.present ? dir->epoch : 0;
   pthread_mutex_unlock(&dirs->lock);
   return epoch;
 }

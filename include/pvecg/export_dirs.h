@@ -18,6 +18,8 @@
 #ifndef PVECG_EXPORT_DIRS_H
 #define PVECG_EXPORT_DIRS_H
 
+#include "pvecg/dir_stamp.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -25,9 +27,7 @@
 
 struct export_dir_mark {
   char *path;
-  bool present;
-  uint64_t dev, ino;
-  struct timespec mtime, ctime;
+  struct dir_stamp stamp;
 };
 
 struct export_dirs {

@@ -74,8 +74,8 @@ static void test_changes(void **state) {
   assert_false(export_dirs_unchanged(&dirs)); /* nothing scanned yet */
   scan(&dirs);
   assert_int_equal(dirs.count, 3);
-  assert_true(dirs.mark[0].present && dirs.mark[1].present);
-  assert_false(dirs.mark[2].present);
+  assert_true(dirs.mark[0].stamp.present && dirs.mark[1].stamp.present);
+  assert_false(dirs.mark[2].stamp.present);
   /* just made: not trusted, even untouched */
   assert_false(dirs.settled);
   assert_false(export_dirs_unchanged(&dirs));
