@@ -22,9 +22,8 @@
 #include <string.h>
 #include <time.h>
 
-/* A batch: enough rows for an interval of a large host in a few exchanges,
- * small enough that one exchange is a few hundred KiB. */
-#define BATCH_ROWS_MAX 2000
+#define BATCH_ROWS_MAX RRD_SENDER_BATCH_ROWS
+/* Small enough that one exchange is a few hundred KiB. */
 #define BATCH_BYTES_MAX (512 * 1024)
 
 struct slot {
@@ -193,6 +192,7 @@ static void settle(struct rrd_sink *s, const struct step *step) {
     rrd_sink_link_lost(s, step->reason); /* the rest stays first in line */
     return;
   }
+  s->exchanges += step->sent && step->ready > 0;
   rrd_sink_link_answered(s);
   rrd_sink_overflow_drained(s);
 }

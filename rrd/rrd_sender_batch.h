@@ -17,6 +17,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Rows in one exchange at most: enough for an interval of a large host in
+ * a few exchanges. */
+#define RRD_SENDER_BATCH_ROWS 2000
+
 /* The sender thread's part of the sink for batches. */
 struct rrd_sender_batch;
 

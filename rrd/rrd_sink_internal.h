@@ -43,6 +43,11 @@ struct rrd_sink {
   pthread_cond_t work;     /* to the sender: a row, a flush, stop */
   pthread_cond_t progress; /* from the sender: a flush done, finished */
   pthread_t thread;
+  /* The sender waits for work: a row wakes it.  Otherwise it is busy, or
+   * lets a burst gather until gather_until (monotonic s, 0: not), or waits
+   * to reconnect, and a row does not (see rrd_sender.c). */
+  bool sender_idle;
+  double gather, gather_until; /* s */
   /* Monotonic ns when the sender's current request started, 0 when idle:
    * read without the lock by writers to notice a daemon that does not
    * answer. */
@@ -54,6 +59,7 @@ struct rrd_sink {
    * sender is done with it (rrd_sender.c). */
   unsigned long long pushed;
   size_t queue_peak;
+  unsigned long long exchanges; /* with rows, that the daemon answered */
   /* Rows dropped: ever / in this episode of a full queue, which lasts
    * while it is not 0 (rrd_sink_overflow.c). */
   unsigned long long overflowed, overflowed_now;

@@ -18,6 +18,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+/* Directories whose realpath() is kept: a guest's rows go to up to three
+ * (its row, KSM and stall files), interleaved once a minute, and each
+ * cluster has its own. */
+#define RESOLVED_DIRS 8
+
 /* An answer longer than this per row is not rrdcached's. */
 #define ANSWER_PER_ROW 4096
 #define ANSWER_BASE 4096
@@ -30,9 +35,12 @@ struct rrdcached_batch {
   size_t out_len, out_cap, in_len, in_cap;
   struct rrdcached_answer_error *errors;
   size_t errors_cap;
-  /* realpath() of the last directory asked for, and what it gave */
-  bool cached;
-  char dir[PATH_MAX], resolved[PATH_MAX];
+  /* realpath() of the directories asked for lately, and what it gave:
+   * resolved again for every row, a directory costs a readlink per level */
+  struct resolved_dir {
+    char dir[PATH_MAX], resolved[PATH_MAX];
+  } dirs[RESOLVED_DIRS];
+  size_t dirs_used, dirs_next; /* the next to give up when all are used */
 };
 
 /* ---- the connection ---------------------------------------------------- */
@@ -146,6 +154,31 @@ static int open_connection(struct rrdcached_batch *b, char *err,
   return -ENOTCONN;
 }
 
+/* path's directory (its first dir_len bytes) resolved, from the kept ones
+ * or now; NULL when it cannot be. */
+static const struct resolved_dir *
+resolved_dir(struct rrdcached_batch *b, const char *path, size_t dir_len) {
+  for (size_t i = 0; i < b->dirs_used; i++)
+    if (strncmp(b->dirs[i].dir, path, dir_len) == 0 &&
+        b->dirs[i].dir[dir_len] == '\0')
+      return &b->dirs[i];
+  char dir[PATH_MAX], resolved[PATH_MAX];
+  memcpy(dir, path, dir_len);
+  dir[dir_len] = '\0';
+  if (realpath(dir_len > 0 ? dir : "/", resolved) == NULL)
+    return NULL;
+  struct resolved_dir *d;
+  if (b->dirs_used < RESOLVED_DIRS) {
+    d = &b->dirs[b->dirs_used++];
+  } else {
+    d = &b->dirs[b->dirs_next];
+    b->dirs_next = (b->dirs_next + 1) % RESOLVED_DIRS;
+  }
+  memcpy(d->dir, dir, dir_len + 1);
+  memcpy(d->resolved, resolved, strlen(resolved) + 1);
+  return d;
+}
+
 /* The path as librrd sends it over a unix socket: the directory resolved
  * (the file itself is never a symlink: the store refuses those). */
 static int daemon_path(struct rrdcached_batch *b, const char *path,
@@ -156,22 +189,15 @@ static int daemon_path(struct rrdcached_batch *b, const char *path,
     return 0;
   }
   size_t dir_len = (size_t)(slash - path);
-  if (dir_len >= sizeof(b->dir))
+  if (dir_len >= PATH_MAX)
     return -ENAMETOOLONG;
-  if (!b->cached || strncmp(b->dir, path, dir_len) != 0 ||
-      b->dir[dir_len] != '\0') {
-    char dir[PATH_MAX];
-    memcpy(dir, path, dir_len);
-    dir[dir_len] = '\0';
-    b->cached = realpath(dir[0] != '\0' ? dir : "/", b->resolved) != NULL;
-    if (!b->cached) {
-      /* gone meanwhile: the daemon says so for this row alone */
-      *ret = path;
-      return 0;
-    }
-    memcpy(b->dir, dir, dir_len + 1);
+  const struct resolved_dir *d = resolved_dir(b, path, dir_len);
+  if (d == NULL) {
+    /* gone meanwhile: the daemon says so for this row alone */
+    *ret = path;
+    return 0;
   }
-  int n = snprintf(buf, size, "%s%s", b->resolved, slash);
+  int n = snprintf(buf, size, "%s%s", d->resolved, slash);
   if (n < 0 || (size_t)n >= size)
     return -ENAMETOOLONG;
   *ret = buf;

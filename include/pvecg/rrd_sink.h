@@ -53,6 +53,11 @@ struct rrd_sink_options {
    * daemon being lost. */
   double timeout;
   double retry_min, retry_max; /* reconnect back-off, s (0: 1 and 30) */
+  /* Seconds the first row after a quiet spell waits for the rest of its
+   * burst, so that a burst goes to the daemon in one exchange rather than
+   * one per few rows (0: 0.02; < 0: none).  A flush or the shutdown ends
+   * the wait. */
+  double gather;
   rrd_sink_log_fn *log;
   void *log_ctx;
   /* Seconds on a clock that never steps, for when guests' rows arrive
@@ -129,6 +134,7 @@ struct rrd_sink_stats {
   bool reachable;                /* the daemon answered the last request */
   size_t queued;                 /* rows waiting now */
   size_t queue_peak;             /* most rows that ever waited */
+  unsigned long long exchanges;  /* requests with rows the daemon answered */
   unsigned long long overflowed; /* rows dropped because the queue was full */
   /* guests' rows refused: another host reports the guest (or no memory to
    * tell) */

@@ -7,9 +7,10 @@
  * that is not there yet, goes away and comes back, or stops answering
  * (SIGSTOP), and then perhaps goes away too: writers never wait, rows are
  * kept and replayed in order, one log line per state change; a bounded
- * queue that overflows; FLUSH of everything or of one file; and the
- * shutdown, which neither loses rows silently nor waits for a frozen
- * daemon.
+ * queue that overflows; FLUSH of everything or of one file; a burst of
+ * rows gathered into one exchange, which a flush or the shutdown does not
+ * wait for; and the shutdown, which neither loses rows silently nor waits
+ * for a frozen daemon.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -111,8 +112,8 @@ static int teardown(void **state) {
   return 0;
 }
 
-static void open_sink(struct fixture *f, const char *address,
-                      size_t queue_size) {
+static void open_sink_gathering(struct fixture *f, const char *address,
+                                size_t queue_size, double gather) {
   struct rrd_sink_options o = {
       .data_dir = f->daemon.db,
       .daemon_address = address,
@@ -121,12 +122,18 @@ static void open_sink(struct fixture *f, const char *address,
       .timeout = TIMEOUT,
       .retry_min = 0.05,
       .retry_max = 0.2,
+      .gather = gather,
       .log = capture,
       .log_ctx = &f->log,
   };
   char err[256] = "";
   if (rrd_sink_new(&o, &f->sink, err, sizeof(err)) != 0)
     fail_msg("rrd_sink_new: %s", err);
+}
+
+static void open_sink(struct fixture *f, const char *address,
+                      size_t queue_size) {
+  open_sink_gathering(f, address, queue_size, 0);
 }
 
 /* The values of row t of guest vmid: exact in binary, distinct per row. */
@@ -193,6 +200,16 @@ static void assert_journal(struct fixture *f, int vmid, time_t first,
   assert_string_equal(have, want);
 }
 
+/* With the sink and the daemon stopped: guests 100-102 have every row from
+ * START to last. */
+static void assert_journals_at_stop(struct fixture *f, time_t last) {
+  rrd_sink_free(f->sink);
+  f->sink = NULL;
+  rrdcached_stop(&f->daemon);
+  for (int vmid = 100; vmid < 103; vmid++)
+    assert_journal(f, vmid, START, last);
+}
+
 static time_t disk_last_update(const char *path) {
   char err[256];
   time_t t = 0;
@@ -246,11 +263,7 @@ static void test_rows_in_order(void **state) {
   assert_int_equal(st.store.rows[RRD_STORE_WRITTEN], 57);
   assert_int_equal(lines_with(&f->log, "Connected to rrdcached at unix:"), 1);
   assert_int_equal(errors(&f->log), 0);
-  rrd_sink_free(f->sink);
-  f->sink = NULL;
-  rrdcached_stop(&f->daemon);
-  for (int vmid = 100; vmid < 103; vmid++)
-    assert_journal(f, vmid, START, START + 19);
+  assert_journals_at_stop(f, START + 19);
 }
 
 /* Flushing one file writes that file only. */
@@ -413,6 +426,100 @@ static void test_frozen_then_gone(void **state) {
   assert_int_equal(stats(f).store.rows[RRD_STORE_WRITTEN], 5);
 }
 
+/* ---- bursts ------------------------------------------------------------ */
+
+#define GATHER 1.5 /* long enough for the test's own pauses */
+
+/* Three guests' files made and written once: the rows after that are plain
+ * updates.  Returns the exchanges so far. */
+static unsigned long long three_files(struct fixture *f) {
+  for (int vmid = 100; vmid < 103; vmid++)
+    write_row(f, vmid, START);
+  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL, NULL), 0);
+  struct rrd_sink_stats st = stats(f);
+  assert_int_equal(st.store.rows[RRD_STORE_CREATED], 3);
+  usleep(100000); /* the sender waits for work again */
+  return st.exchanges;
+}
+
+/* A daemon, a sink that gathers for gather s, three files; t0 is now.
+ * Returns the exchanges so far. */
+static unsigned long long start_gathering(struct fixture *f, double gather,
+                                          struct timespec *t0) {
+  rrdcached_start(&f->daemon);
+  open_sink_gathering(f, f->daemon.address, 0, gather);
+  unsigned long long before = three_files(f);
+  clock_gettime(CLOCK_MONOTONIC, t0);
+  return before;
+}
+
+/* Rows that come one by one within the gathering time go to the daemon in
+ * one exchange, after it. */
+static void test_burst_in_one_exchange(void **state) {
+  struct fixture *f = *state;
+  struct timespec t0;
+  unsigned long long before = start_gathering(f, GATHER, &t0);
+  for (int vmid = 100; vmid < 103; vmid++) {
+    write_row(f, vmid, START + 1);
+    usleep(50000);
+  }
+  struct rrd_sink_stats st = stats(f);
+  if (seconds_since(&t0) < GATHER - 0.5) { /* else too slow to tell */
+    assert_int_equal(st.queued, 3);
+    assert_int_equal(st.exchanges, before);
+  }
+  wait_drained(f);
+  assert_true(seconds_since(&t0) >= GATHER);
+  st = stats(f);
+  assert_int_equal(st.exchanges, before + 1);
+  assert_int_equal(st.store.rows[RRD_STORE_WRITTEN], 3);
+  assert_int_equal(errors(&f->log), 0);
+  assert_journals_at_stop(f, START + 1);
+}
+
+/* A flush does not wait for the gathering: the rows go at once, in one
+ * exchange, and the flush returns. */
+static void test_flush_ends_gathering(void **state) {
+  struct fixture *f = *state;
+  struct timespec t0;
+  unsigned long long before = start_gathering(f, GATHER, &t0);
+  for (int vmid = 100; vmid < 103; vmid++)
+    write_row(f, vmid, START + 1);
+  assert_int_equal(rrd_sink_flush(f->sink, NULL, NULL, NULL), 0);
+  assert_true(seconds_since(&t0) < GATHER - 0.5);
+  assert_int_equal(stats(f).exchanges, before + 1);
+  char path[600];
+  for (int vmid = 100; vmid < 103; vmid++) {
+    guest_path(f, vmid, path, sizeof(path));
+    assert_int_equal(disk_last_update(path), START + 1); /* flushed */
+  }
+}
+
+/* Nor does the shutdown: the gathered row reaches the daemon. */
+static void test_shutdown_ends_gathering(void **state) {
+  struct fixture *f = *state;
+  struct timespec t0;
+  start_gathering(f, GATHER, &t0);
+  write_row(f, 101, START + 1);
+  rrd_sink_free(f->sink);
+  f->sink = NULL;
+  assert_true(seconds_since(&t0) < GATHER - 0.5);
+  assert_int_equal(lines_with(&f->log, "rows for rrdcached"), 0);
+  rrdcached_stop(&f->daemon);
+  assert_journal(f, 101, START, START + 1);
+}
+
+/* Without gathering a row goes as soon as it comes. */
+static void test_no_gathering(void **state) {
+  struct fixture *f = *state;
+  struct timespec t0;
+  unsigned long long before = start_gathering(f, -1, &t0);
+  write_row(f, 100, START + 1);
+  wait_drained(f);
+  assert_true(seconds_since(&t0) < GATHER - 0.5);
+  assert_int_equal(stats(f).exchanges, before + 1);
+}
+
 /* ---- shutdown ---------------------------------------------------------- */
 
 static void test_shutdown_with_rows_left(void **state) {
@@ -470,6 +577,10 @@ int main(void) {
       T(test_queue_overflow),
       T(test_frozen_daemon),
       T(test_frozen_then_gone),
+      T(test_burst_in_one_exchange),
+      T(test_flush_ends_gathering),
+      T(test_shutdown_ends_gathering),
+      T(test_no_gathering),
       T(test_shutdown_with_rows_left),
       T(test_shutdown_frozen),
   };

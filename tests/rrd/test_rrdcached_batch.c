@@ -641,6 +641,59 @@ static void test_real_names(void **state) {
   real_end(r);
 }
 
+/* Rows interleaved between more directories than the client keeps
+ * resolved (a guest's row, KSM and stall files; several clusters): each
+ * reaches its own file, and a directory reached through a symlink is still
+ * the daemon's one directory after the kept ones were replaced. */
+static void test_real_many_directories(void **state) {
+  (void)state;
+  if (!rrdcached_available())
+    skip();
+  enum { DIRS = 11, ROUNDS = 3, PER_ROUND = DIRS + 1 };
+  struct real *r = &real;
+  real_start(r, "batch-dirs", false);
+  char files[DIRS][PATH_MAX], alias[PATH_MAX], by_alias[PATH_MAX],
+      dir[PATH_MAX];
+  for (int i = 0; i < DIRS; i++) {
+    fixture_path(dir, "%s/d%d", r->db, i);
+    assert_int_equal(mkdir(dir, 0750), 0);
+    fixture_path(files[i], "%s/f", dir);
+    create_tiny(files[i]);
+  }
+  fixture_path(alias, "%s/alias", r->dir);
+  fixture_path(by_alias, "%s/f", alias);
+  fixture_path(dir, "%s/d0", r->db);
+  assert_int_equal(symlink(dir, alias), 0);
+  struct rrdcached_batch_row rows[ROUNDS * PER_ROUND];
+  char text[ROUNDS * PER_ROUND][32];
+  for (int k = 0; k < ROUNDS; k++)
+    for (int i = 0; i < PER_ROUND; i++) {
+      int n = k * PER_ROUND + i;
+      bool alias_row = i == DIRS; /* older than d0's row just before */
+      snprintf(text[n], sizeof(text[n]), "%d:%d",
+               START + 60 * (k + 1) - (alias_row ? 30 : 0), i);
+      rows[n] = (struct rrdcached_batch_row){alias_row ? by_alias : files[i],
+                                             text[n]};
+    }
+  struct rrdcached_batch *batch = batch_new(r->daemon.address);
+  struct refusals refused = {0};
+  char err[512] = "";
+  assert_int_equal(rrdcached_batch_update(batch, rows, ROUNDS * PER_ROUND,
+                                          record, &refused, err, 512),
+                   0);
+  rrdcached_batch_free(batch);
+  assert_int_equal(refused.count, ROUNDS);
+  assert_refused(&refused, 0, DIRS, STALE(1800000030, 1800000060));
+  assert_refused(&refused, 1, PER_ROUND + DIRS, STALE(1800000090, 1800000120));
+  assert_refused(&refused, 2, 2 * PER_ROUND + DIRS,
+                 STALE(1800000150, 1800000180));
+  rrdcached_stop(&r->daemon);
+  for (int i = 0; i < DIRS; i++)
+    assert_times(r, files[i], (time_t[]){START + 60, START + 120, START + 180},
+                 3);
+  real_end(r);
+}
+
 /* A daemon restarted under a kept connection: the next exchange finds the
  * connection broken (nothing known of its rows), the one after that
  * connects anew. */
@@ -1168,6 +1221,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_teardown(test_real_refusals, teardown),
       cmocka_unit_test_teardown(test_real_names, teardown),
+      cmocka_unit_test_teardown(test_real_many_directories, teardown),
       cmocka_unit_test_teardown(test_real_restart, teardown),
       cmocka_unit_test_teardown(test_real_tcp, teardown),
       cmocka_unit_test(test_answer_whole),
