@@ -22,6 +22,12 @@
 /* 2^63: the first double a signed 64-bit counter cannot hold. */
 #define DERIVE_LIMIT 9223372036854775808.0
 
+/* "U" without printf: a guest's row has several. */
+static int unknown(char out[VALUE_SIZE]) {
+  memcpy(out, "U", 2);
+  return 1;
+}
+
 static int copy_out(const char *text, int len, char *buf, size_t size) {
   if (buf == NULL || (size_t)len >= size)
     return -ENOSPC;
@@ -34,7 +40,7 @@ static int copy_out(const char *text, int len, char *buf, size_t size) {
  * same double. */
 static int format_gauge(double value, char out[VALUE_SIZE]) {
   if (!isfinite(value))
-    return snprintf(out, VALUE_SIZE, "U");
+    return unknown(out);
   int len = gauge_text_short(value, out); /* the same text, without printf */
   if (len > 0)
     return len;
@@ -51,7 +57,7 @@ static int format_gauge(double value, char out[VALUE_SIZE]) {
 static int format_derive(double value, char out[VALUE_SIZE]) {
   if (!isfinite(value) || value < 0 || value >= DERIVE_LIMIT ||
       value != floor(value))
-    return snprintf(out, VALUE_SIZE, "U");
+    return unknown(out);
   /* below 10^15 %.15g's text of a whole number is its digits */
   int len = value < 1e15 ? gauge_text_short(value, out) : 0;
   return len > 0 ? len : snprintf(out, VALUE_SIZE, "%lld", (long long)value);
@@ -75,7 +81,10 @@ int rrd_row_format(const struct rrd_layout *layout, time_t t,
       (n > 0 && values == NULL) || t < 0)
     return -EINVAL;
   char row[RRD_ROW_SIZE];
-  int len = snprintf(row, sizeof(row), "%lld", (long long)t);
+  /* a time is below 10^15: its text is its digits, without printf */
+  int len = gauge_text_short((double)t, row);
+  if (len <= 0)
+    len = snprintf(row, sizeof(row), "%lld", (long long)t);
   for (size_t i = 0; i < n; i++) {
     char text[VALUE_SIZE];
     int vlen = format_value(layout->ds[i].type, values[i], text);

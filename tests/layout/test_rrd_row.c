@@ -124,6 +124,18 @@ static void test_row_derive_unknown(void **state) {
   assert_row(60, w, "60:1:1:1:1:1:1:U:U:U:U");
 }
 
+/* A time is its digits, whether written without printf (below 10^15) or
+ * with it. */
+static void test_row_times(void **state) {
+  (void)state;
+  const double v[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+  assert_row(0, v, "0:0:0:0:0:0:0:0:0:0:0");
+  assert_row(999999999999999, v, "999999999999999:0:0:0:0:0:0:0:0:0:0");
+  assert_row(1000000000000000, v, "1000000000000000:0:0:0:0:0:0:0:0:0:0");
+  assert_row(9007199254740993, v, "9007199254740993:0:0:0:0:0:0:0:0:0:0");
+  assert_row((time_t)LLONG_MAX, v, "9223372036854775807:0:0:0:0:0:0:0:0:0:0");
+}
+
 /* A stopped guest's row as pvestatd writes it: maxcpu, maxmem, maxdisk, disk */
 static void test_row_stopped_guest(void **state) {
   (void)state;
@@ -198,6 +210,7 @@ int main(void) {
       cmocka_unit_test(test_gauge_no_space),
       cmocka_unit_test(test_row),
       cmocka_unit_test(test_row_derive_unknown),
+      cmocka_unit_test(test_row_times),
       cmocka_unit_test(test_row_stopped_guest),
       cmocka_unit_test(test_row_invalid),
       cmocka_unit_test(test_row_no_space),
