@@ -75,16 +75,20 @@ static int put(struct rrdcached_batch *b, const char *s, size_t n) {
   return 0;
 }
 
-/* A word as librrd's client writes it: ' ' and '\\' escaped. */
+/* A word as librrd's client writes it: ' ' and '\\' escaped.  Copied a
+ * run at a time: every row's path and values pass here. */
 static int put_escaped(struct rrdcached_batch *b, const char *s) {
-  int r = 0;
-  for (; r == 0 && *s != '\0'; s++) {
-    if (*s == ' ' || *s == '\\')
-      r = put(b, "\\", 1);
-    if (r == 0)
-      r = put(b, s, 1);
+  for (;;) {
+    size_t run = strcspn(s, " \\");
+    if (put(b, s, run) != 0)
+      return -ENOMEM;
+    s += run;
+    if (*s == '\0')
+      return 0;
+    char pair[2] = {'\\', *s++};
+    if (put(b, pair, 2) != 0)
+      return -ENOMEM;
   }
-  return r;
 }
 
 /* Reads until the answer to `commands` commands is whole; its length, or

@@ -770,15 +770,16 @@ struct stage {
 };
 
 /* Rows in the test's directory (resolved by the client as it is here),
- * one whose name has a space and a backslash, and one in a directory
- * that does not exist (sent as given). */
+ * one whose name begins with a space and has another, two backslashes
+ * and one at its end, and one in a directory that does not exist (sent as
+ * given). */
 static void stage_set(struct stage *s, const char *tag) {
   s->dir = fixture_tmpdir(tag);
   assert_non_null(realpath(s->dir, s->real));
   fixture_path(s->socket_path, "%s/sock", s->real);
   fixture_path(s->address, "unix:%s", s->socket_path);
   fixture_path(s->a, "%s/a", s->dir);
-  fixture_path(s->odd, "%s/x y\\z", s->dir);
+  fixture_path(s->odd, "%s/ x y\\\\z\\", s->dir);
   fixture_path(s->gone, "%s/gone/b", s->real);
   s->rows[0] = (struct rrdcached_batch_row){s->a, "1800000060:1"};
   s->rows[1] = (struct rrdcached_batch_row){s->odd, "1800000060:2"};
@@ -787,7 +788,7 @@ static void stage_set(struct stage *s, const char *tag) {
   fixture_path(s->request,
                "BATCH\n"
                "UPDATE %s/a 1800000060:1\n"
-               "UPDATE %s/x\\ y\\\\z 1800000060:2\n"
+               "UPDATE %s/\\ x\\ y\\\\\\\\z\\\\ 1800000060:2\n"
                "UPDATE %s/gone/b 1800000060:3\n"
                "UPDATE %s/a 1800000120:4\n"
                ".\n",
