@@ -22,10 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define HEAD_MAX 8192 /* pve-node-9.0's definitions take 3.8 KiB */
-#define TRIES 3       /* reads of a file an update keeps changing */
+#define TRIES 8       /* reads of a file an update keeps changing */
 #define LIVE_SIZE 16  /* the live head: last update, its microseconds */
 
 struct rrd_direct {
@@ -191,21 +192,42 @@ static int read_span(const struct rrd_direct *f, size_t rra,
   return r;
 }
 
-/* Whether an update changed the last update or a row pointer since the
- * header was read: then what an update writes is read again.  Both are
- * compared: an update writes them one after the other, so a header read
- * in the middle of one can have the new last update with the old
- * pointers, which only the pointers tell once it is done. */
-static int header_moved(struct rrd_direct *f, bool *moved) {
+/* Whether an update changed the last update or a row pointer since they
+ * were read.  Both are compared: an update writes them one after the
+ * other, so a header read in the middle of one can have the new last
+ * update with the old pointers, which only the pointers tell once it is
+ * done. */
+static int header_moved(const struct rrd_direct *f, bool *moved) {
   unsigned char live[LIVE_SIZE], ptrs[sizeof(f->ptrs)];
   int r = read_at(f, live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
   if (r == 0)
     r = read_at(f, ptrs, f->plan.ptr_len, f->plan.ptr_offset);
   *moved = r == 0 && (memcmp(live, f->live, LIVE_SIZE) != 0 ||
                       memcmp(ptrs, f->ptrs, f->plan.ptr_len) != 0);
-  if (r == 0 && *moved)
-    r = read_live(f, false);
   return r;
+}
+
+/* Whether another process is updating the file.  librrd's update holds a
+ * write lock on the whole file (fcntl) from before its first change to
+ * after its last, and for each row moves the archive's pointer and writes
+ * the row before the last update: a header read while the writer is
+ * paused between the two pairs the new pointer with the old time, every
+ * row a step off, and reads the same after the rows, so comparing the
+ * header cannot tell.  F_GETLK asks without taking a lock: a read lock
+ * held here would make the writer's F_SETLK fail and its update be lost.
+ * Where locks cannot be asked about, the header's comparison is all. */
+static bool being_updated(const struct rrd_direct *f) {
+  struct flock lock = {.l_type = F_RDLCK, .l_whence = SEEK_SET};
+  return fcntl(f->fd, F_GETLK, &lock) == 0 && lock.l_type != F_UNLCK;
+}
+
+/* Before try i (from 1) of a read an update was under: 1, 2, 4, 8, 16,
+ * 16 ... ms, about a tenth of a second in all, for the update to end. */
+static void pause_before(int i) {
+  long ms = i < 5 ? 1L << (i - 1) : 16;
+  struct timespec ts = {.tv_sec = 0, .tv_nsec = ms * 1000000L};
+  while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
+    ;
 }
 
 static int fetch_once(struct rrd_direct *f, size_t rra, time_t start,
@@ -232,6 +254,11 @@ static int fetch_once(struct rrd_direct *f, size_t rra, time_t start,
   return 0;
 }
 
+/* The rows are taken when no other process was updating the file just
+ * after the header was read nor just after the rows were, and the header
+ * read again after them is the same: an update under way at either end
+ * shows by its lock, one that began and ended between them by the
+ * header it changed. */
 int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
                      unsigned long resolution, time_t start, time_t end,
                      size_t max_rows, struct rrd_series *ret) {
@@ -239,13 +266,22 @@ int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
   if (rra < 0)
     return rra;
   for (int i = 0; i < TRIES; i++) {
+    if (i > 0) {
+      pause_before(i);
+      int r = read_live(file, false);
+      if (r < 0)
+        return r == -EPROTO ? -EIO : r;
+    }
+    if (being_updated(file))
+      continue;
     struct rrd_series s;
     bool moved = false;
     int r = fetch_once(file, (size_t)rra, start, end, max_rows, &s);
     if (r < 0)
       return r == -EPROTO ? -EIO : r;
+    bool busy = being_updated(file);
     r = header_moved(file, &moved);
-    if (r == 0 && !moved) {
+    if (r == 0 && !moved && !busy) {
       *ret = s;
       return 0;
     }

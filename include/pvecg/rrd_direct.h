@@ -12,9 +12,11 @@
  * else is refused, and the caller reads the file through librrd, which
  * says what is wrong with it, as before.  Nothing is written.
  *
- * Like librrd's fetch, it takes no lock: a writer updating the file
- * meanwhile is noticed by reading the last update and the row pointers
- * again after the rows, and the rows are read again.
+ * Like librrd's fetch, it takes no lock (one would make librrd's update
+ * fail): an update under way when the header or the rows have just been
+ * read shows by the write lock librrd's update holds, asked about with
+ * F_GETLK, one between them by the last update and the row pointers read
+ * again after the rows; then the rows are read again, a little later.
  */
 #ifndef PVECG_RRD_DIRECT_H
 #define PVECG_RRD_DIRECT_H
@@ -65,7 +67,7 @@ time_t rrd_direct_last_update(const struct rrd_direct *file);
  * (unknown rows outside what the archive holds).  Returns 0 with *ret to
  * be released with rrd_series_free(); -EINVAL (no such archive, a range
  * not aligned), -EIO (a read failed), -EAGAIN (the file kept changing
- * under the read), -ENOMEM.
+ * under the read for about a tenth of a second), -ENOMEM.
  */
 int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
                      unsigned long resolution, time_t start, time_t end,

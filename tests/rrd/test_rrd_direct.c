@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 /* A multiple of every archive's resolution (a week of minutes: 604800). */
@@ -382,6 +383,80 @@ static void test_refresh_reads_new_rows(void **state) {
   rrd_direct_close(d);
 }
 
+/* librrd's update as another process sees it half done: the file locked
+ * for writing (fcntl, as rrd_update locks it), the row pointers moved and
+ * the new row written, the last update not yet; the writer paused there.
+ * Comparing the header before and after the rows cannot tell: the read
+ * gives no rows while the lock stays (they would all be a minute off),
+ * and once the update is done the new row with the others, as librrd
+ * reads them. */
+static void test_update_under_way(void **state) {
+  struct fixture *f = *state;
+  const struct rrd_layout *l = &layout_pve_vm_9_0;
+  make_file(f, l, 50);
+  char done[600];
+  size_t size, done_size;
+  char *before = fixture_read(f->path, &size);
+  fixture_path(done, "%s/done", f->dir);
+  fixture_write(done, before, size);
+  write_rows(l, done, 51, 51);
+  char *after = fixture_read(done, &done_size);
+  assert_int_equal(done_size, size);
+  struct rrd_header_plan plan;
+  assert_int_equal(rrd_header_plan(l, &plan), 0);
+  size_t live = plan.head_len - rrd_header_live_size();
+  assert_memory_not_equal(before + live, after + live, rrd_header_live_size());
+  struct rrd_direct *d;
+  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600), 0); /* mapped from here on */
+  int ready[2], go[2];
+  assert_int_equal(pipe(ready), 0);
+  assert_int_equal(pipe(go), 0);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) { /* ends when the test's process does, whatever happened */
+    close(go[1]);
+    close(ready[0]);
+    int fd = open(f->path, O_RDWR);
+    struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+    char c = 0;
+    int bad = fd < 0 || fcntl(fd, F_SETLK, &lock) != 0 ||
+              pwrite(fd, after, live, 0) != (ssize_t)live ||
+              pwrite(fd, after + plan.head_len, size - plan.head_len,
+                     (off_t)plan.head_len) != (ssize_t)(size - plan.head_len);
+    bad |= write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1;
+    bad |= pwrite(fd, after + live, rrd_header_live_size(), (off_t)live) !=
+           (ssize_t)rrd_header_live_size();
+    _exit(bad);
+  }
+  char c;
+  assert_int_equal(read(ready[0], &c, 1), 1);
+  struct rrd_series s;
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 50);
+  assert_int_equal(rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, T0 + 60 * 40,
+                                    T0 + 60 * 51, SIZE_MAX, &s),
+                   -EAGAIN);
+  assert_int_equal(write(go[1], &c, 1), 1);
+  int status;
+  assert_int_equal(waitpid(pid, &status, 0), pid);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  char *now = fixture_read(f->path, &size);
+  assert_memory_equal(now, after, size); /* the whole update, as librrd's */
+  free(now);
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 51);
+  assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
+                                    T0 + 60 * 40, T0 + 60 * 51) > 0);
+  rrd_direct_close(d);
+  for (int i = 0; i < 2; i++) {
+    close(ready[i]);
+    close(go[i]);
+  }
+  free(before);
+  free(after);
+}
+
 /* Between whole checks a definition changed in place is not read; a whole
  * check refuses it.  What an update writes is checked at every refresh
  * and read. */
@@ -505,6 +580,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_refresh_reads_new_rows, setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_refresh_checks, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_update_under_way, setup, teardown),
     cmocka_unit_test_setup_teardown(test_every_archive_wrapped, setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_every_layout, setup, teardown),
