@@ -174,7 +174,8 @@ static int archive_of(const struct rrd_layout *layout, enum rrd_cf cf,
 }
 
 /* The span's rows into values: unknown before and after, the ring's rows
- * in one read, or two where it wraps. */
+ * in one read, or two where it wraps.  A span wholly outside the archive
+ * (asked for from a plan made before the file grew) is all unknown. */
 static int read_span(const struct rrd_direct *f, size_t rra,
                      const struct rrd_header_span *s, double *values) {
   size_t width = f->layout->ds_count, row_bytes = width * sizeof(double);
@@ -182,13 +183,15 @@ static int read_span(const struct rrd_direct *f, size_t rra,
   for (size_t i = 0; i < s->before * width; i++)
     values[i] = NAN;
   double *at = values + s->before * width;
+  for (size_t i = 0; i < s->after * width; i++)
+    at[s->count * width + i] = NAN;
+  if (s->count == 0)
+    return 0;
   size_t first = s->count < rows - s->first ? s->count : rows - s->first;
   uint64_t base = f->header.rra_offset[rra];
   int r = read_at(f, at, first * row_bytes, base + s->first * row_bytes);
   if (r == 0 && first < s->count)
     r = read_at(f, at + first * width, (s->count - first) * row_bytes, base);
-  for (size_t i = 0; i < s->after * width; i++)
-    at[s->count * width + i] = NAN;
   return r;
 }
 
@@ -240,7 +243,7 @@ static int fetch_once(struct rrd_direct *f, size_t rra, time_t start,
   double *values = n > 0 ? malloc(n * width * sizeof(double)) : NULL;
   if (n > 0 && values == NULL)
     return -ENOMEM;
-  if (s.count > 0 && (r = read_span(f, rra, &s, values)) < 0) {
+  if (n > 0 && (r = read_span(f, rra, &s, values)) < 0) {
     free(values);
     return r;
   }

@@ -198,6 +198,35 @@ static void test_empty_file(void **state) {
   rrd_direct_close(d);
 }
 
+/* Every row asked for unknown where none of them is in the archive: all
+ * before its oldest row (also the first max_rows of a longer range, as a
+ * read of a file that grew since its plan asks), or all after its newest. */
+static void test_outside_archive(void **state) {
+  struct fixture *f = *state;
+  const struct rrd_layout *l = &layout_pve_node_9_0;
+  make_file(f, l, 50); /* the minute archive: T0 - 1389 min to T0 + 50 */
+  struct rrd_direct *d;
+  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+  const struct {
+    time_t start, end;
+    size_t max_rows, rows;
+  } spans[] = {{T0 - 60 * 1500, T0 - 60 * 1490, SIZE_MAX, 10},
+               {T0 - 60 * 1500, T0 + 60 * 50, 7, 7},
+               {T0 + 60 * 60, T0 + 60 * 70, SIZE_MAX, 10}};
+  for (size_t k = 0; k < sizeof(spans) / sizeof(spans[0]); k++) {
+    struct rrd_series s;
+    assert_int_equal(rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, spans[k].start,
+                                      spans[k].end, spans[k].max_rows, &s),
+                     0);
+    assert_int_equal(s.row_count, spans[k].rows);
+    assert_int_equal(s.start, spans[k].start);
+    for (size_t i = 0; i < s.row_count * s.ds_count; i++)
+      assert_true(isnan(s.values[i]));
+    rrd_series_free(&s);
+  }
+  rrd_direct_close(d);
+}
+
 /* max_rows: the oldest rows only. */
 static void test_row_limit(void **state) {
   struct fixture *f = *state;
@@ -586,6 +615,7 @@ static const struct CMUnitTest tests[] = {
     cmocka_unit_test_setup_teardown(test_every_layout, setup, teardown),
     cmocka_unit_test_setup_teardown(test_empty_file, setup, teardown),
     cmocka_unit_test_setup_teardown(test_row_limit, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_outside_archive, setup, teardown),
     cmocka_unit_test_setup_teardown(test_refuses_another_layout, setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_refuses_damage, setup, teardown),
