@@ -257,11 +257,12 @@ static int fetch_once(struct rrd_direct *f, size_t rra, time_t start,
   return 0;
 }
 
-/* The rows are taken when no other process was updating the file just
- * after the header was read nor just after the rows were, and the header
- * read again after them is the same: an update under way at either end
- * shows by its lock, one that began and ended between them by the
- * header it changed. */
+/* The rows are taken when no other process is updating the file just
+ * after they were read, and the header read again after that is the one
+ * they were read by.  An update that wrote anything after the header was
+ * read shows: by its lock while it goes on, by the header once it is done
+ * (its last write is a last update, later than any before).  One that
+ * wrote nothing after it left a header and rows that agree. */
 int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
                      unsigned long resolution, time_t start, time_t end,
                      size_t max_rows, struct rrd_series *ret) {
@@ -275,8 +276,6 @@ int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
       if (r < 0)
         return r == -EPROTO ? -EIO : r;
     }
-    if (being_updated(file))
-      continue;
     struct rrd_series s;
     bool moved = false;
     int r = fetch_once(file, (size_t)rra, start, end, max_rows, &s);

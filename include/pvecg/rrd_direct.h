@@ -12,11 +12,12 @@
  * else is refused, and the caller reads the file through librrd, which
  * says what is wrong with it, as before.  Nothing is written.
  *
- * Like librrd's fetch, it takes no lock (one would make librrd's update
- * fail): an update under way when the header or the rows have just been
- * read shows by the write lock librrd's update holds, asked about with
- * F_GETLK, one between them by the last update and the row pointers read
- * again after the rows; then the rows are read again, a little later.
+ * Unlike librrd's fetch, it takes no lock (a read lock makes librrd's
+ * update, and so rrdcached's write, fail): an update still under way once
+ * the rows are read shows by the write lock librrd's update holds, asked
+ * about with F_GETLK, one done meanwhile by the last update and the row
+ * pointers read again after the rows; then the rows are read again, a
+ * little later.
  */
 #ifndef PVECG_RRD_DIRECT_H
 #define PVECG_RRD_DIRECT_H
