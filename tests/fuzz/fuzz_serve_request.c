@@ -11,7 +11,8 @@
  *     reaches a file name, and each name passes the command line's checks;
  *   - an API request names only the parameters its route takes, once each,
  *     and rrddata always got its timeframe; a cluster is "" or a name
- *     rrd_cluster_name_problem() accepts.
+ *     rrd_cluster_name_problem() accepts; rrddata's ksm and pressure are
+ *     "0" or "1", taken as given, never both 1.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -79,7 +80,8 @@ static void check_params(const struct serve_request *r,
                          const struct serve_param *p, size_t n) {
   bool rrddata = r->route == SERVE_ROUTE_NODE_RRDDATA ||
                  r->route == SERVE_ROUTE_GUEST_RRDDATA;
-  size_t timeframes = 0, cfs = 0, clusters = 0;
+  size_t timeframes = 0, cfs = 0, clusters = 0, ksms = 0, pressures = 0;
+  bool ksm = false, pressure = false;
   if (r->route == SERVE_ROUTE_ASSET)
     return;
   FUZZ_CHECK(n <= SERVE_PARAMS_MAX);
@@ -87,9 +89,21 @@ static void check_params(const struct serve_request *r,
     timeframes += strcmp(p[i].key, "timeframe") == 0;
     cfs += strcmp(p[i].key, "cf") == 0;
     clusters += strcmp(p[i].key, "cluster") == 0;
+    bool is_ksm = strcmp(p[i].key, "ksm") == 0;
+    bool is_pressure = strcmp(p[i].key, "pressure") == 0;
+    if (is_ksm || is_pressure) {
+      FUZZ_CHECK(p[i].value != NULL &&
+                 (!strcmp(p[i].value, "0") || !strcmp(p[i].value, "1")));
+      *(is_ksm ? &ksm : &pressure) = p[i].value[0] == '1';
+    }
+    ksms += is_ksm;
+    pressures += is_pressure;
   }
-  FUZZ_CHECK(timeframes + cfs + clusters == n && cfs <= 1 && clusters <= 1);
-  FUZZ_CHECK(rrddata ? timeframes == 1 : timeframes + cfs == 0);
+  FUZZ_CHECK(timeframes + cfs + clusters + ksms + pressures == n && cfs <= 1 &&
+             clusters <= 1 && ksms <= 1 && pressures <= 1);
+  FUZZ_CHECK(rrddata ? timeframes == 1
+                     : timeframes + cfs + ksms + pressures == 0);
+  FUZZ_CHECK(r->ksm == ksm && r->pressure == pressure && !(ksm && pressure));
   FUZZ_CHECK(r->cf == RRD_CF_AVERAGE || r->cf == RRD_CF_MAX);
   /* a cluster reaches a path only as a name of a directory of its own */
   FUZZ_CHECK(r->has_cluster == (clusters == 1));
