@@ -17,12 +17,12 @@
  * stores its value in values[i] and sets bit i of *found.  Keys not asked for
  * are skipped without looking at their values.  A key is the text before
  * the first space of its line and matches only exactly ("file" is not
- * "file_mapped").  Returns 0 (even when some keys are missing: check
- * *found), -EBADMSG when a wanted key appears twice or its value is not an
- * unsigned decimal followed by end of line ('\n' or the end of buf),
- * -ERANGE when its digits overflow 64 bits (whatever follows them), -EINVAL
- * when nkeys is too large.  values[i] of keys not found is not written; on
- * error neither values nor *found is.
+ * "file_mapped"); the keys asked for contain no space.  Returns 0 (even when
+ * some keys are missing: check *found), -EBADMSG when a wanted key appears
+ * twice or its value is not an unsigned decimal followed by end of line ('\n'
+ * or the end of buf), -ERANGE when its digits overflow 64 bits (whatever
+ * follows them), -EINVAL when nkeys is too large.  values[i] of keys not found
+ * is not written; on error neither values nor *found is.
  */
 int flat_keyed_parse(const char *buf, size_t len, const char *const *keys,
                      size_t nkeys, uint64_t *values, uint64_t *found);

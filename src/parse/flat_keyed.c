@@ -3,8 +3,8 @@
  * Lookup of named counters in flat-keyed cgroup files ("key value" lines).
  *
  * memory.stat is read for every guest at every interval, so lines whose key
- * is not wanted are skipped after one key comparison and their values are
- * never looked at; the values of wanted keys are parsed strictly.
+ * is not wanted are skipped after a byte or two of each wanted key and their
+ * values are never looked at; the values of wanted keys are parsed strictly.
  */
 #include "pvecg/flat_keyed.h"
 
@@ -21,12 +21,20 @@ struct flat_keyed_query {
   size_t nkeys;
 };
 
-/* Exact match: "file" must not match "file_mapped" nor "fil". */
-static size_t flat_keyed_lookup(const struct flat_keyed_query *q,
-                                const char *key, size_t len) {
-  for (size_t i = 0; i < q->nkeys; i++)
-    if (q->key_lens[i] == len && memcmp(q->keys[i], key, len) == 0)
+/* The wanted key that is the line's key, the text up to its first space
+ * (or the whole line): the line starts with it and a space or the end of
+ * the line follows, so "file" matches neither "file_mapped" nor "fil".
+ * Asked of the line's start, not of a key found first, so that most lines
+ * are passed over after a byte or two. */
+static size_t flat_keyed_lookup(const struct flat_keyed_query *q, const char *p,
+                                const char *eol) {
+  size_t left = (size_t)(eol - p);
+  for (size_t i = 0; i < q->nkeys; i++) {
+    size_t len = q->key_lens[i];
+    if (len <= left && (len == left || p[len] == ' ') &&
+        memcmp(q->keys[i], p, len) == 0)
       return i;
+  }
   return FLAT_KEYED_NOT_WANTED;
 }
 
@@ -34,16 +42,15 @@ static size_t flat_keyed_lookup(const struct flat_keyed_query *q,
 static int flat_keyed_parse_line(const struct flat_keyed_query *q,
                                  const char *p, const char *eol,
                                  uint64_t *values, uint64_t *seen) {
-  const char *space = memchr(p, ' ', (size_t)(eol - p));
-  const char *key_end = space ? space : eol;
-  size_t i = flat_keyed_lookup(q, p, (size_t)(key_end - p));
+  size_t i = flat_keyed_lookup(q, p, eol);
   int r;
 
   if (i == FLAT_KEYED_NOT_WANTED)
     return 0;
-  if (!space || (*seen & (UINT64_C(1) << i)))
+  p += q->key_lens[i];
+  if (p == eol || (*seen & (UINT64_C(1) << i)))
     return -EBADMSG;
-  p = space + 1;
+  p++;
   r = decimal_parse_u64(&p, eol, &values[i]);
   if (r < 0)
     return r == -ERANGE ? -ERANGE : -EBADMSG;
