@@ -28,19 +28,40 @@ void guest_settings_init(struct guest_settings *gs) {
   gs->config_error = gs->config_error_reported = -ENOENT;
 }
 
-static void read_limits(struct guest_settings *gs, const char *cgroup_dir) {
-  char path[PATH_MAX], buf[128];
-  ssize_t n;
+/* The longest wait before limit files that did not exist are looked for
+ * again: a controller enabled later is seen within it. */
+#define LIMITS_RETRY_MAX_SECONDS 480.0
+
+/* Reads cgroup_dir/name into buf.  Returns its length or a negative errno
+ * (-ENOENT: the file does not exist). */
+static ssize_t read_limit(const char *cgroup_dir, const char *name, char *buf,
+                          size_t size) {
+  char path[PATH_MAX];
+  if (snprintf(path, sizeof(path), "%s/%s", cgroup_dir, name) >=
+      (int)sizeof(path))
+    return -ENAMETOOLONG;
+  return read_small(path, buf, size);
+}
+
+static void read_limits(struct guest_settings *gs, const char *cgroup_dir,
+                        double refresh_seconds, double now) {
+  char buf[128];
   gs->cpu_max_cpus = 0;
   gs->memory_max = 0;
-  if (snprintf(path, sizeof(path), "%s/cpu.max", cgroup_dir) <
-          (int)sizeof(path) &&
-      (n = read_small(path, buf, sizeof(buf))) >= 0)
-    cpu_max_parse(buf, (size_t)n, &gs->cpu_max_cpus);
-  if (snprintf(path, sizeof(path), "%s/memory.max", cgroup_dir) <
-          (int)sizeof(path) &&
-      (n = read_small(path, buf, sizeof(buf))) >= 0)
-    memory_max_parse(buf, (size_t)n, &gs->memory_max);
+  ssize_t cpu = read_limit(cgroup_dir, "cpu.max", buf, sizeof(buf));
+  if (cpu >= 0)
+    cpu_max_parse(buf, (size_t)cpu, &gs->cpu_max_cpus);
+  ssize_t mem = read_limit(cgroup_dir, "memory.max", buf, sizeof(buf));
+  if (mem >= 0)
+    memory_max_parse(buf, (size_t)mem, &gs->memory_max);
+  if (cpu != -ENOENT || mem != -ENOENT) {
+    gs->limits_wait = gs->limits_at = 0;
+    return;
+  }
+  gs->limits_wait = gs->limits_wait > 0 ? 2 * gs->limits_wait : refresh_seconds;
+  if (gs->limits_wait > LIMITS_RETRY_MAX_SECONDS)
+    gs->limits_wait = LIMITS_RETRY_MAX_SECONDS;
+  gs->limits_at = now + gs->limits_wait;
 }
 
 static int config_path(char *buf, size_t size, const char *dir,
@@ -150,8 +171,8 @@ void guest_settings_refresh(struct guest_settings *gs, enum guest_type type,
     return;
   gs->next_check = now + src->refresh_seconds;
   read_config(gs, type, vmid, src);
-  if (gs->config_error == -ENOENT)
-    read_limits(gs, src->cgroup_dir);
+  if (gs->config_error == -ENOENT && now >= gs->limits_at)
+    read_limits(gs, src->cgroup_dir, src->refresh_seconds, now);
   if (src->want_pid && type == GUEST_QEMU)
     gs->pid = find_qemu_pid(vmid, src, &gs->pid_start);
 }

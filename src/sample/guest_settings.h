@@ -6,7 +6,10 @@
  * the PVE config directory; where there is none (a host that is not a PVE
  * node, or a guest whose config lives on another node), the cgroup's own
  * limits stand in: cpu.max for CPUs (else the host's CPU count) and
- * memory.max for memory.  A config that exists but cannot be read or
+ * memory.max for memory; where neither file exists they are looked for
+ * again after the refresh period, then twice as long each time, up to 8
+ * minutes (two failed path lookups per guest and refresh were 4 % of the
+ * sampler on a hybrid host).  A config that exists but cannot be read or
  * parsed leaves both unknown.  The config lives on pmxcfs, where a stat costs
  * tens of microseconds, so it is looked at no more often than a refresh
  * period, and re-read only when its mtime changed.
@@ -41,8 +44,13 @@ struct guest_settings {
   struct guest_config config;
   unsigned cpu_max_cpus; /* from cpu.max; 0: no quota or unknown */
   uint64_t memory_max;   /* from memory.max; 0: no limit or unknown */
-  int pid;               /* the QEMU process; 0: not looked for or none */
-  uint64_t pid_start;    /* its start time (/proc/<pid>/stat) */
+  /* Neither limit file exists (no cpu or memory controller in cgroup2, as
+   * on a hybrid host): they are looked for again at limits_at, after a
+   * wait that doubles each time, as missing cgroup files are. */
+  double limits_at;
+  double limits_wait;
+  int pid;            /* the QEMU process; 0: not looked for or none */
+  uint64_t pid_start; /* its start time (/proc/<pid>/stat) */
 };
 
 struct guest_settings_source {

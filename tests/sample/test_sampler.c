@@ -496,6 +496,21 @@ static void test_cpu_io_and_settings(void **state) {
   shell("rm cg/qemu.slice/100.scope/cpu.max");
   g = run_one_at(s, 144);
   assert_int_equal(g.maxcpu, 16); /* the host's */
+  /* Neither limit file exists now: they are looked for again after one
+   * refresh period (at 154), then after twice as long (at 174). */
+  g = run_one_at(s, 154);
+  assert_int_equal(g.maxcpu, 16);
+  fixture_write(root, "cg/qemu.slice/100.scope/cpu.max", "500000 100000\n");
+  g = run_one_at(s, 164); /* a refresh, but not of the limits */
+  assert_int_equal(g.maxcpu, 16);
+  g = run_one_at(s, 173);
+  assert_int_equal(g.maxcpu, 16);
+  g = run_one_at(s, 174);
+  assert_int_equal(g.maxcpu, 5);
+  /* Found again, they are read at every refresh. */
+  fixture_write(root, "cg/qemu.slice/100.scope/cpu.max", "600000 100000\n");
+  g = run_one_at(s, 184);
+  assert_int_equal(g.maxcpu, 6);
   sampler_free(s);
 }
 
