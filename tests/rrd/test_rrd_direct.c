@@ -412,66 +412,119 @@ static void test_refresh_reads_new_rows(void **state) {
   rrd_direct_close(d);
 }
 
+/* A process standing in for librrd's update (rrdcached's write) of the
+ * file: it takes the write lock on the whole file (fcntl, as rrd_update
+ * does) and pauses; given the file as the update leaves it, it then writes
+ * the row pointers and the rows, pauses, and writes the last update.  At
+ * each pause it says so and waits to be told to go on. */
+struct writer {
+  pid_t pid;
+  int ready[2], go[2];
+};
+
+static int writer_pause(const struct writer *w) {
+  char c = 0;
+  return write(w->ready[1], &c, 1) != 1 || read(w->go[0], &c, 1) != 1;
+}
+
+static void writer_child(const struct writer *w, const char *path, char *after,
+                         size_t size, const struct rrd_header_plan *plan) {
+  size_t live = plan->head_len - rrd_header_live_size();
+  int fd = open(path, O_RDWR);
+  struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+  int bad = fd < 0 || fcntl(fd, F_SETLK, &lock) != 0 || writer_pause(w);
+  if (after != NULL) {
+    bad |= pwrite(fd, after, live, 0) != (ssize_t)live ||
+           pwrite(fd, after + plan->head_len, size - plan->head_len,
+                  (off_t)plan->head_len) != (ssize_t)(size - plan->head_len);
+    bad |= writer_pause(w);
+    bad |= pwrite(fd, after + live, rrd_header_live_size(), (off_t)live) !=
+           (ssize_t)rrd_header_live_size();
+  }
+  free(after); /* under valgrind the child's leaks are its exit status */
+  _exit(bad);
+}
+
+/* Returns once the stand-in holds the lock and has written nothing. */
+static void writer_start(struct writer *w, const char *path, char *after,
+                         size_t size, const struct rrd_header_plan *plan) {
+  assert_int_equal(pipe(w->ready), 0);
+  assert_int_equal(pipe(w->go), 0);
+  w->pid = fork();
+  assert_true(w->pid >= 0);
+  if (w->pid == 0) { /* ends when the test's process does, whatever happened */
+    close(w->go[1]);
+    close(w->ready[0]);
+    writer_child(w, path, after, size, plan);
+  }
+  char c;
+  assert_int_equal(read(w->ready[0], &c, 1), 1);
+}
+
+/* Lets it go on to its next pause: the pointers and rows written. */
+static void writer_next(struct writer *w) {
+  char c = 0;
+  assert_int_equal(write(w->go[1], &c, 1), 1);
+  assert_int_equal(read(w->ready[0], &c, 1), 1);
+}
+
+/* Lets it finish and end. */
+static void writer_end(struct writer *w) {
+  char c = 0;
+  int status;
+  assert_int_equal(write(w->go[1], &c, 1), 1);
+  assert_int_equal(waitpid(w->pid, &status, 0), w->pid);
+  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  for (int i = 0; i < 2; i++) {
+    close(w->ready[i]);
+    close(w->go[i]);
+  }
+}
+
+/* Makes f->path with 50 minutes and returns the file as librrd leaves it
+ * with minute 51 written (f->path is left as it was), in *size bytes, and
+ * the plan of its header. */
+static char *file_after_update(struct fixture *f, const struct rrd_layout *l,
+                               size_t *size, struct rrd_header_plan *plan) {
+  make_file(f, l, 50);
+  assert_int_equal(rrd_header_plan(l, plan), 0);
+  char done[600];
+  size_t done_size;
+  char *before = fixture_read(f->path, size);
+  fixture_path(done, "%s/done", f->dir);
+  fixture_write(done, before, *size);
+  write_rows(l, done, 51, 51);
+  char *after = fixture_read(done, &done_size);
+  assert_int_equal(done_size, *size);
+  free(before);
+  return after;
+}
+
 /* librrd's update as another process sees it half done: the file locked
- * for writing (fcntl, as rrd_update locks it), the row pointers moved and
- * the new row written, the last update not yet; the writer paused there.
- * Comparing the header before and after the rows cannot tell: the read
- * gives no rows while the lock stays (they would all be a minute off),
- * and once the update is done the new row with the others, as librrd
- * reads them. */
+ * for writing, the row pointers moved and the new row written, the last
+ * update not yet; the writer paused there.  Comparing the header before
+ * and after the rows cannot tell: the read gives no rows while the lock
+ * stays (they would all be a minute off), and once the update is done the
+ * new row with the others, as librrd reads them. */
 static void test_update_under_way(void **state) {
   struct fixture *f = *state;
   const struct rrd_layout *l = &layout_pve_vm_9_0;
-  make_file(f, l, 50);
-  char done[600];
-  size_t size, done_size;
-  char *before = fixture_read(f->path, &size);
-  fixture_path(done, "%s/done", f->dir);
-  fixture_write(done, before, size);
-  write_rows(l, done, 51, 51);
-  char *after = fixture_read(done, &done_size);
-  assert_int_equal(done_size, size);
+  size_t size;
   struct rrd_header_plan plan;
-  assert_int_equal(rrd_header_plan(l, &plan), 0);
-  size_t live = plan.head_len - rrd_header_live_size();
-  assert_memory_not_equal(before + live, after + live, rrd_header_live_size());
-  free(before);
+  char *after = file_after_update(f, l, &size, &plan);
   struct rrd_direct *d;
   assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
   assert_int_equal(rrd_direct_refresh(d, 600), 0); /* mapped from here on */
-  int ready[2], go[2];
-  assert_int_equal(pipe(ready), 0);
-  assert_int_equal(pipe(go), 0);
-  pid_t pid = fork();
-  assert_true(pid >= 0);
-  if (pid == 0) { /* ends when the test's process does, whatever happened */
-    close(go[1]);
-    close(ready[0]);
-    int fd = open(f->path, O_RDWR);
-    struct flock lock = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-    char c = 0;
-    int bad = fd < 0 || fcntl(fd, F_SETLK, &lock) != 0 ||
-              pwrite(fd, after, live, 0) != (ssize_t)live ||
-              pwrite(fd, after + plan.head_len, size - plan.head_len,
-                     (off_t)plan.head_len) != (ssize_t)(size - plan.head_len);
-    bad |= write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1;
-    bad |= pwrite(fd, after + live, rrd_header_live_size(), (off_t)live) !=
-           (ssize_t)rrd_header_live_size();
-    free(after); /* under valgrind the child's leaks are its exit status */
-    _exit(bad);
-  }
-  char c;
-  assert_int_equal(read(ready[0], &c, 1), 1);
+  struct writer w;
+  writer_start(&w, f->path, after, size, &plan);
+  writer_next(&w);
   struct rrd_series s;
   assert_int_equal(rrd_direct_refresh(d, 600), 0);
   assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 50);
   assert_int_equal(rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, T0 + 60 * 40,
                                     T0 + 60 * 51, SIZE_MAX, &s),
                    -EAGAIN);
-  assert_int_equal(write(go[1], &c, 1), 1);
-  int status;
-  assert_int_equal(waitpid(pid, &status, 0), pid);
-  assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  writer_end(&w);
   char *now = fixture_read(f->path, &size);
   assert_memory_equal(now, after, size); /* the whole update, as librrd's */
   free(now);
@@ -480,11 +533,89 @@ static void test_update_under_way(void **state) {
   assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
                                     T0 + 60 * 40, T0 + 60 * 51) > 0);
   rrd_direct_close(d);
-  for (int i = 0; i < 2; i++) {
-    close(ready[i]);
-    close(go[i]);
-  }
   free(after);
+}
+
+#define SPAN_ROWS 10
+
+/* Reads minutes 41..50 into values (SPAN_ROWS rows of the layout). */
+static int fetch_span(struct rrd_direct *d, const struct rrd_layout *l,
+                      double *values) {
+  struct rrd_series s;
+  int r = rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, T0 + 60 * 40, T0 + 60 * 50,
+                           SIZE_MAX, &s);
+  if (r < 0)
+    return r;
+  assert_int_equal(s.row_count, SPAN_ROWS);
+  memcpy(values, s.values, SPAN_ROWS * l->ds_count * sizeof(double));
+  rrd_series_free(&s);
+  return 0;
+}
+
+/* Pointers worked out from a header that rows were taken by need no lock
+ * question: while the writer has written nothing the rows are read at
+ * once and are the file's; once it moved a pointer they differ from the
+ * worked-out ones, and nothing is taken until the update is done.  A
+ * reader that comes in the middle reads the torn pair from the file:
+ * pointers worked out from it are no settled header's, and it asks. */
+static void test_worked_out_pointers(void **state) {
+  struct fixture *f = *state;
+  const struct rrd_layout *l = &layout_pve_vm_9_0;
+  size_t size;
+  struct rrd_header_plan plan;
+  char *after = file_after_update(f, l, &size, &plan);
+  struct rrd_direct *d, *late;
+  double settled[SPAN_ROWS * RRD_LAYOUT_DS_MAX],
+      now[SPAN_ROWS * RRD_LAYOUT_DS_MAX];
+  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(fetch_span(d, l, settled), 0);
+  struct writer w;
+  writer_start(&w, f->path, after, size, &plan); /* locked, nothing written */
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(fetch_span(d, l, now), 0);
+  for (size_t i = 0; i < SPAN_ROWS * l->ds_count; i++)
+    assert_true(isnan(settled[i]) ? isnan(now[i]) : now[i] == settled[i]);
+  writer_next(&w); /* pointers and row written */
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 50);
+  assert_int_equal(fetch_span(d, l, now), -EAGAIN);
+  assert_int_equal(rrd_direct_open(f->path, l, &late), 0);
+  assert_int_equal(rrd_direct_refresh(late, 600), 0);
+  assert_int_equal(rrd_direct_refresh(late, 600), 0);
+  assert_int_equal(fetch_span(late, l, now), -EAGAIN);
+  rrd_direct_close(late);
+  writer_end(&w);
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 51);
+  assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
+                                    T0 + 60 * 40, T0 + 60 * 51) > 0);
+  rrd_direct_close(d);
+  free(after);
+}
+
+/* pve2's rings come back to the same pointers after 1.3 years without an
+ * update: a writer's lock is asked about even where the pointers were
+ * worked out, and a read under it waits. */
+static void test_realigning_rings_ask(void **state) {
+  struct fixture *f = *state;
+  const struct rrd_layout *l = &layout_pve2_vm;
+  make_file(f, l, 50);
+  struct rrd_header_plan plan;
+  assert_int_equal(rrd_header_plan(l, &plan), 0);
+  struct rrd_direct *d;
+  double values[SPAN_ROWS * RRD_LAYOUT_DS_MAX];
+  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(fetch_span(d, l, values), 0);
+  struct writer w;
+  writer_start(&w, f->path, NULL, 0, &plan);
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(fetch_span(d, l, values), -EAGAIN);
+  writer_end(&w);
+  assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
+                                    T0 + 60 * 40, T0 + 60 * 50) > 0);
+  rrd_direct_close(d);
 }
 
 /* Between whole checks a definition changed in place is not read; a whole
@@ -611,6 +742,8 @@ static const struct CMUnitTest tests[] = {
                                     teardown),
     cmocka_unit_test_setup_teardown(test_refresh_checks, setup, teardown),
     cmocka_unit_test_setup_teardown(test_update_under_way, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_worked_out_pointers, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_realigning_rings_ask, setup, teardown),
     cmocka_unit_test_setup_teardown(test_every_archive_wrapped, setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_every_layout, setup, teardown),
