@@ -25,6 +25,7 @@
 #include "pvecg/cgroup_roots.h"
 #include "pvecg/error_text.h"
 #include "pvecg/fd_budget.h"
+#include "pvecg/guest_batch.h"
 #include "pvecg/guest_config.h"
 #include "ksm_dispatch.h"
 #include "ksm_schedule.h"
@@ -47,15 +48,6 @@
 /* How often a guest's config file is looked at (stat on pmxcfs). */
 #define SETTINGS_REFRESH_SECONDS 30.0
 
-/* Samples are kept until every guest is read and then dispatched back to
- * back: collectd's dispatch costs about three times as much when its
- * calls are spread between file reads (measured, docs/performance.md). */
-struct batched_sample {
-  struct guest_sample sample;
-  char name[GUEST_CONFIG_NAME_SIZE]; /* sample.name points into sampler
-                                      * state that a rescan may move */
-};
-
 /* Everything the plugin keeps between callbacks. */
 struct plugin_state {
   /* The configuration. */
@@ -73,8 +65,7 @@ struct plugin_state {
   struct sampler *sampler;
   struct guest_row_map row_map;
   bool unkept_logged;
-  struct batched_sample *batch;
-  size_t batch_len, batch_cap;
+  struct guest_batch batch;
 };
 
 /* Set to its defaults by module_register and again by shutdown. */
@@ -313,6 +304,7 @@ static int pve_cgroup_init(void) {
     ERROR(PLUGIN_NAME " plugin: the pve-vm-9.0 layout lacks a column.");
     return -1;
   }
+  guest_batch_init(&state.batch, &state.row_map);
   state.config.ksm = ksm_schedule_possible();
   if (state.config.ksm &&
       ksm_dispatch_init(state.node_config.sys_root,
@@ -391,32 +383,31 @@ static void log_config_change(const struct guest_sample *s,
          state.config.pve_config_dir, dir, (unsigned)s->vmid);
 }
 
-static void vl_init(value_list_t *vl, const struct guest_sample *s,
+static void vl_init(value_list_t *vl, uint32_t vmid,
                     const struct read_run *run) {
   vl->time = run->time;
   sstrncpy(vl->plugin, PLUGIN_NAME, sizeof(vl->plugin));
   snprintf(vl->plugin_instance, sizeof(vl->plugin_instance), "%u",
-           (unsigned)s->vmid);
+           (unsigned)vmid);
 }
 
-static void dispatch_row(const struct guest_sample *s,
+/* name: the guest's name from its config, or "" (GuestNames off). */
+static void dispatch_row(const struct batched_row *r, const char *name,
                          const struct read_run *run) {
-  double row[RRD_LAYOUT_DS_MAX];
   value_t values[RRD_LAYOUT_DS_MAX];
-  guest_row_fill(&state.row_map, s, row);
   for (size_t i = 0; i < state.row_map.width; i++)
-    values[i].gauge = row[i];
+    values[i].gauge = r->values[i];
   value_list_t vl = VALUE_LIST_INIT;
-  vl_init(&vl, s, run);
+  vl_init(&vl, r->vmid, run);
   vl.values = values;
   vl.values_len = state.row_map.width;
   sstrncpy(vl.type, layout_pve_vm_9_0.type_name, sizeof(vl.type));
-  sstrncpy(vl.type_instance, guest_type_name(s->type),
+  sstrncpy(vl.type_instance, guest_type_name((enum guest_type)r->type),
            sizeof(vl.type_instance));
-  /* The guest's name from its config, for local writers: meta data does
-   * not cross collectd's network plugin. */
-  if (state.guest_names && s->name[0] && (vl.meta = meta_data_create()) != NULL)
-    meta_data_add_string(vl.meta, "pve_name", s->name);
+  /* For local writers: meta data does not cross collectd's network
+   * plugin. */
+  if (state.guest_names && name[0] && (vl.meta = meta_data_create()) != NULL)
+    meta_data_add_string(vl.meta, "pve_name", name);
   plugin_dispatch_values(&vl);
   meta_data_destroy(vl.meta);
 }
@@ -435,7 +426,7 @@ static void dispatch_one(value_list_t *vl, const char *type,
 static void dispatch_pressure_details(const struct guest_sample *s,
                                       const struct read_run *run) {
   value_list_t vl = VALUE_LIST_INIT;
-  vl_init(&vl, s, run);
+  vl_init(&vl, s->vmid, run);
   for (int r = 0; r < PSI_RESOURCE_COUNT; r++) {
     if (!s->psi_valid[r])
       continue;
@@ -462,7 +453,7 @@ static void dispatch_pressure_details(const struct guest_sample *s,
 static void dispatch_extra(const struct guest_sample *s,
                            const struct read_run *run) {
   value_list_t vl = VALUE_LIST_INIT;
-  vl_init(&vl, s, run);
+  vl_init(&vl, s->vmid, run);
   for (int f = 0; f < MEMORY_DETAIL_COUNT; f++)
     if (s->memory_detail.valid & (1u << f))
       dispatch_one(&vl, "memory",
@@ -485,36 +476,31 @@ static void visit_guest(const struct guest_sample *s, void *ctx) {
     log_file_changes(s, run);
   if (s->config_error != s->config_error_before)
     log_config_change(s, run);
-  if (state.batch_len == state.batch_cap) {
-    size_t cap = state.batch_cap ? state.batch_cap * 2 : 64;
-    struct batched_sample *grown = realloc(state.batch, cap * sizeof(*grown));
-    if (!grown) {
-      run->dropped++;
-      return;
-    }
-    state.batch = grown;
-    state.batch_cap = cap;
-  }
-  struct batched_sample *b = &state.batch[state.batch_len++];
-  b->sample = *s;
-  sstrncpy(b->name, s->name ? s->name : "", sizeof(b->name));
+  if (!guest_batch_add(&state.batch, s))
+    run->dropped++;
+}
+
+/* Everything of a guest beyond its row, from its whole sample. */
+static void dispatch_more(const struct guest_sample *s,
+                          const struct read_run *run) {
+  if (state.pressure_details)
+    dispatch_pressure_details(s, run);
+  if (state.config.extra_stats)
+    dispatch_extra(s, run);
+  if (run->ksm)
+    ksm_dispatch_guest(s, run->time);
+  if (run->stall)
+    stall_dispatch_guest(s, run->time);
 }
 
 static void dispatch_batch(const struct read_run *run) {
-  for (size_t i = 0; i < state.batch_len; i++) {
-    struct guest_sample *s = &state.batch[i].sample;
-    s->name = state.batch[i].name;
-    dispatch_row(s, run);
-    if (state.pressure_details)
-      dispatch_pressure_details(s, run);
-    if (state.config.extra_stats)
-      dispatch_extra(s, run);
-    if (run->ksm)
-      ksm_dispatch_guest(s, run->time);
-    if (run->stall)
-      stall_dispatch_guest(s, run->time);
+  for (size_t i = 0; i < state.batch.len; i++) {
+    const struct guest_sample *whole = guest_batch_sample(&state.batch, i);
+    dispatch_row(guest_batch_row(&state.batch, i), whole ? whole->name : "",
+                 run);
+    if (whole)
+      dispatch_more(whole, run);
   }
-  state.batch_len = 0;
 }
 
 static int pve_cgroup_read(void) {
@@ -531,6 +517,10 @@ static int pve_cgroup_read(void) {
                                        .ksm_due = run.ksm,
                                        .stall_due = run.stall,
                                        .wall = CDTIME_T_TO_DOUBLE(run.time)});
+  /* More than the row is sent: keep the whole samples. */
+  guest_batch_start(&state.batch,
+                    run.ksm || run.stall || state.pressure_details ||
+                        state.config.extra_stats || state.guest_names);
   int err = sampler_run(state.sampler, visit_guest, &run);
   if (run.ksm)
     ksm_dispatch_node(run.time); /* the VMs' rows use the node's figures */
@@ -565,7 +555,7 @@ static int pve_cgroup_read(void) {
  * starts from scratch (collectd never does that, the unit tests do). */
 static int pve_cgroup_shutdown(void) {
   sampler_free(state.sampler);
-  free(state.batch);
+  guest_batch_free(&state.batch);
   node_dispatch_shutdown();
   ksm_dispatch_shutdown();
   ksm_schedule_reset();

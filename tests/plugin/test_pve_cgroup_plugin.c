@@ -218,17 +218,53 @@ static void test_select_list(void **state) {
   assert_non_null(find("101", "pve_vm_9_0", "qemu"));
 }
 
+/* Reads at second t; returns how many lists were dispatched. */
+static int lists_at(double t) {
+  stub_reset_records();
+  stub.now = DOUBLE_TO_CDTIME_T(t);
+  assert_int_equal(stub.read(), 0);
+  return stub.dispatched_count;
+}
+
+/* Between the first runs of two minutes (which send KSM and stall time)
+ * only the row is kept of a guest: its values are the whole sample's. */
+static void test_rows_between_minutes(void **state) {
+  (void)state;
+  oconfig_item_t *c = base_config();
+  stub_config_add_boolean(c, "GuestNames", false);
+  assert_int_equal(configure(c), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_int_equal(lists_at(60000.0), 3);
+  assert_int_equal(lists_at(60010.0), 3);
+  const struct stub_value_list *r = find("100", "pve_vm_9_0", "qemu");
+  assert_non_null(r);
+  assert_int_equal(r->vl.values_len, 17);
+  assert_true(r->values[0].gauge == 4.0);          /* maxcpu */
+  assert_true(r->values[1].gauge == 0.0);          /* cpu: unchanged */
+  assert_true(r->values[10].gauge == 968884224.0); /* memhost */
+  assert_true(r->values[15].gauge == 3.0);         /* pressurememorysome */
+  assert_true(r->values[16].gauge == 0.25);        /* pressurememoryfull */
+  assert_string_equal(r->meta_pve_name, "");       /* GuestNames off */
+  r = find("200", "pve_vm_9_0", "lxc");
+  assert_non_null(r);
+  assert_true(r->values[3].gauge == 262144000.0);
+  stub.now = 0;
+}
+
 static void test_pressure_details(void **state) {
   (void)state;
   oconfig_item_t *c = base_config();
   stub_config_add_strings(c, "Guests", 1, "qemu");
   stub_config_add_strings(c, "VMID", 1, "100");
   stub_config_add_boolean(c, "PressureDetails", true);
+  stub_config_add_boolean(c, "GuestNames", false); /* it sends more too */
   assert_int_equal(configure(c), 0);
   assert_int_equal(stub.init(), 0);
-  assert_int_equal(stub.read(), 0);
-  /* The row plus 3 resources x some/full x avg60/avg300/total. */
-  assert_int_equal(stub.dispatched_count, 1 + 18);
+  /* Every interval, not only in the first of a minute: the row plus 3
+   * resources x some/full x avg60/avg300/total. */
+  assert_int_equal(lists_at(60000.0), 1 + 18);
+  assert_int_equal(lists_at(60010.0), 1 + 18);
+  stub.now = 0;
   const struct stub_value_list *r =
       find("100", "percent", "pressure-io-some-avg60");
   assert_non_null(r);
@@ -249,9 +285,12 @@ static void test_extra_stats(void **state) {
   oconfig_item_t *c = base_config();
   stub_config_add_strings(c, "VMID", 1, "100");
   stub_config_add_boolean(c, "ExtraStats", true);
+  stub_config_add_boolean(c, "GuestNames", false); /* it sends more too */
   assert_int_equal(configure(c), 0);
   assert_int_equal(stub.init(), 0);
-  assert_int_equal(stub.read(), 0);
+  assert_int_equal(lists_at(60000.0), 1 + 4 + 2);
+  assert_int_equal(lists_at(60010.0), 1 + 4 + 2); /* every interval */
+  stub.now = 0;
   /* The row; anon, file, file_mapped, swap (the fixture's memory.stat has
    * no other keys); oom and oom_kill.  Without a shmem key there is no
    * host_with_shmem. */
@@ -497,6 +536,7 @@ int main(void) {
       T(test_init_fails_without_root),
       T(test_one_row_per_guest),
       T(test_select_list),
+      T(test_rows_between_minutes),
       T(test_pressure_details),
       T(test_extra_stats),
       T(test_file_problem_logged_once),
