@@ -45,8 +45,10 @@
 #define DEFAULT_INTERVALS 30
 #define DEFAULT_WARMUP 5
 #define PRIME_TIMEOUT_S 600
-/* The floor and the sampler at collectd's pace: intervals 1 s apart. */
-#define COLD_INTERVALS 5
+/* The floor and the sampler at collectd's pace: intervals 1 s apart, over
+ * long enough that the ratio's denominator is not the noisiest of its
+ * terms (with 5 intervals it moved by a quarter from round to round). */
+#define COLD_INTERVALS 20
 #define COLD_GAP_MS 1000
 
 enum run_kind {
@@ -228,6 +230,21 @@ static int prime_rrd_files(struct collectd_bench *b) {
   return err;
 }
 
+/* The round's own figures and ratio: how far the summary's medians are
+ * from each round's. */
+static void report_round(const struct collectd_bench *b, unsigned r) {
+  double base = b->cpu_us[RUN_BASELINE][r];
+  double n = (double)b->guests;
+  double pvecg = (b->cpu_us[RUN_PVE_CGROUP][r] - base) / n;
+  double calib = (b->cpu_us[RUN_CALIBRATION][r] - base) / n;
+  printf("# round %u: baseline %.0f, calibration %.0f, spaced %.0f, "
+         "pve_cgroup %.0f us CPU/interval; floor %.3f (1 s apart %.3f) "
+         "us/guest; ratio %.2f\n",
+         r + 1, base, b->cpu_us[RUN_CALIBRATION][r], b->cpu_us[RUN_SPACED][r],
+         b->cpu_us[RUN_PVE_CGROUP][r], b->floor_us[r], b->floor_cold_us[r],
+         pvecg / (b->floor_cold_us[r] + calib));
+}
+
 static int run_rounds(struct collectd_bench *b) {
   int err = 0;
   if (b->options->writer != WRITER_NONE)
@@ -240,12 +257,7 @@ static int run_rounds(struct collectd_bench *b) {
     if (err == 0)
       err = measure_readers(b, r);
     if (err == 0)
-      printf("# round %u: baseline %.0f, calibration %.0f, spaced %.0f, "
-             "pve_cgroup %.0f us CPU/interval; floor %.3f (1 s apart %.3f) "
-             "us/guest\n",
-             r + 1, b->cpu_us[RUN_BASELINE][r], b->cpu_us[RUN_CALIBRATION][r],
-             b->cpu_us[RUN_SPACED][r], b->cpu_us[RUN_PVE_CGROUP][r],
-             b->floor_us[r], b->floor_cold_us[r]);
+      report_round(b, r);
     fflush(stdout);
   }
   return err;
