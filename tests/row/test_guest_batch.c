@@ -34,7 +34,7 @@ void *__wrap_realloc(void *ptr, size_t size) {
 
 #define GUESTS 300 /* past the first capacity (64) and two doublings */
 
-static char names[GUESTS][16];
+static char names[GUESTS][24];
 
 /* Guest i: VMID 100 + i, its memory and cpu pressure telling it apart. */
 static struct guest_sample sample(int i) {
@@ -114,7 +114,7 @@ static void test_whole_samples(void **state) {
   assert_rows();
   for (int i = 0; i < GUESTS; i++) {
     const struct guest_sample *s = guest_batch_sample(&batch, (size_t)i);
-    char want[16];
+    char want[24];
     snprintf(want, sizeof(want), "guest-%d", i);
     assert_non_null(s);
     assert_int_equal(s->vmid, 100 + i);
