@@ -13,7 +13,11 @@ and prints one line per check, "ok - ..." or "FAIL - ...":
 
 - each recorded cpu counter lies between the kernel's totals read just
   before collectd's interval began and READ_WITHIN seconds after it (the
-  counter is the kernel's, read in that time);
+  counter is the kernel's, read in that time), less at most what the
+  files' whole seconds hold back: a counter never advances by more than
+  the seconds between its rows in the file, so near 100 % a reading at
+  x.507 followed by one at y.496 holds back about a second, paid once
+  the stall lets up (bounded from the kernel's own readings);
 - each RRD row of a minute that recorded updates cover on both sides holds
   exactly what those updates make of it: the rate of each update interval,
   weighted by its overlap with the minute (RRD's own arithmetic: a rate
@@ -83,13 +87,30 @@ def bracket(kernel, t, column):
 
 MAX = 1e6  # the files' max: 100 % of the time
 
+def file_second(t):
+    return int(t + 0.5)  # pve_rrd's whole seconds
+
+def held_back(kernel, runs, t, column):
+    """The most the files' whole seconds can hold back of the counter read
+    at t: over the earlier readings j of the same collectd run, what the
+    kernel can have added since j beyond the file's seconds since j (the
+    counter starts at the kernel's total in each run)."""
+    b = bracket(kernel, t, column)
+    most = 0
+    for tj in runs(t):
+        bj = bracket(kernel, tj, column)
+        if bj is not None:
+            most = max(most, (b[1] - bj[0]) -
+                       (file_second(t) - file_second(tj)) * 1e6)
+    return most
+
 def expected_rows(updates, step=60):
     """RRD's AVERAGE of each step from DERIVE updates (time, counter):
     each interval's rate, weighted by its overlap with the step; a rate
     above the max is unknown for its seconds, and a step more than half
     unknown is unknown (librrd's rule), else the mean of its known part."""
     out = {}
-    times = [int(t + 0.5) for t, _ in updates]  # pve_rrd's whole seconds
+    times = [file_second(t) for t, _ in updates]
     counters = [u[1] for u in updates]
     for s in range(times[0] - times[0] % step + step, times[-1] - step + 1, step):
         acc, unknown = 0.0, 0
@@ -119,12 +140,20 @@ def main():
     fetched = read_fetch(fetch_path)
     avg10 = read_fetch(avg10_path)
     check(len(csv) >= 3, "at least three stall rows recorded (got %d)" % len(csv))
+    down = (0.0, 0.0)
+    if len(sys.argv) > 5:
+        down = tuple(float(x) for x in sys.argv[5].split())
+    def runs(t):  # the readings before t of t's collectd run
+        return [tj for tj, _ in csv
+                if tj < t and (tj < down[0]) == (t < down[0])]
     for t, values in csv:
         for column, name in ((0, "some"), (1, "full")):
             b = bracket(kernel, t, column + 1)
-            check(b is not None and b[0] <= values[column] <= b[1],
-                  "cpu %s counter at %.3f is the kernel's: %s <= %d <= %s" %
-                  (name, t, b and b[0], values[column], b and b[1]))
+            held = b and held_back(kernel, runs, t, column + 1)
+            check(b is not None and b[0] - held <= values[column] <= b[1],
+                  "cpu %s counter at %.3f is the kernel's: %s - %d held "
+                  "back <= %d <= %s" % (name, t, b and b[0], held or 0,
+                                        values[column], b and b[1]))
     for column, name in ((0, "some"), (1, "full")):
         want = expected_rows([(t, v[column]) for t, v in csv])
         check(len(want) >= 1, "cpu %s: a whole minute between updates" % name)
@@ -135,9 +164,8 @@ def main():
                   (name, end, got, value))
             check(math.isnan(got) or got <= MAX,
                   "cpu %s row ending %d at most 100 %%" % (name, end))
-    down = (0.0, 0.0)
     if len(sys.argv) > 5:
-        stop, start = down = tuple(float(x) for x in sys.argv[5].split())
+        stop, start = down
         before = [t for t, _ in csv if t < stop]
         after = [t for t, _ in csv if t > start]
         check(len(before) >= 2 and len(after) >= 1,

@@ -6,7 +6,8 @@
 # collectd with both plugins (StallTime, the default) records their PSI
 # totals once a minute into pvecg-pressure-vm-1.0 while the test reads
 # 301's cpu.pressure itself every 0.1 s.  stall_check.py then holds each
-# recorded counter to the kernel's totals read around it, each RRD row of a
+# recorded counter to the kernel's totals read around it (less what the
+# files' whole seconds hold back near 100 %), each RRD row of a
 # whole minute to what the counters make of it (RRD's arithmetic, to
 # 1e-9), no row above 100 %, and avg10's mean to the exact share; 302's
 # rows are exactly 0, the node's file has its six columns.  collectd is
