@@ -46,13 +46,16 @@ static void write_plugin_blocks(FILE *f, const struct collectd_conf *c) {
           "  Rows %zu\n"
           "  FirstVMID 100\n"
           "  SpacingUs %u\n"
+          "%s%s%s"
           "</Plugin>\n",
           c->cgroup_root, c->memory_root,
           /* KSM: the QEMU pid from cgroup.procs (no pid files here);
            * off unless asked, whatever the host does (`KSM auto`) */
           c->options->ksm ? "  KSM true\n  RunDir \"" : "  KSM false\n",
           c->options->ksm ? c->dir : "", c->options->ksm ? "/run\"\n" : "",
-          c->dispatch_rows, c->spacing_us);
+          c->dispatch_rows, c->spacing_us,
+          c->floor_files ? "  FloorFiles \"" : "",
+          c->floor_files ? c->floor_files : "", c->floor_files ? "\"\n" : "");
   if (c->options->writer == WRITER_NONE)
     return;
   fprintf(f, "<Plugin pve_rrd>\n  DataDir \"%s\"\n", c->data_dir);

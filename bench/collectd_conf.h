@@ -20,6 +20,7 @@ struct collectd_conf {
   const char *memory_root; /* pve_cgroup MemoryCgroupRoot ("" for none) */
   size_t dispatch_rows;    /* bench_dispatch Rows */
   unsigned spacing_us;     /* bench_dispatch SpacingUs */
+  const char *floor_files; /* bench_dispatch FloorFiles, or NULL */
   const struct bench_options *options; /* writer and where things are */
   const char *data_dir;                /* pve_rrd DataDir (with a writer) */
   const char *daemon_address;          /* pve_rrd DaemonAddress, or NULL */

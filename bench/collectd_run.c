@@ -2,20 +2,23 @@
 /*
  * The collectd mode (see collectd_run.h).
  *
- * A round starts collectd four times (baseline; calibration, N rows back to
+ * A round starts collectd five times (baseline; calibration, N rows back to
  * back; spaced calibration, N rows each after as much CPU as the sampler
- * spends on a guest; pve_cgroup), in an order rotating by round, and
- * measures the floor and the sampler in this process in between, back to
- * back and at collectd's pace (intervals 1 s apart, caches gone cold as
- * they are for pve_cgroup in collectd); the ratio uses the latter.  Each
- * collectd runs --warmup seconds first (the sampler opens its files, pve_rrd
- * checks its files), then its CPU time is taken over K intervals from a quiet
- * moment between two intervals to the same moment K seconds later, from the
- * per-thread schedstat run times (ns); utime+stime of /proc/<pid>/stat (10 ms
- * ticks) is reported beside it.  Per-guest figures are (run - baseline) / N,
- * medians over rounds.  With --writer rrdcached one daemon serves every
- * run, and its CPU over the same window counts with collectd's: the
- * pipeline is both processes.
+ * spends on a guest; floor_rows, the floor's preads of the same files and
+ * then N rows back to back, in the same collectd; pve_cgroup), in an order
+ * rotating by round, and measures the floor and the sampler in this process
+ * in between, back to back and at collectd's pace (intervals 1 s apart,
+ * caches gone cold as they are for pve_cgroup in collectd); the ratio uses
+ * the latter.  Each collectd runs --warmup seconds first (the sampler opens
+ * its files, pve_rrd checks its files), then its CPU time is taken over K
+ * intervals from a quiet moment between two intervals to the same moment K
+ * seconds later, from the per-thread schedstat run times (ns), also split by
+ * collectd's thread names (read threads, write threads, the rest) to show
+ * which part costs more; utime+stime of /proc/<pid>/stat (10 ms ticks) is
+ * reported beside it.  Per-guest figures are (run - baseline) / N, medians
+ * over rounds.  With --writer rrdcached one daemon serves every run, and its
+ * CPU over the same window counts with collectd's: the pipeline is both
+ * processes.
  */
 #include "collectd_run.h"
 
@@ -34,6 +37,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,14 +59,14 @@ enum run_kind {
   RUN_BASELINE,
   RUN_CALIBRATION, /* N rows back to back */
   RUN_SPACED,      /* N rows, each after spacing_us of CPU */
+  RUN_FLOOR_ROWS,  /* the floor's preads, then N rows back to back */
   RUN_PVE_CGROUP,
   RUN_KIND_COUNT,
 };
 
 static const char *const run_names[RUN_KIND_COUNT] = {
-    [RUN_BASELINE] = "baseline",
-    [RUN_CALIBRATION] = "calibration",
-    [RUN_SPACED] = "spaced",
+    [RUN_BASELINE] = "baseline",     [RUN_CALIBRATION] = "calibration",
+    [RUN_SPACED] = "spaced",         [RUN_FLOOR_ROWS] = "floor_rows",
     [RUN_PVE_CGROUP] = "pve_cgroup",
 };
 
@@ -76,6 +80,7 @@ struct collectd_bench {
   struct guest_procs procs;
   struct readers *readers;
   char dir[PATH_MAX], empty_root[PATH_MAX + 8];
+  char floor_files[PATH_MAX + 16]; /* the floor's paths, for floor_rows */
   /* Per round: CPU µs per interval by schedstat and by ticks, and thread
    * timeslices (wake-ups) per interval. */
   double *cpu_us[RUN_KIND_COUNT], *tick_us[RUN_KIND_COUNT];
@@ -83,6 +88,8 @@ struct collectd_bench {
   struct daemon_proc daemon;         /* --writer rrdcached */
   char data_dir[PATH_MAX + 16];      /* pve_rrd's DataDir */
   double *slices[RUN_KIND_COUNT];
+  /* Of cpu_us, collectd's threads by role: where the pipeline's CPU goes */
+  double *role_us[PROC_THREAD_ROLE_COUNT][RUN_KIND_COUNT];
   size_t fds[RUN_KIND_COUNT]; /* collectd's descriptors, last round */
   /* Per guest and interval, per round: back to back (warm caches) and one
    * interval per second (collectd's pace, as pve_cgroup reads). */
@@ -105,9 +112,12 @@ static int start_run(struct collectd_bench *b, enum run_kind kind, pid_t *pid) {
       .name = run_names[kind],
       .cgroup_root = kind == RUN_PVE_CGROUP ? b->tree.root : b->empty_root,
       .memory_root = kind == RUN_PVE_CGROUP ? b->tree.memory_root : "",
-      .dispatch_rows =
-          kind == RUN_CALIBRATION || kind == RUN_SPACED ? b->guests : 0,
+      .dispatch_rows = kind == RUN_CALIBRATION || kind == RUN_SPACED ||
+                               kind == RUN_FLOOR_ROWS
+                           ? b->guests
+                           : 0,
       .spacing_us = kind == RUN_SPACED ? b->spacing_us : 0,
+      .floor_files = kind == RUN_FLOOR_ROWS ? b->floor_files : NULL,
       .options = b->options,
       .data_dir = b->data_dir,
       .daemon_address = b->daemon.pid > 0 ? b->daemon.address : NULL,
@@ -164,6 +174,9 @@ static int measure_cpu(struct collectd_bench *b, pid_t pid, unsigned round,
   b->tick_us[kind][round] =
       (double)(c1.ticks - c0.ticks) * 1e6 / (double)hz / seconds;
   b->slices[kind][round] = (double)(c1.timeslices - c0.timeslices) / seconds;
+  for (int t = 0; t < PROC_THREAD_ROLE_COUNT; t++)
+    b->role_us[t][kind][round] =
+        (double)(c1.role_ns[t] - c0.role_ns[t]) / 1e3 / seconds;
   proc_fd_count(pid, &b->fds[kind]);
   return 0;
 }
@@ -237,12 +250,14 @@ static void report_round(const struct collectd_bench *b, unsigned r) {
   double n = (double)b->guests;
   double pvecg = (b->cpu_us[RUN_PVE_CGROUP][r] - base) / n;
   double calib = (b->cpu_us[RUN_CALIBRATION][r] - base) / n;
+  double floor_rows = (b->cpu_us[RUN_FLOOR_ROWS][r] - base) / n;
   printf("# round %u: baseline %.0f, calibration %.0f, spaced %.0f, "
-         "pve_cgroup %.0f us CPU/interval; floor %.3f (1 s apart %.3f) "
-         "us/guest; ratio %.2f\n",
+         "floor_rows %.0f, pve_cgroup %.0f us CPU/interval; floor %.3f (1 s "
+         "apart %.3f) us/guest; ratio %.2f, to floor_rows %.2f\n",
          r + 1, base, b->cpu_us[RUN_CALIBRATION][r], b->cpu_us[RUN_SPACED][r],
-         b->cpu_us[RUN_PVE_CGROUP][r], b->floor_us[r], b->floor_cold_us[r],
-         pvecg / (b->floor_cold_us[r] + calib));
+         b->cpu_us[RUN_FLOOR_ROWS][r], b->cpu_us[RUN_PVE_CGROUP][r],
+         b->floor_us[r], b->floor_cold_us[r],
+         pvecg / (b->floor_cold_us[r] + calib), pvecg / floor_rows);
 }
 
 static int run_rounds(struct collectd_bench *b) {
@@ -252,7 +267,10 @@ static int run_rounds(struct collectd_bench *b) {
   for (unsigned r = 0; err == 0 && r < b->rounds; r++) {
     for (int j = 0; err == 0 && j < RUN_KIND_COUNT; j++) {
       enum run_kind kind = (enum run_kind)((r + (unsigned)j) % RUN_KIND_COUNT);
-      err = collectd_once(b, kind, r);
+      if (kind == RUN_FLOOR_ROWS && !b->floor_files[0])
+        b->cpu_us[kind][r] = NAN; /* the files do not fit: not measured */
+      else
+        err = collectd_once(b, kind, r);
     }
     if (err == 0)
       err = measure_readers(b, r);
@@ -329,12 +347,35 @@ static void report_runs(struct collectd_bench *b) {
   }
 }
 
+/* Per guest and interval above the baseline, by thread role and the
+ * daemon: which part of the pipeline costs more than its calibration. */
+static void report_roles(const struct collectd_bench *b) {
+  static const char *const roles[PROC_THREAD_ROLE_COUNT] = {
+      "read threads", "write threads", "other threads"};
+  printf("per guest and interval above the baseline, by thread:\n"
+         "  %-14s %12s %12s %12s %12s\n",
+         "", "calibration", "spaced", "floor_rows", "pve_cgroup");
+  for (int t = 0; t <= PROC_THREAD_ROLE_COUNT; t++) {
+    printf("  %-14s", t < PROC_THREAD_ROLE_COUNT ? roles[t] : "daemon");
+    for (int k = RUN_CALIBRATION; k <= RUN_PVE_CGROUP; k++) {
+      struct summary s;
+      per_guest(b, t < PROC_THREAD_ROLE_COUNT ? b->role_us[t] : b->daemon_us,
+                (enum run_kind)k, &s);
+      printf(" %12.3f", s.median);
+    }
+    printf("\n");
+  }
+}
+
 static void report(struct collectd_bench *b) {
-  struct summary pvecg, calib, spaced, pvecg_t, calib_t, fl, sm, flc, smc;
+  struct summary pvecg, calib, spaced, pvecg_t, calib_t, fl, sm, flc, smc,
+      frows;
   report_runs(b);
+  report_roles(b);
   per_guest(b, b->cpu_us, RUN_PVE_CGROUP, &pvecg);
   per_guest(b, b->cpu_us, RUN_CALIBRATION, &calib);
   per_guest(b, b->cpu_us, RUN_SPACED, &spaced);
+  per_guest(b, b->cpu_us, RUN_FLOOR_ROWS, &frows);
   per_guest(b, b->tick_us, RUN_PVE_CGROUP, &pvecg_t);
   per_guest(b, b->tick_us, RUN_CALIBRATION, &calib_t);
   summarize(b->floor_us, b->rounds, &fl);
@@ -361,12 +402,15 @@ static void report(struct collectd_bench *b) {
   printf("  sampler, 1 s apart          %9.3f us  (back to back %.3f; "
          "thread CPU)\n",
          smc.median, sm.median);
+  printf("  floor's reads + rows in one collectd %9.3f us\n", frows.median);
   printf("ratio pve_cgroup / (floor 1 s apart + calibration) = %.2f (target "
          "<= 1.15)\n",
          ratio);
   printf("  with the back-to-back floor %.2f; with the spaced calibration "
          "%.2f\n",
          ratio_warm, pvecg.median / (flc.median + spaced.median));
+  printf("ratio pve_cgroup / (floor's reads + rows, in one collectd) = %.2f\n",
+         pvecg.median / frows.median);
   if (b->has_handoff)
     printf("  batched hand-off, minimal   %9.3f us  (client %.3f + daemon "
            "%.3f; refused %zu)\n",
@@ -383,6 +427,7 @@ static void report(struct collectd_bench *b) {
   append_csv(b, "collectd_calibration", &calib, note);
   append_csv(b, "collectd_calibration_spaced", &spaced, note);
   append_csv(b, "collectd_floor_1s", &flc, note);
+  append_csv(b, "collectd_floor_rows", &frows, note);
   append_csv(b, "collectd_floor", &fl, note);
   append_csv(b, "collectd_sampler_1s", &smc, note);
   append_csv(b, "collectd_sampler", &sm, note);
@@ -414,6 +459,9 @@ static int setup(struct collectd_bench *b) {
     b->daemon_us[k] = calloc(b->rounds, sizeof(double));
     if (!b->cpu_us[k] || !b->tick_us[k] || !b->slices[k] || !b->daemon_us[k])
       return -ENOMEM;
+    for (int t = 0; t < PROC_THREAD_ROLE_COUNT; t++)
+      if (!(b->role_us[t][k] = calloc(b->rounds, sizeof(double))))
+        return -ENOMEM;
   }
   if ((err = start_writer(b)) < 0)
     return err;
@@ -431,6 +479,15 @@ static int setup(struct collectd_bench *b) {
       (err = guest_procs_start(&b->procs, &b->tree, b->guests)) < 0)
     return err;
   if ((err = readers_new(&b->tree, &b->readers)) < 0)
+    return err;
+  /* Only where the floor keeps every file open at once (not at N = 10,000
+   * here): collectd would need them all too. */
+  struct readers_info info;
+  readers_get_info(b->readers, &info);
+  snprintf(b->floor_files, sizeof(b->floor_files), "%s/floor-files", b->dir);
+  if (info.floor_chunk < b->guests)
+    b->floor_files[0] = '\0';
+  else if ((err = readers_write_floor_paths(b->readers, b->floor_files)) < 0)
     return err;
   /* The spaced calibration spends what the sampler spends per guest. */
   double us =
@@ -451,6 +508,8 @@ static void teardown(struct collectd_bench *b) {
     free(b->tick_us[k]);
     free(b->slices[k]);
     free(b->daemon_us[k]);
+    for (int t = 0; t < PROC_THREAD_ROLE_COUNT; t++)
+      free(b->role_us[t][k]);
   }
   free(b->floor_us);
   free(b->sampler_us);

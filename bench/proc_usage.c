@@ -74,9 +74,20 @@ static int stat_ticks(pid_t pid, uint64_t *ret) {
   return 0;
 }
 
+static enum proc_thread_role thread_role(const char *task_dir) {
+  char file[PATH_MAX + 8], comm[32];
+  snprintf(file, sizeof(file), "%s/comm", task_dir);
+  if (small_file_read(file, comm, sizeof(comm)) <= 0)
+    return PROC_THREAD_OTHER;
+  return strncmp(comm, "reader#", 7) == 0   ? PROC_THREAD_READER
+         : strncmp(comm, "writer#", 7) == 0 ? PROC_THREAD_WRITER
+                                            : PROC_THREAD_OTHER;
+}
+
 static void schedstat_sum(pid_t pid, struct proc_cpu *ret) {
   char path[64];
   ret->runtime_ns = ret->timeslices = 0;
+  memset(ret->role_ns, 0, sizeof(ret->role_ns));
   proc_path(pid, "task", path, sizeof(path));
   DIR *dir = opendir(path);
   if (!dir)
@@ -85,13 +96,15 @@ static void schedstat_sum(pid_t pid, struct proc_cpu *ret) {
   while ((de = readdir(dir)) != NULL) {
     if (de->d_name[0] == '.')
       continue;
-    char file[PATH_MAX], buf[128];
-    snprintf(file, sizeof(file), "%s/%s/schedstat", path, de->d_name);
+    char task[PATH_MAX], file[PATH_MAX + 16], buf[128];
+    snprintf(task, sizeof(task), "%s/%s", path, de->d_name);
+    snprintf(file, sizeof(file), "%s/schedstat", task);
     unsigned long long ns, wait, slices;
     if (small_file_read(file, buf, sizeof(buf)) > 0 &&
         sscanf(buf, "%llu %llu %llu", &ns, &wait, &slices) == 3) {
       ret->runtime_ns += (uint64_t)ns;
       ret->timeslices += (uint64_t)slices;
+      ret->role_ns[thread_role(task)] += (uint64_t)ns;
     }
   }
   closedir(dir);

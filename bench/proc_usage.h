@@ -17,6 +17,15 @@ int proc_fd_count(pid_t pid, size_t *ret);
 /* Resident set size in bytes, from /proc/<pid>/statm (pid 0: this one). */
 int proc_rss_bytes(pid_t pid, uint64_t *ret);
 
+/* collectd names its threads: "reader#N" run read callbacks, "writer#N"
+ * write callbacks; the rest are the main thread and plugins' own. */
+enum proc_thread_role {
+  PROC_THREAD_READER,
+  PROC_THREAD_WRITER,
+  PROC_THREAD_OTHER,
+  PROC_THREAD_ROLE_COUNT,
+};
+
 struct proc_cpu {
   /* utime + stime of /proc/<pid>/stat, in clock ticks (USER_HZ). */
   uint64_t ticks;
@@ -27,6 +36,8 @@ struct proc_cpu {
   /* Sum of the timeslices field of the same files: how often the threads
    * were put on a CPU (each wake-up of a sleeping thread is one). */
   uint64_t timeslices;
+  /* runtime_ns split by the threads' roles (by name). */
+  uint64_t role_ns[PROC_THREAD_ROLE_COUNT];
 };
 
 /* Returns 0 or a negative errno (-ESRCH when the process is gone). */

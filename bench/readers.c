@@ -159,7 +159,7 @@ static int learn_files(struct readers *r) {
 
 /* ---- paths and kept descriptors --------------------------------------- */
 
-static char *file_path(struct readers *r, size_t index) {
+static char *file_path(const struct readers *r, size_t index) {
   return r->file_paths + index * r->path_stride;
 }
 
@@ -421,6 +421,18 @@ double readers_time_floor_file(struct readers *r, size_t file,
 unsigned readers_default_intervals(size_t guests) {
   size_t k = 10000 / (guests ? guests : 1);
   return k < 5 ? 5 : (unsigned)k;
+}
+
+int readers_write_floor_paths(const struct readers *r, const char *path) {
+  FILE *f = fopen(path, "we");
+  if (!f)
+    return -errno;
+  for (size_t i = 0; i < r->guests * r->nfiles; i++)
+    fprintf(f, "%s\n", file_path(r, i));
+  int err = ferror(f) ? -EIO : 0;
+  if (fclose(f) != 0 && err == 0)
+    err = -errno;
+  return err;
 }
 
 void readers_get_info(const struct readers *r, struct readers_info *ret) {

@@ -74,6 +74,11 @@ double readers_time(struct readers *readers, enum method method,
 double readers_time_floor_file(struct readers *readers, size_t file,
                                unsigned intervals, int *err);
 
+/* Writes the floor's files, one path a line, to path: for a reader of the
+ * same files inside collectd (bench_dispatch's FloorFiles).  Returns 0 or
+ * a negative errno. */
+int readers_write_floor_paths(const struct readers *readers, const char *path);
+
 /* Enough intervals for N guests that a measurement of the cheapest method
  * lasts milliseconds, not microseconds. */
 unsigned readers_default_intervals(size_t guests);
