@@ -16,7 +16,7 @@
 #include <string.h>
 
 static pid_t parent_of(const char *pid_name) {
-  char path[64], buf[512];
+  char path[sizeof("/proc//stat") + 256], buf[512]; /* d_name: 256 bytes */
   snprintf(path, sizeof(path), "/proc/%s/stat", pid_name);
   if (small_file_read(path, buf, sizeof(buf)) <= 0)
     return 0;

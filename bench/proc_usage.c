@@ -88,6 +88,7 @@ static void schedstat_sum(pid_t pid, struct proc_cpu *ret) {
   char path[64];
   ret->runtime_ns = ret->timeslices = 0;
   memset(ret->role_ns, 0, sizeof(ret->role_ns));
+  memset(ret->role_slices, 0, sizeof(ret->role_slices));
   proc_path(pid, "task", path, sizeof(path));
   DIR *dir = opendir(path);
   if (!dir)
@@ -104,7 +105,9 @@ static void schedstat_sum(pid_t pid, struct proc_cpu *ret) {
         sscanf(buf, "%llu %llu %llu", &ns, &wait, &slices) == 3) {
       ret->runtime_ns += (uint64_t)ns;
       ret->timeslices += (uint64_t)slices;
-      ret->role_ns[thread_role(task)] += (uint64_t)ns;
+      enum proc_thread_role role = thread_role(task);
+      ret->role_ns[role] += (uint64_t)ns;
+      ret->role_slices[role] += (uint64_t)slices;
     }
   }
   closedir(dir);

@@ -36,8 +36,9 @@ struct proc_cpu {
   /* Sum of the timeslices field of the same files: how often the threads
    * were put on a CPU (each wake-up of a sleeping thread is one). */
   uint64_t timeslices;
-  /* runtime_ns split by the threads' roles (by name). */
+  /* runtime_ns and timeslices split by the threads' roles (by name). */
   uint64_t role_ns[PROC_THREAD_ROLE_COUNT];
+  uint64_t role_slices[PROC_THREAD_ROLE_COUNT];
 };
 
 /* Returns 0 or a negative errno (-ESRCH when the process is gone). */

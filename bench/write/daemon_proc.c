@@ -24,7 +24,7 @@ static int accepts(const char *path) {
 }
 
 int daemon_proc_start(struct daemon_proc *d, const char *dir) {
-  char sock[300], pid[300], journal[300];
+  char sock[300], pid[300], journal[300], timeout[16], flush[16];
   if (strlen(dir) > 90) { /* a unix socket's path has 108 bytes at most */
     fprintf(stderr, "%s: too long for the daemon's socket\n", dir);
     return -1;
@@ -42,8 +42,14 @@ int daemon_proc_start(struct daemon_proc *d, const char *dir) {
   fflush(NULL); /* the child must not write our buffers again */
   d->pid = fork();
   if (d->pid == 0) {
-    char *argv[] = {"rrdcached", "-g", "-l", d->address, "-b",    d->db,
-                    "-B",        "-p", pid,  "-j",       journal, NULL};
+    /* -f at least twice -w, as rrdcached asks */
+    snprintf(timeout, sizeof(timeout), "%u", d->write_timeout);
+    snprintf(flush, sizeof(flush), "%u", 2 * d->write_timeout);
+    char *argv[] = {"rrdcached", "-g", "-l",  d->address, "-b",    d->db,
+                    "-B",        "-p", pid,   "-j",       journal, "-w",
+                    timeout,     "-f", flush, NULL};
+    if (d->write_timeout == 0)
+      argv[11] = NULL; /* the daemon's own */
     if (freopen("/dev/null", "w", stdout) == NULL)
       _exit(127);
     execv(PVECG_BENCH_RRDCACHED, argv);
