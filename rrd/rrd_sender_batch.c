@@ -32,13 +32,25 @@ struct slot {
   int r; /* the daemon's answer: 0, -ESTALE (last), -EIO (message) */
   time_t last;
   char message[512];
+  int ask_r; /* ...and to the question before the row, when one went */
+  time_t ask_last;
 };
+
+/* A line of the exchange: a row, or the question before it. */
+struct line_of {
+  unsigned slot;
+  bool ask;
+};
+
+/* A row and its question are at most two lines. */
+#define BATCH_LINES_MAX (2 * BATCH_ROWS_MAX)
 
 struct rrd_sender_batch {
   struct rrdcached_batch *conn;
   bool unsupported; /* the daemon does not take BATCH */
   struct slot slots[BATCH_ROWS_MAX];
-  struct rrdcached_batch_row lines[BATCH_ROWS_MAX];
+  struct rrdcached_batch_row lines[BATCH_LINES_MAX];
+  struct line_of line_of[BATCH_LINES_MAX];
 };
 
 int rrd_sender_batch_new(const char *address, struct rrd_sender_batch **ret) {
@@ -80,6 +92,7 @@ int rrd_sender_batch_connect(struct rrd_sender_batch *b, char *err,
 /* What a step found, for the lock's part at its end. */
 struct step {
   size_t ready;     /* rows in the exchange (slots) */
+  size_t lines;     /* its lines: the rows and their questions */
   bool sent;        /* the daemon answered for them */
   bool away;        /* ...or could not be reached: reason */
   bool no_batch;    /* ...or does not take BATCH: reason */
@@ -96,11 +109,35 @@ static void log_row(struct rrd_sink *s, int err,
   rrd_sink_log_store(s, orphaned, err, res);
 }
 
-/* The daemon refused a line: its answer in the row's slot. */
+/* The daemon refused a line: its answer in the row's slot.  A question is
+ * meant to be refused: only the file's last update counts. */
 static void refused(void *ctx, size_t index, const char *message) {
-  struct slot *slot = &((struct slot *)ctx)[index];
+  struct rrd_sender_batch *b = ctx;
+  struct line_of of = b->line_of[index];
+  struct slot *slot = &b->slots[of.slot];
+  if (of.ask) {
+    slot->ask_r =
+        rrd_words_refusal(message, &slot->ask_last) == 0 ? -ESTALE : -EIO;
+    return;
+  }
   slot->r = rrd_words_refusal(message, &slot->last) == 0 ? -ESTALE : -EIO;
   snprintf(slot->message, sizeof(slot->message), "%s", message);
+}
+
+/* The slot's lines: its question, when the store has one, then its row. */
+static size_t add_lines(struct rrd_sender_batch *b, struct step *step) {
+  struct slot *slot = &b->slots[step->ready];
+  size_t bytes = 0;
+  for (int ask = slot->pending.ask[0] != '\0'; ask >= 0; ask--) {
+    const char *text = ask ? slot->pending.ask : slot->pending.row;
+    b->lines[step->lines] =
+        (struct rrdcached_batch_row){.path = slot->pending.path, .row = text};
+    b->line_of[step->lines] =
+        (struct line_of){.slot = (unsigned)step->ready, .ask = ask};
+    bytes += strlen(text) + strlen(slot->pending.path) + 9;
+    step->lines++;
+  }
+  return bytes;
 }
 
 /* A row the store finished while preparing it: logged now, off the queue
@@ -142,10 +179,11 @@ static void prepare(struct rrd_sink *s, struct rrd_sender_batch *b,
         return;
       continue;
     }
-    *slot = (struct slot){.row = row, .pending = slot->pending};
-    b->lines[step->ready] = (struct rrdcached_batch_row){
-        .path = slot->pending.path, .row = slot->pending.row};
-    bytes += strlen(slot->pending.row) + strlen(slot->pending.path) + 9;
+    slot->row = row;
+    slot->r = slot->ask_r = 0;
+    slot->last = slot->ask_last = 0;
+    slot->message[0] = '\0';
+    bytes += add_lines(b, step);
     step->ready++;
   }
 }
@@ -157,8 +195,8 @@ static void exchange(struct rrd_sink *s, struct rrd_sender_batch *b,
   int r = 0;
   char err[512] = "";
   if (step->ready > 0 && !step->away)
-    r = rrdcached_batch_update(b->conn, b->lines, step->ready, refused,
-                               b->slots, err, sizeof(err));
+    r = rrdcached_batch_update(b->conn, b->lines, step->lines, refused, b, err,
+                               sizeof(err));
   if (r == -EOPNOTSUPP)
     b->unsupported = step->no_batch = true;
   else if (r != 0)
@@ -170,9 +208,12 @@ static void exchange(struct rrd_sink *s, struct rrd_sender_batch *b,
   for (size_t i = 0; i < step->ready; i++) {
     struct slot *slot = &b->slots[i];
     struct rrd_store_result res;
-    rrd_store_complete(s->store, &slot->pending,
-                       step->sent ? slot->r : -ENOTCONN, slot->last,
-                       slot->message, now, &res);
+    struct rrd_store_answer ask = {step->sent ? slot->ask_r : -ENOTCONN,
+                                   slot->ask_last, err},
+                            answer = {step->sent ? slot->r : -ENOTCONN,
+                                      slot->last,
+                                      step->sent ? slot->message : err};
+    rrd_store_complete(s->store, &slot->pending, &ask, &answer, now, &res);
     if (step->sent) {
       slot->row->done = true;
       log_row(s, 0, &res);

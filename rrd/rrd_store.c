@@ -214,11 +214,13 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
     pthread_mutex_unlock(&e->lock);
     return -EBUSY;
   }
-  int ready = store_entry_prepare(&row, &ev);
+  int ready = store_entry_prepare(&row, p->ask, sizeof(p->ask), &ev);
   if (ready) {
     e->file.pending = true;
-    *p = (struct rrd_store_pending){
-        .entry = e, .t = t, .created = ev.created, .path = e->path};
+    p->entry = e;
+    p->t = t;
+    p->created = ev.created;
+    p->path = e->path;
     memcpy(p->row, text, sizeof(p->row));
   } else {
     store_report(&row, &ev, res);
@@ -230,15 +232,16 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
 }
 
 void rrd_store_complete(struct rrd_store *store, struct rrd_store_pending *p,
-                        int r, time_t file_last, const char *message,
-                        time_t now, struct rrd_store_result *res) {
+                        const struct rrd_store_answer *ask,
+                        const struct rrd_store_answer *answer, time_t now,
+                        struct rrd_store_result *res) {
   struct entry *e = p->entry;
   struct store_row row = {
       .config = &store->config, .e = e, .t = p->t, .text = p->row, .now = now};
   struct store_event ev = {.created = p->created};
   pthread_mutex_lock(&e->lock);
   e->file.pending = false;
-  store_entry_applied(&row, r, file_last, message ? message : "", &ev);
+  store_entry_answered(&row, p->ask[0] != '\0' ? ask : NULL, answer, &ev);
   store_report(&row, &ev, res);
   pthread_mutex_unlock(&e->lock);
   atomic_fetch_add(&store->counts[res->outcome], 1);

@@ -300,33 +300,31 @@ static bool verify_due(const struct store_row *row) {
 }
 
 /*
- * Asks the file whether someone else wrote it since our last row, without
- * changing it: an update of unknowns at the time of our last row must be
- * refused, and the refusal names the file's real last update (through a
- * daemon: including rows it has not written yet).  Two writers whose rows
- * interleave would otherwise never see a refusal.  Returns 0 to go on, or
- * fills ev.
+ * The question whether someone else wrote the file since our last row,
+ * which does not change it: an update of unknowns at the time of our last
+ * row must be refused, and the refusal names the file's real last update
+ * (through a daemon: including rows it has not written yet).  Two writers
+ * whose rows interleave would otherwise never see a refusal.  Returns
+ * rrd_row_format's result.
  */
-static int ask_for_other_writer(const struct store_row *row,
-                                struct store_event *ev) {
-  struct entry_file *f = &row->e->file;
+static int ask_text(const struct store_row *row, char *text, size_t size) {
   const struct rrd_layout *layout = row->e->key.layout;
-  const struct rrd_access *access = row->config->access;
   double unknown[RRD_LAYOUT_DS_MAX];
   for (size_t i = 0; i < layout->ds_count; i++)
     unknown[i] = NAN;
-  char text[RRD_ROW_SIZE], err[512] = "";
-  time_t last = 0;
-  f->next_verify = row->now + (time_t)row->config->recheck_seconds;
-  if (rrd_row_format(layout, f->last_update, unknown, layout->ds_count, text,
-                     sizeof(text)) < 0)
-    return 0;
-  int r =
-      access->update(access->ctx, row->e->path, text, &last, err, sizeof(err));
+  row->e->file.next_verify = row->now + (time_t)row->config->recheck_seconds;
+  return rrd_row_format(layout, row->e->file.last_update, unknown,
+                        layout->ds_count, text, size);
+}
+
+/* What the answer to the question says.  Returns 0 to go on, or fills ev. */
+static int asked(const struct store_row *row, int r, time_t last,
+                 const char *err, struct store_event *ev) {
+  struct entry_file *f = &row->e->file;
   if (r == -ENOTCONN)
     return unavailable(ev, err);
   /* last == t: this very row is in already (a daemon applied it, then its
-   * answer was lost); apply() sees that too. */
+   * answer was lost); the row's own answer shows that too. */
   if (r == -ESTALE && last > f->last_update && last != row->t)
     return hold(row, last, f->last_update, false, ev);
   /* Refused at our own last update: nobody else wrote.  Accepted: the file
@@ -337,8 +335,22 @@ static int ask_for_other_writer(const struct store_row *row,
   return 0;
 }
 
-void store_entry_applied(const struct store_row *row, int r, time_t last,
-                         const char *err, struct store_event *ev) {
+/* The question in a round trip of its own.  Returns 0 to go on, or fills
+ * ev. */
+static int ask_for_other_writer(const struct store_row *row,
+                                struct store_event *ev) {
+  const struct rrd_access *access = row->config->access;
+  char text[RRD_STORE_ASK_SIZE], err[512] = "";
+  time_t last = 0;
+  if (ask_text(row, text, sizeof(text)) < 0)
+    return 0;
+  int r =
+      access->update(access->ctx, row->e->path, text, &last, err, sizeof(err));
+  return asked(row, r, last, err, ev);
+}
+
+static void applied(const struct store_row *row, int r, time_t last,
+                    const char *err, struct store_event *ev) {
   struct entry_file *f = &row->e->file;
   if (r == -ENOTCONN) {
     unavailable(ev, err);
@@ -394,9 +406,12 @@ static int held_off(const struct store_row *row, struct store_event *ev) {
   return 0;
 }
 
-int store_entry_prepare(const struct store_row *row, struct store_event *ev) {
+int store_entry_prepare(const struct store_row *row, char *ask, size_t ask_size,
+                        struct store_event *ev) {
   struct entry_file *f = &row->e->file;
   memset(ev, 0, sizeof(*ev));
+  if (ask != NULL)
+    ask[0] = '\0';
   if (held_off(row, ev) != 0)
     return 0;
   if (f->state == ENTRY_OK && !same_file(row))
@@ -408,18 +423,49 @@ int store_entry_prepare(const struct store_row *row, struct store_event *ev) {
     not_newer(row, ev);
     return 0;
   }
-  if (!examined && verify_due(row) && ask_for_other_writer(row, ev) != 0)
-    return 0;
+  if (!examined && verify_due(row)) {
+    if (ask == NULL && ask_for_other_writer(row, ev) != 0)
+      return 0;
+    if (ask != NULL && ask_text(row, ask, ask_size) < 0)
+      ask[0] = '\0';
+  }
   return 1; /* ev->created says whether the file was made for it */
 }
 
+/* Someone else wrote the file before our row, which came after the
+ * question in the same exchange: taken, it is in the file, whose readers
+ * must see it flushed, and it is the last update the hold compares with,
+ * so that a whole recheck_seconds without another writer ends the hold as
+ * when it was asked alone. */
+static void held_with_row(const struct store_row *row, int r) {
+  struct entry_file *f = &row->e->file;
+  if (r != 0 || row->t <= f->other_last)
+    return;
+  f->dirty = true;
+  f->other_last = f->last_update = row->t;
+}
+
+void store_entry_answered(const struct store_row *row,
+                          const struct rrd_store_answer *ask,
+                          const struct rrd_store_answer *answer,
+                          struct store_event *ev) {
+  if (ask != NULL && asked(row, ask->r, ask->file_last,
+                           ask->message ? ask->message : "", ev) != 0) {
+    if (ev->kind == STORE_HELD)
+      held_with_row(row, answer->r);
+    return;
+  }
+  applied(row, answer->r, answer->file_last,
+          answer->message ? answer->message : "", ev);
+}
+
 void store_entry_write(const struct store_row *row, struct store_event *ev) {
-  if (store_entry_prepare(row, ev) == 0)
+  if (store_entry_prepare(row, NULL, 0, ev) == 0)
     return;
   const struct rrd_access *access = row->config->access;
   char err[512] = "";
   time_t last = 0;
   int r = access->update(access->ctx, row->e->path, row->text, &last, err,
                          sizeof(err));
-  store_entry_applied(row, r, last, err, ev); /* keeps ev->created */
+  applied(row, r, last, err, ev); /* keeps ev->created */
 }

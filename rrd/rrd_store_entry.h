@@ -140,11 +140,16 @@ void store_entry_write(const struct store_row *row, struct store_event *ev);
 
 /* store_entry_write() in two halves, for rows sent in batches: everything
  * up to the update (1: the row is to be sent, ev->created says whether
- * its file was made for it; 0: done, ev says why), and the update's
- * result as the store's access returns it (r, last, err; see
- * rrd_access.h). */
-int store_entry_prepare(const struct store_row *row, struct store_event *ev);
-void store_entry_applied(const struct store_row *row, int r, time_t last,
-                         const char *err, struct store_event *ev);
+ * its file was made for it; 0: done, ev says why), with the question
+ * whether someone else wrote the file, when due, put in ask (ask_size
+ * bytes; "" when none) to go just before the row, or asked at once when
+ * ask is NULL; and the daemon's answers to both (ask NULL when none was
+ * sent). */
+int store_entry_prepare(const struct store_row *row, char *ask, size_t ask_size,
+                        struct store_event *ev);
+void store_entry_answered(const struct store_row *row,
+                          const struct rrd_store_answer *ask,
+                          const struct rrd_store_answer *answer,
+                          struct store_event *ev);
 
 #endif

@@ -68,7 +68,9 @@ enum rrd_store_outcome {
   RRD_STORE_FAILED,    /* librrd or the file system refused */
   RRD_STORE_RECOVERED, /* row applied after earlier problems with the file */
   RRD_STORE_HELD,      /* another writer updates the file: it is left
-                          alone for a while, nothing written */
+                          alone for a while, nothing written (but the row
+                          sent after the question that found it out, in
+                          the same exchange, when newer than theirs) */
   RRD_STORE_UNAVAILABLE, /* the daemon could not be reached: nothing done,
                             the row may be written again later */
 };
@@ -106,13 +108,33 @@ int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
  * takes the daemon's answer.  Between the two the row's file is pending: a
  * second row for it is not prepared until the first is completed, so the
  * rows of one file reach the daemon one per batch and in order.
+ *
+ * Now and then (every recheck_seconds) the store asks a file whether
+ * someone else wrote it since our last row: an update of unknowns at that
+ * row's time, which must be refused.  rrd_store_write asks in a round trip
+ * of its own; a prepared row carries the question in ask, to go to the
+ * same file just before the row in the same exchange, where it costs the
+ * daemon one refused line.
  */
+#define RRD_STORE_ASK_SIZE 128 /* "<time>:U:...:U" for RRD_LAYOUT_DS_MAX */
+
 struct rrd_store_pending {
   void *entry; /* the store's */
   time_t t;
-  bool created;           /* the file was made for this row */
-  const char *path;       /* the file; valid as long as the store */
-  char row[RRD_ROW_SIZE]; /* the row as the daemon takes it */
+  bool created;                 /* the file was made for this row */
+  const char *path;             /* the file; valid as long as the store */
+  char row[RRD_ROW_SIZE];       /* the row as the daemon takes it */
+  char ask[RRD_STORE_ASK_SIZE]; /* the question for p->path first, or "" */
+};
+
+/* The daemon's answer to one line, as the store's access returns an
+ * update's (rrd_access.h): 0 applied; -ESTALE refused as not newer than
+ * the file's last update, which is file_last; -EIO refused otherwise (the
+ * daemon's words in message); -ENOTCONN unknown, the daemon went away. */
+struct rrd_store_answer {
+  int r;
+  time_t file_last;
+  const char *message; /* NULL for none */
 };
 
 /*
@@ -128,15 +150,14 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
                       struct rrd_store_result *res);
 
 /*
- * The daemon's answer for a prepared row, as the store's access returns an
- * update's (rrd_access.h): 0 applied; -ESTALE refused as not newer than
- * the file's last update, which is file_last; -EIO refused otherwise (the
- * daemon's words in message); -ENOTCONN unknown, the daemon went away
- * (UNAVAILABLE: the row may be prepared again).  The outcome in *res.
+ * The daemon's answers for a prepared row: to its question when p->ask was
+ * sent (ask, NULL otherwise) and to the row.  -ENOTCONN makes the row
+ * UNAVAILABLE: it may be prepared again.  The outcome in *res.
  */
 void rrd_store_complete(struct rrd_store *store, struct rrd_store_pending *p,
-                        int r, time_t file_last, const char *message,
-                        time_t now, struct rrd_store_result *res);
+                        const struct rrd_store_answer *ask,
+                        const struct rrd_store_answer *row, time_t now,
+                        struct rrd_store_result *res);
 
 /* How many rows had each outcome since the store was made. */
 struct rrd_store_counts {

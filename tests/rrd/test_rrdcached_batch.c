@@ -54,6 +54,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -276,6 +277,7 @@ static void standin_join(struct standin *s) {
 enum proxy_mode {
   CUT_FIRST_ROWS, /* loses the answer to the first exchange with rows */
   NO_BATCH,       /* answers BATCH as a daemon without it */
+  PASS,           /* passes everything on both ways */
 };
 
 #define CONNECTIONS_MAX 16
@@ -293,11 +295,14 @@ struct proxy {
   pthread_cond_t cond;
   bool released; /* accepts connections only once the test says so */
   bool cut;
-  size_t cut_rows;      /* UPDATE lines of the exchange it cut */
-  char cut_answer[512]; /* the daemon's answer it kept from the sink */
-  size_t batch_rows;    /* UPDATE lines of every BATCH passed on */
-  int batches;          /* BATCH lines passed on */
-  int refused;          /* BATCH lines answered as refused */
+  size_t cut_rows;       /* UPDATE lines of the exchange it cut */
+  char cut_answer[512];  /* the daemon's answer it kept from the sink */
+  size_t batch_rows;     /* UPDATE lines of every BATCH passed on */
+  size_t batch_asks;     /* ...of them with unknowns only: the store's
+                            question whether someone else wrote the file */
+  size_t single_updates; /* UPDATE lines outside a BATCH */
+  int batches;           /* BATCH lines passed on */
+  int refused;           /* BATCH lines answered as refused */
 };
 
 struct proxied {
@@ -307,6 +312,7 @@ struct proxied {
   size_t line_len;
   bool in_batch, cutting;
   size_t rows;      /* UPDATE lines in the current batch */
+  size_t asks;      /* ...of them with unknowns only */
   char answer[512]; /* the daemon's bytes since the last BATCH */
   size_t answer_len;
 };
@@ -318,6 +324,21 @@ static bool answer_whole(const char *answer, size_t len) {
     if (answer[i] == '\n' && ++lines == 1)
       second = i + 1;
   return lines >= 2 && lines >= 2 + strtoul(answer + second, NULL, 10);
+}
+
+/* Whether an UPDATE line's row ("<path> <time>:U:...:U\n") is unknowns
+ * only. */
+static bool only_unknowns(const char *line, size_t len) {
+  const char *row = line + len;
+  while (row > line && row[-1] != ' ')
+    row--;
+  size_t digits = strspn(row, "0123456789");
+  if (digits == 0 || row[digits] != ':')
+    return false;
+  for (const char *p = row + digits; p < line + len - 1; p += 2)
+    if (p[0] != ':' || p[1] != 'U')
+      return false;
+  return (size_t)(line + len - 1 - (row + digits)) % 2 == 0;
 }
 
 /* One line from the sink (with its '\n'); false to end the connection. */
@@ -338,7 +359,7 @@ static bool from_client(struct proxied *c, const char *line, size_t len) {
   }
   if (batch && !c->in_batch) {
     c->in_batch = true;
-    c->rows = 0;
+    c->rows = c->asks = 0;
     c->answer_len = 0;
     pthread_mutex_lock(&p->lock);
     p->batches++;
@@ -347,6 +368,7 @@ static bool from_client(struct proxied *c, const char *line, size_t len) {
     c->in_batch = false;
     pthread_mutex_lock(&p->lock);
     p->batch_rows += c->rows;
+    p->batch_asks += c->asks;
     if (p->mode == CUT_FIRST_ROWS && c->rows > 0 && !p->cut) {
       p->cut = c->cutting = true; /* before the daemon can answer */
       p->cut_rows = c->rows;
@@ -354,6 +376,11 @@ static bool from_client(struct proxied *c, const char *line, size_t len) {
     pthread_mutex_unlock(&p->lock);
   } else if (c->in_batch && len > 7 && memcmp(line, "UPDATE ", 7) == 0) {
     c->rows++;
+    c->asks += only_unknowns(line, len);
+  } else if (len > 7 && strncasecmp(line, "UPDATE ", 7) == 0) {
+    pthread_mutex_lock(&p->lock);
+    p->single_updates++;
+    pthread_mutex_unlock(&p->lock);
   }
   return send_all(c->daemon, line, len);
 }
@@ -1139,8 +1166,14 @@ static void test_sink_answer_lost(void **state) {
   assert_true(s->proxy.cut);
   assert_int_equal(s->proxy.cut_rows, GUESTS);
   assert_string_equal(s->proxy.cut_answer, GO_AHEAD "0 errors\n");
-  /* ...and sent again: every row once more than the cut ones */
-  assert_int_equal(s->proxy.batch_rows, ROWS + GUESTS);
+  /* ...and sent again: every row once more than the cut ones, and before
+   * each of them, in the same exchange, the question whether someone else
+   * wrote the file, due at the second row for a file (rrd_store.h): a
+   * refusal at the file's start names the row applied before the cut,
+   * which is ours */
+  assert_int_equal(s->proxy.batch_rows, ROWS + GUESTS + GUESTS);
+  assert_int_equal(s->proxy.batch_asks, GUESTS);
+  assert_int_equal(s->proxy.single_updates, 0);
 
   assert_int_equal(st.queued, 0);
   assert_int_equal(st.overflowed, 0);
@@ -1217,6 +1250,72 @@ static void test_sink_no_batch(void **state) {
   }
 }
 
+/* Another writer between two of our rows: the question before our second
+ * row, in its exchange, finds it out, and the file is held from then on.
+ * The row after the question, in the same exchange, is newer than theirs
+ * and goes in; later rows do not. */
+static void test_sink_question_in_batch(void **state) {
+  (void)state;
+  if (!rrdcached_available())
+    skip();
+  struct sink_stage *s = &stage;
+  sink_stage_set(s, "batch-sink-question", PASS);
+  proxy_release(&s->proxy);
+  double v[17];
+  values_at(100, START, v);
+  rrd_sink_write(s->sink, &layout_pve_vm_9_0, NULL, "100", START, v, 17);
+  wait_drained(s);
+
+  /* theirs, straight to the daemon */
+  char path[PATH_MAX + 32], theirs[RRD_ROW_SIZE], err[512] = "";
+  fixture_path(path, "%s/pve-vm-9.0/100", real.db);
+  values_at(999, START + 1, v);
+  rrd_row_format(&layout_pve_vm_9_0, START + 1, v, 17, theirs, sizeof(theirs));
+  struct rrdcached_batch *other = batch_new(real.daemon.address);
+  const struct rrdcached_batch_row row = {path, theirs};
+  struct refusals refused = {0};
+  assert_int_equal(
+      rrdcached_batch_update(other, &row, 1, record, &refused, err, 512), 0);
+  assert_int_equal(refused.count, 0);
+  rrdcached_batch_free(other);
+
+  for (time_t t = START + 2; t <= START + 3; t++) {
+    values_at(100, t, v);
+    rrd_sink_write(s->sink, &layout_pve_vm_9_0, NULL, "100", t, v, 17);
+    wait_drained(s);
+  }
+  struct rrd_sink_stats st = stats(s);
+  rrd_sink_free(s->sink);
+  s->sink = NULL;
+  proxy_stop(&s->proxy); /* joined: its counts are read without the lock */
+  assert_int_equal(s->proxy.batch_asks, 1);
+  /* START, then the question and START + 2; START + 3 is not sent */
+  assert_int_equal(s->proxy.batch_rows, 2 + 1);
+  assert_int_equal(s->proxy.single_updates, 0);
+  const unsigned long long *rows = st.store.rows;
+  assert_int_equal(rows[RRD_STORE_CREATED], 1);
+  assert_int_equal(rows[RRD_STORE_WRITTEN], 0);
+  assert_int_equal(rows[RRD_STORE_HELD], 2);
+
+  rrdcached_stop(&real.daemon);
+  assert_times(&real, path, (time_t[]){START, START + 1, START + 2}, 3);
+  char have[RRD_ROW_SIZE];
+  rrdcached_journal_row(&real.daemon, path, START + 1, have, sizeof(have));
+  assert_string_equal(have, theirs);
+
+  char line[2048], tail[512];
+  fixture_path(line, "Connected to rrdcached at %s.", s->address);
+  assert_line(&s->log, 0, RRD_SINK_INFO, line, NULL);
+  fixture_path(tail,
+               "Another writer is updating %s: its last update is %d, "
+               "newer than the last row written here (%d).",
+               path, START + 1, START);
+  if (s->log.count != 2 || strncmp(s->log.lines[1], tail, strlen(tail)) != 0) {
+    dump(&s->log);
+    fail_msg("expected a line starting \"%s\"", tail);
+  }
+}
+
 int main(void) {
   signal(SIGPIPE, SIG_IGN);
   const struct CMUnitTest tests[] = {
@@ -1233,6 +1332,7 @@ int main(void) {
       cmocka_unit_test(test_unreachable),
       cmocka_unit_test_teardown(test_sink_answer_lost, teardown),
       cmocka_unit_test_teardown(test_sink_no_batch, teardown),
+      cmocka_unit_test_teardown(test_sink_question_in_batch, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
