@@ -66,6 +66,8 @@ struct plugin_state {
   struct sampler *sampler;
   struct guest_row_map row_map;
   bool unkept_logged;
+  bool scope_logged; /* scope below has been logged */
+  enum sampler_scope scope;
   struct guest_batch batch;
 };
 
@@ -506,6 +508,33 @@ static void dispatch_batch(const struct read_run *run) {
   }
 }
 
+/* Which guests are reported, said when it changes. */
+static void log_scope(void) {
+  enum sampler_scope scope = sampler_scope(state.sampler);
+  if (state.scope_logged && scope == state.scope)
+    return;
+  const char *dir = state.config.pve_config_dir;
+  if (scope == SAMPLER_SCOPE_THIS_NODE)
+    INFO(PLUGIN_NAME " plugin: reporting the guests whose configuration is "
+                     "on this node (%s/qemu-server and %s/lxc), as pvestatd "
+                     "does.",
+         dir, dir);
+  else if (scope == SAMPLER_SCOPE_ALL)
+    INFO(PLUGIN_NAME " plugin: PveConfigDir is \"\": every guest found is "
+                     "reported.");
+  else if (state.scope_logged)
+    WARNING(PLUGIN_NAME " plugin: the Proxmox VE cluster file system is gone "
+                        "from %s (pmxcfs stopped?): every guest found is "
+                        "reported until it is back.",
+            dir);
+  else
+    INFO(PLUGIN_NAME " plugin: no Proxmox VE cluster file system at %s (no "
+                     ".version): every guest found is reported.",
+         dir);
+  state.scope = scope;
+  state.scope_logged = true;
+}
+
 static int pve_cgroup_read(void) {
   if (!state.sampler)
     return -1;
@@ -523,6 +552,7 @@ static int pve_cgroup_read(void) {
                     run.ksm || run.stall || state.pressure_details ||
                         state.config.extra_stats || state.guest_names);
   int err = sampler_run(state.sampler, visit_guest, &run);
+  log_scope();
   if (run.ksm)
     ksm_dispatch_node(run.time); /* the VMs' rows use the node's figures */
   dispatch_batch(&run);

@@ -12,8 +12,10 @@
  * inode) is picked up in the same run.
  *
  * The listing itself is skipped while cgroupfs says a type directory's
- * children are unchanged (see dir_change.h).  Guests beyond the descriptor
- * budget are read by open/read/close each time instead.
+ * children are unchanged (see dir_change.h).  Where PveConfigDir is
+ * pmxcfs' tree, only the guests whose configuration is on this node are
+ * reported, as pvestatd does (see local_configs.h).  Guests beyond the
+ * descriptor budget are read by open/read/close each time instead.
  *
  * Not thread-safe: one sampler belongs to one read callback.
  */
@@ -60,6 +62,13 @@ struct sampler_config {
   char run_dir[PATH_MAX];
   /* Monotonic clock in seconds; NULL for CLOCK_MONOTONIC (tests set it). */
   double (*clock)(void);
+};
+
+/* Which guests a run reports (see src/sample/local_configs.h). */
+enum sampler_scope {
+  SAMPLER_SCOPE_ALL,       /* PveConfigDir "": every guest found */
+  SAMPLER_SCOPE_NO_TREE,   /* no pmxcfs tree there (yet): every guest */
+  SAMPLER_SCOPE_THIS_NODE, /* the guests whose configuration is here */
 };
 
 struct sampler_stats {
@@ -119,5 +128,8 @@ size_t sampler_fd_count(const struct sampler *sampler);
 
 void sampler_get_stats(const struct sampler *sampler,
                        struct sampler_stats *ret);
+
+/* Which guests the last run reported. */
+enum sampler_scope sampler_scope(const struct sampler *sampler);
 
 #endif

@@ -148,3 +148,7 @@ void sampler_get_stats(const struct sampler *s, struct sampler_stats *ret) {
   ret->listings = s->discovery.listings;
   ret->listings_skipped = s->discovery.listings_skipped;
 }
+
+enum sampler_scope sampler_scope(const struct sampler *s) {
+  return s->discovery.local.scope;
+}

@@ -6,7 +6,9 @@
  * a re-created cgroup and is reopened.  New directories are collected as
  * pending, opened, and merged into the array sorted by (type, vmid); guests
  * no longer listed are dropped.  New guests keep their files open while
- * the descriptor budget allows.
+ * the descriptor budget allows.  A guest whose configuration is on another
+ * node (an incoming migration, a leftover scope) is passed over as if it
+ * were not listed, and picked up when its configuration arrives.
  */
 #include "sampler_discovery.h"
 
@@ -66,7 +68,8 @@ static bool is_directory_at(DIR *dir, const char *name) {
 static int note_entry(struct sampler_discovery *d, enum guest_type type,
                       DIR *dir, const struct dirent *de) {
   uint32_t vmid;
-  if (parse_entry(type, de, &vmid) < 0)
+  if (parse_entry(type, de, &vmid) < 0 ||
+      !local_configs_hold(&d->local, type, vmid))
     return 0;
   if (de->d_type == DT_UNKNOWN && !is_directory_at(dir, de->d_name))
     return 0;
@@ -216,6 +219,8 @@ static int scan_type(struct sampler_discovery *d, enum guest_type type) {
 
 int sampler_discovery_scan(struct sampler_discovery *d, double now) {
   d->scan_gen++;
+  if (local_configs_refresh(&d->local))
+    sampler_discovery_forget(d);
   int listed = 0, first_err = 0;
   for (int t = 0; t < GUEST_TYPE_COUNT; t++) {
     if (!d->config->types[t])
@@ -244,6 +249,7 @@ void sampler_discovery_init(struct sampler_discovery *d,
   };
   for (int t = 0; t < GUEST_TYPE_COUNT; t++)
     dir_change_init(&d->changes[t]);
+  local_configs_init(&d->local, config->pve_config_dir);
 }
 
 void sampler_discovery_free(struct sampler_discovery *d) {
@@ -251,6 +257,7 @@ void sampler_discovery_free(struct sampler_discovery *d) {
     sampler_guest_close_files(&d->guests[i]);
   for (int t = 0; t < GUEST_TYPE_COUNT; t++)
     dir_change_close(&d->changes[t]);
+  local_configs_free(&d->local);
   free(d->guests);
   free(d->pending);
 }

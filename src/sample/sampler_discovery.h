@@ -10,6 +10,7 @@
 #define PVECG_SAMPLER_DISCOVERY_H
 
 #include "dir_change.h"
+#include "local_configs.h"
 #include "sampler_guest.h"
 
 #include "pvecg/sampler.h"
@@ -34,6 +35,7 @@ struct sampler_discovery {
   unsigned scan_gen;
   size_t kept_count; /* guests whose files stay open */
   struct dir_change changes[GUEST_TYPE_COUNT];
+  struct local_configs local; /* whose guests are this node's */
   unsigned long listings, listings_skipped;
 };
 
@@ -44,8 +46,10 @@ void sampler_discovery_init(struct sampler_discovery *d,
 void sampler_discovery_free(struct sampler_discovery *d);
 
 /*
- * Lists the type directories (those cgroupfs says changed), drops the
- * guests marked gone or no longer listed, and opens the new ones.
+ * Lists the type directories (those cgroupfs says changed, all of them
+ * when the guests whose configuration is here changed), drops the guests
+ * marked gone, no longer listed or no longer this node's, and opens the
+ * new ones.
  * Returns 0, or a negative errno when no directory could be listed.
  */
 int sampler_discovery_scan(struct sampler_discovery *d, double now);

@@ -13,7 +13,7 @@ command -v rrdtool >/dev/null || { echo "SKIP: rrdtool is not installed"; exit 7
 [ -x "$COLLECTD" ] || { echo "SKIP: no collectd at $COLLECTD"; exit 77; }
 [ -f "$PLUGIN_DIR/pve_cgroup.so" ] || { echo "no plugins in $PLUGIN_DIR"; exit 1; }
 
-T=$(mktemp -d /tmp/pvecg-test.XXXXXX)
+T=$(mktemp -d "${TMPDIR:-/tmp}/pvecg-test.XXXXXX")
 COLLECTD_PID=
 cleanup() {
   stop_collectd

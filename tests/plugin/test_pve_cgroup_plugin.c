@@ -527,6 +527,44 @@ static void test_stall_time_rows(void **state) {
   stub.now = 0;
 }
 
+static size_t log_lines_with(const char *text) {
+  size_t n = 0;
+  for (int i = 0; i < stub.log_count; i++)
+    n += strstr(stub.log[i], text) != NULL;
+  return n;
+}
+
+/* Which guests are reported is said once, and again when it changes:
+ * without pmxcfs' .version every guest, with it this node's only. */
+static void test_scope_logged(void **state) {
+  (void)state;
+  assert_int_equal(configure(base_config()), 0);
+  assert_int_equal(stub.init(), 0);
+  assert_int_equal(stub.read(), 0);
+  assert_int_equal(stub.read(), 0);
+  assert_int_equal(stub.dispatched_count, 6);
+  assert_int_equal(log_lines_with("(no .version): every guest found is "
+                                  "reported."),
+                   1);
+  fixture_write(root, "pve/.version", "{\n\"vmlist\": 4,\n");
+  stub_reset_records();
+  assert_int_equal(stub.read(), 0);
+  assert_int_equal(stub.read(), 0);
+  assert_int_equal(stub.dispatched_count, 2); /* 100, the one configured */
+  assert_string_equal(stub.dispatched[0].vl.plugin_instance, "100");
+  assert_int_equal(log_lines_with("reporting the guests whose configuration "
+                                  "is on this node"),
+                   1);
+  char path[PATH_MAX];
+  snprintf(path, sizeof(path), "%s/pve/.version", root);
+  assert_int_equal(unlink(path), 0);
+  stub_reset_records();
+  assert_int_equal(stub.read(), 0);
+  assert_int_equal(stub.dispatched_count, 3);
+  assert_int_equal(log_lines_with("the Proxmox VE cluster file system is gone"),
+                   1);
+}
+
 int main(void) {
   module_register();
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -544,6 +582,7 @@ int main(void) {
       T(test_ksm_auto_once_a_minute),
       T(test_ksm_modes),
       T(test_stall_time_rows),
+      T(test_scope_logged),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

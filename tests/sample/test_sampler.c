@@ -686,6 +686,96 @@ static void test_ksm(void **state) {
   sampler_free(s);
 }
 
+/* A pmxcfs tree as a node sees it: qemu-server and lxc link to
+ * nodes/a/, .version's "vmlist" counts the guest list's changes. */
+static void pmxcfs_tree(unsigned vmlist) {
+  char text[64];
+  snprintf(text, sizeof(text), "{\n\"starttime\": 1,\n\"vmlist\": %u,\n",
+           vmlist);
+  fixture_write(root, "pve/.version", text);
+}
+
+static struct sampler *make_node_sampler(void) {
+  struct sampler_config c = {.types = {true, true}};
+  path_of(c.cgroup_root, "cg");
+  path_of(c.pve_config_dir, "pve");
+  struct sampler *s;
+  assert_int_equal(sampler_new(&c, &s), 0);
+  return s;
+}
+
+static void assert_vmids(struct sampler *s, const char *want) {
+  struct visits v = run(s);
+  char got[64] = "";
+  for (size_t i = 0; i < v.n; i++)
+    snprintf(got + strlen(got), sizeof(got) - strlen(got), "%s%u", i ? " " : "",
+             (unsigned)v.s[i].vmid);
+  assert_string_equal(got, want);
+}
+
+/* Only the guests whose configuration is on this node are reported, as
+ * pvestatd does; the move of a configuration (a migration's end) is seen
+ * in the next run after the counter moved, even while cgroupfs says the
+ * guests' directories are unchanged. */
+static void test_configs_on_this_node(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "3000\n", "1000");
+  make_guest("cg/qemu.slice/101.scope", "3000\n", "1000");
+  make_guest("cg/lxc/200", "3000\n", "1000");
+  fixture_write(root, "cg/qemu.slice/cgroup.stat", "nr_descendants 2\n");
+  fixture_mkdir(root, "pve/nodes/a/qemu-server");
+  fixture_mkdir(root, "pve/nodes/a/lxc");
+  fixture_mkdir(root, "pve/nodes/b/qemu-server");
+  fixture_mkdir(root, "pve/nodes/b/lxc");
+  fixture_write(root, "pve/nodes/a/qemu-server/100.conf", "memory: 512\n");
+  fixture_write(root, "pve/nodes/b/qemu-server/101.conf", "memory: 512\n");
+  fixture_write(root, "pve/nodes/a/lxc/200.conf", "memory: 512\n");
+  shell("ln -s nodes/a/qemu-server pve/qemu-server && "
+        "ln -s nodes/a/lxc pve/lxc");
+  pmxcfs_tree(1);
+  struct sampler *s = make_node_sampler();
+  assert_vmids(s, "100 200");
+  assert_int_equal(sampler_scope(s), SAMPLER_SCOPE_THIS_NODE);
+  assert_int_equal(sampler_fd_count(s), 2 * BASE_FILES + 1);
+  /* Listed only when the counter moves. */
+  shell("mv pve/nodes/b/qemu-server/101.conf pve/nodes/a/qemu-server/");
+  assert_vmids(s, "100 200");
+  pmxcfs_tree(2);
+  assert_vmids(s, "100 101 200");
+  /* 100 migrates to node b: dropped, its files closed. */
+  shell("mv pve/nodes/a/qemu-server/100.conf pve/nodes/b/qemu-server/");
+  pmxcfs_tree(3);
+  assert_vmids(s, "101 200");
+  assert_int_equal(sampler_fd_count(s), 2 * BASE_FILES + 1);
+  /* pmxcfs stopped: /etc/pve empty, every guest found. */
+  shell("rm pve/.version");
+  assert_vmids(s, "100 101 200");
+  assert_int_equal(sampler_scope(s), SAMPLER_SCOPE_NO_TREE);
+  /* A counter that cannot be read: listed every run. */
+  fixture_write(root, "pve/.version", "{\n\"vmlist\": x,\n");
+  assert_vmids(s, "101 200");
+  shell("mv pve/nodes/b/qemu-server/100.conf pve/nodes/a/qemu-server/");
+  assert_vmids(s, "100 101 200");
+  assert_int_equal(sampler_scope(s), SAMPLER_SCOPE_THIS_NODE);
+  sampler_free(s);
+}
+
+/* Without PveConfigDir, or without pmxcfs' .version, every guest. */
+static void test_no_configuration_tree(void **state) {
+  (void)state;
+  make_guest("cg/qemu.slice/100.scope", "3000\n", "1000");
+  fixture_mkdir(root, "pve/qemu-server");
+  fixture_write(root, "pve/qemu-server/101.conf", "memory: 512\n");
+  struct sampler *s = make_sampler(true, true);
+  assert_vmids(s, "100");
+  assert_int_equal(sampler_scope(s), SAMPLER_SCOPE_ALL);
+  sampler_free(s);
+  s = make_node_sampler();
+  assert_vmids(s, "100");
+  assert_int_equal(sampler_scope(s), SAMPLER_SCOPE_NO_TREE);
+  sampler_free(s);
+}
+
 int main(void) {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -705,6 +795,8 @@ int main(void) {
       T(test_extra_stats),
       T(test_ksm),
       T(test_missing_file_backoff),
+      T(test_configs_on_this_node),
+      T(test_no_configuration_tree),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
