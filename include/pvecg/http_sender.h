@@ -109,6 +109,9 @@ void http_sender_failure(struct http_sender *sender, struct store_answer *ret);
  * each 413. */
 size_t http_sender_cap(struct http_sender *sender);
 
+/* Sets that size (0: none), for the batches posted after. */
+void http_sender_set_cap(struct http_sender *sender, size_t cap);
+
 /* A line of a delivered batch that the store would not take alone. */
 struct http_sender_skip {
   size_t batch;           /* its batch's number */

@@ -51,6 +51,7 @@ struct ship_options {
   unsigned resend;      /* Graphite: seconds sent again on a new connection */
   size_t row_limit;     /* rows per file per round */
   size_t keep_files;    /* files it may keep open between passes */
+  bool batch_given;     /* run.batch_max is --batch-bytes: not a 413's */
   bool once;            /* one pass, then return */
   volatile sig_atomic_t *stop; /* set by a signal: finish and return */
   FILE *log;

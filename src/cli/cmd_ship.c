@@ -213,6 +213,7 @@ static bool every_entry(const struct ship_args *s) {
 
 /* The target made whole and checked, after the options. */
 static int prepare(struct ship_args *s) {
+  s->options.batch_given = s->export.run.batch_max != 0;
   if (s->metric_server != NULL &&
       pve_metric_target(&s->export, s->metric_server, &s->entry) < 0)
     return -EINVAL;

@@ -347,7 +347,9 @@ static int deliver(struct http_sender *s) {
   size_t cap = s->cap;
   int r = http_split_send(s->body, s->len, &cap, try_piece, s, &o);
   pthread_mutex_lock(&s->lock);
-  s->cap = cap;
+  /* only a 413 lowers it: a size set meanwhile stands otherwise */
+  if (r == 0 && o.cap_lowered && (s->cap == 0 || cap < s->cap))
+    s->cap = cap;
   if (r < 0) {
     o = (struct http_split_outcome){.verdict = STORE_REFUSED};
     snprintf(o.answer.words, sizeof(o.answer.words), "out of memory");
@@ -445,6 +447,12 @@ size_t http_sender_cap(struct http_sender *s) {
   size_t cap = s->cap;
   pthread_mutex_unlock(&s->lock);
   return cap;
+}
+
+void http_sender_set_cap(struct http_sender *s, size_t cap) {
+  pthread_mutex_lock(&s->lock);
+  s->cap = cap;
+  pthread_mutex_unlock(&s->lock);
 }
 
 size_t http_sender_take_skips(struct http_sender *s, size_t batch,

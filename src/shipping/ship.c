@@ -170,6 +170,7 @@ static int pass(struct ship *sh) {
   sh->o->run.until = now;
   int r = ship_scan(sh, now); /* says what went wrong */
   if (r == 0 && ship_answer_may_send(sh)) {
+    ship_answer_try_larger(sh);
     reload_guests(sh, now);
     sh->skips_said = 0;
     r = ship_batch_open(sh);
@@ -215,6 +216,20 @@ static int load(struct ship *sh) {
   return r < 0 ? r : 0;
 }
 
+/* A size a 413 taught an earlier run is a hint; --batch-bytes given on
+ * the command line wins over it. */
+static void start_cap(struct ship *sh) {
+  struct ship_options *o = sh->o;
+  size_t kept = (size_t)sh->state.stats.batch_cap;
+  if (ship_cap_start(&sh->cap, o->run.batch_max, kept, o->batch_given,
+                     time(NULL)) == SHIP_CAP_GIVEN)
+    ship_log(sh,
+             "--batch-bytes %zu is used, not the %zu bytes the state kept "
+             "from a 413; a 413 lowers it again",
+             o->run.batch_max, kept);
+  ship_answer_apply_cap(sh);
+}
+
 static int run(struct ship *sh) {
   struct ship_options *o = sh->o;
   int r = load(sh);
@@ -226,6 +241,8 @@ static int run(struct ship *sh) {
    * of the state, not one per 64 KiB. */
   if (o->http && o->run.batch_max == 0)
     o->run.batch_max = EXPORT_HTTP_BATCH_BYTES;
+  if (o->http)
+    start_cap(sh);
   o->run.out = sh->out = open_memstream(&sh->text, &sh->text_len);
   if (sh->out == NULL || export_run_begin(&o->run) < 0) {
     ship_log(sh, "cannot start: out of memory or a bad --daemon");

@@ -6,7 +6,7 @@
  * one interval doubling to a quarter of an hour, so a wrong token is no
  * request storm), the sender's totals of points dropped and skipped added
  * to the state, each skipped point named by its file, and the request
- * size learned from a 413 kept for the next batches and the next start.
+ * size learned from a 413 kept as a hint (ship_cap.h).
  */
 #include "ship_internal.h"
 
@@ -99,22 +99,48 @@ static void name_skips(struct ship *sh, const struct ship_marks *m) {
       ship_log_skip(sh, file_at(m, skip[i].offset), &skip[i]);
 }
 
+/* The size the batches are made and the sender cuts pieces to. */
+void ship_answer_apply_cap(struct ship *sh) {
+  sh->o->run.batch_max = ship_cap_size(&sh->cap);
+  if (sh->http != NULL)
+    http_sender_set_cap(sh->http, sh->cap.learned);
+  sh->dirty |= sh->state.stats.batch_cap != sh->cap.learned;
+  sh->state.stats.batch_cap = sh->cap.learned;
+}
+
 /* A 413 taught the sender a smaller request: later batches are made that
- * small, and the state keeps it for the next start. */
+ * small, and the state keeps it as a hint for the next start. */
 static void learn_cap(struct ship *sh) {
-  size_t cap = http_sender_cap(sh->http);
-  struct ship_stats *st = &sh->state.stats;
-  if (cap == 0 || cap == st->batch_cap)
+  size_t tried = ship_cap_size(&sh->cap);
+  enum ship_cap_event ev =
+      ship_cap_answer(&sh->cap, http_sender_cap(sh->http), time(NULL));
+  if (ev == SHIP_CAP_SAME)
     return;
-  st->batch_cap = cap;
-  if (sh->o->run.batch_max > cap)
-    sh->o->run.batch_max = cap;
-  ship_log(sh,
-           "%s: the store (or a proxy in front of it) refused a request as "
-           "too large (HTTP 413): batches are cut to %zu bytes from now on, "
-           "and the state keeps that size; --batch-bytes sets it from the "
-           "start",
-           sh->o->to, cap);
+  ship_answer_apply_cap(sh);
+  if (ev == SHIP_CAP_LOWERED)
+    ship_log(sh,
+             "%s: the store (or a proxy in front of it) refused a request as "
+             "too large (HTTP 413): batches are cut to %zu bytes; larger "
+             "ones (up to %zu) are tried again after an hour without a 413",
+             sh->o->to, ship_cap_size(&sh->cap), sh->cap.ceiling);
+  else if (ev == SHIP_CAP_BACK)
+    ship_log(sh,
+             "%s: %zu bytes are still too large (HTTP 413): back to %zu; "
+             "tried again every hour, said once",
+             sh->o->to, tried, ship_cap_size(&sh->cap));
+}
+
+/* After an hour of success, a larger size is tried (see ship_cap.h). */
+void ship_answer_try_larger(struct ship *sh) {
+  bool taking = sh->state.stats.condition == SHIP_TAKING;
+  size_t was = ship_cap_size(&sh->cap);
+  if (!sh->o->http ||
+      ship_cap_tick(&sh->cap, taking, time(NULL)) != SHIP_CAP_RAISED)
+    return;
+  ship_answer_apply_cap(sh);
+  if (!sh->cap.back_said)
+    ship_log(sh, "%s: an hour without a 413 at %zu bytes: trying %zu",
+             sh->o->to, was, ship_cap_size(&sh->cap));
 }
 
 void ship_answer_delivered(struct ship *sh, const struct ship_marks *m) {

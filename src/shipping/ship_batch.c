@@ -55,9 +55,7 @@ int ship_batch_open(struct ship *sh) {
   if (sh->http != NULL || sh->net != NULL)
     return 0;
   if (o->http) {
-    o->http_options.cap = (size_t)sh->state.stats.batch_cap;
-    if (o->http_options.cap > 0 && o->run.batch_max > o->http_options.cap)
-      o->run.batch_max = o->http_options.cap; /* what passed before */
+    o->http_options.cap = sh->cap.learned; /* what passed before */
     r = http_sender_open(&o->http_options, &sh->http, sh->err, sizeof(sh->err));
   } else
     r = net_sender_open(&o->net_target, o->timeout, &sh->net, sh->err,

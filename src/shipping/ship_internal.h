@@ -11,6 +11,7 @@
 #include "pvecg/export_files.h"
 #include "pvecg/guest_directories.h"
 #include "pvecg/ship.h"
+#include "ship_cap.h"
 #include "ship_state.h"
 
 #include <stdint.h>
@@ -71,6 +72,7 @@ struct ship {
   /* The sender's totals already added to the state; partial writes not
    * said yet, when they were last said; points skipped said this pass. */
   struct http_sender_stats counted;
+  struct ship_cap cap; /* the request size, a 413's hint */
   size_t dropped_unsaid;
   char dropped_words[STORE_WORDS_SIZE];
   time_t dropped_said_at;
@@ -116,6 +118,10 @@ void ship_answer_pass(struct ship *sh, int r);
 /* A delivered batch: the sender's new totals into the state, the points
  * it skipped named by file (m: the batch's marks), the size it learned. */
 void ship_answer_delivered(struct ship *sh, const struct ship_marks *m);
+/* The request size into the batches, the sender and the state. */
+void ship_answer_apply_cap(struct ship *sh);
+/* Before a pass: a larger size after an hour of success. */
+void ship_answer_try_larger(struct ship *sh);
 
 /* ship_log.c */
 void ship_log(const struct ship *sh, const char *fmt, ...)

@@ -12,7 +12,8 @@
 #   at start;
 # - nginx with client_max_body_size 16k in front of InfluxDB and of
 #   VictoriaMetrics: its 413 (an HTML page) halves the batches until they
-#   pass, the size is kept, every point lands;
+#   pass, the size is kept, every point lands; --batch-bytes given later
+#   wins over the size kept (said), and the 413 it meets is learned again;
 # - VictoriaMetrics started with -maxInsertRequestSize=4096: it applies to
 #   remote_write only, and the import takes larger bodies whole (no 413);
 # - the shipper's own faults: a state it cannot save (said once, the rows
@@ -140,6 +141,25 @@ ship_flush
 ship_once 0 "$T/s-413" "$PROXY/influx/write?db=proxied" --format influx
 [ "$(grep -c "^413 " "$N/access.log" || true)" -eq 0 ] || fail "413 again with the size kept: $(cat "$N/access.log")"
 at_end "$T/s-413" "nginx's 413, again"
+# --batch-bytes on the command line wins over the size kept: said, the
+# larger batches meet nginx's 413 again, which is said and learned again
+# (the state without its cursors: every row is sent again).
+f=$(ls "$T"/s-413/*.state)
+awk '$1 == "end" { print "end 0"; next } $1 != "file"' "$f" >"$f.new"
+mv "$f.new" "$f"
+: >"$N/access.log"
+ship_once 0 "$T/s-413" "$PROXY/influx/write?db=proxied" --format influx --batch-bytes 65536
+grep -qx "pvecg ship: --batch-bytes 65536 is used, not the $cap bytes the state kept from a 413; a 413 lowers it again" \
+  "$T/err" || fail "--batch-bytes over the size kept: not said: $(cat "$T/err")"
+[ "$(grep -c "^413 " "$N/access.log" || true)" -ge 1 ] || fail "--batch-bytes 65536: no larger request: $(cat "$N/access.log")"
+[ "$(grep -c "refused a request as too large (HTTP 413): batches are cut to" "$T/err")" -eq 1 ] ||
+  fail "--batch-bytes 65536: the 413 not said once: $(cat "$T/err")"
+cap2=$(answers "$T/s-413" 2)
+[ "$cap2" -gt 0 ] && [ "$cap2" -le 16384 ] || fail "--batch-bytes 65536: the size kept is $cap2"
+at_end "$T/s-413" "nginx's 413, --batch-bytes"
+"$EXPORT_POINTS" influx "$INFLUX_URL" proxied >"$T/got"
+ship_expected influx >"$T/want"
+diff "$T/want" "$T/got" >"$T/diff" || fail "--batch-bytes 65536: the store differs: $(head -5 "$T/diff")"
 
 ship_once 0 "$T/s-vm413" "$PROXY/victoria/api/v1/import/prometheus" --format prometheus
 at_end "$T/s-vm413" "nginx's 413 before VictoriaMetrics"

@@ -130,7 +130,7 @@ at_end 413
 same_points 413
 cap=$(answers 2)
 [ "$cap" -gt 0 ] && [ "$cap" -le 20000 ] || fail "413: the size kept is $cap"
-grep -qx "pvecg ship: http://127.0.0.1:$PORT/api/v2/write: the store (or a proxy in front of it) refused a request as too large (HTTP 413): batches are cut to $cap bytes from now on, and the state keeps that size; --batch-bytes sets it from the start" \
+grep -qx "pvecg ship: http://127.0.0.1:$PORT/api/v2/write: the store (or a proxy in front of it) refused a request as too large (HTTP 413): batches are cut to $cap bytes; larger ones (up to 1048576) are tried again after an hour without a 413" \
   "$T/err" || fail "413 not said: $(cat "$T/err")"
 n413=$(status_count 413)
 [ "$n413" -ge 1 ] && [ "$n413" -le 8 ] || fail "413: $n413 refusals: $(cat "$T/log")"
