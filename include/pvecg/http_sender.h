@@ -35,6 +35,7 @@
 
 #include "pvecg/store_answer.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -48,6 +49,10 @@ struct http_sender_options {
   unsigned tries;      /* 0: 5 */
   double backoff;      /* first pause in s (0: 0.5), doubling to 8 s */
   size_t cap;          /* bytes per request known to pass (0: unknown) */
+  /* Set by a signal (NULL: none): a batch still in flight 2 s later is
+   * given up (-ECANCELED), mid-retry, mid-pause or while the store says
+   * nothing.  Read only in the thread that posts. */
+  volatile sig_atomic_t *stop;
 };
 
 struct http_sender;
@@ -76,8 +81,8 @@ int http_sender_open(const struct http_sender_options *options,
  * once the batch before it is done.  Returns 0; or, when an earlier batch
  * failed (nothing more is sent then), that batch's error: -EPROTO when the
  * store refused the target (see http_sender_failure()), -EAGAIN when it was
- * away or busy on every try; with "<label>: <reason>" in err.  Batches are
- * numbered from 1 in the order posted.
+ * away or busy on every try, -ECANCELED when it was given up at a stop; with
+ * "<label>: <reason>" in err.  Batches are numbered from 1 in the order posted.
  */
 int http_sender_post(struct http_sender *sender, const char *body, size_t len,
                      const char *label, char *err, size_t err_size);
@@ -129,7 +134,7 @@ struct http_sender_skip {
 size_t http_sender_take_skips(struct http_sender *sender, size_t batch,
                               struct http_sender_skip *out, size_t max);
 
-/* Stops the thread (a batch in flight is finished or given up first). */
+/* Stops the thread (a batch in flight is given up). */
 void http_sender_free(struct http_sender *sender);
 
 #endif

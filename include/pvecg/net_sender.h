@@ -20,6 +20,7 @@
 #ifndef PVECG_NET_SENDER_H
 #define PVECG_NET_SENDER_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -59,6 +60,11 @@ int net_sender_send(struct net_sender *sender, const char *text, size_t len,
 
 /* Sends what UDP kept back.  Returns 0 or as net_sender_send(). */
 int net_sender_finish(struct net_sender *sender, char *err, size_t err_size);
+
+/* A flag set by a signal (NULL: none): a send waiting for room gives up
+ * (-ECANCELED) within 0.1 s of it, not after the timeout. */
+void net_sender_set_stop(struct net_sender *sender,
+                         volatile sig_atomic_t *stop);
 
 /* Lines sent completely so far. */
 size_t net_sender_lines_sent(const struct net_sender *sender);

@@ -53,7 +53,9 @@ struct ship_options {
   size_t keep_files;    /* files it may keep open between passes */
   bool batch_given;     /* run.batch_max is --batch-bytes: not a 413's */
   bool once;            /* one pass, then return */
-  volatile sig_atomic_t *stop; /* set by a signal: finish and return */
+  /* Set by a signal: return within a few seconds whatever the store does
+   * (a batch still unanswered 2 s later is given up, its cursors kept). */
+  volatile sig_atomic_t *stop;
   FILE *log;
 };
 

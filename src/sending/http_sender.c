@@ -13,6 +13,8 @@
 #include <curl/curl.h>
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +26,8 @@
 #define BACKOFF_MAX 8.0
 #define ANSWER_KEEP STORE_ANSWER_BODY_MAX /* bytes of an answer read */
 #define RETRY_AFTER_WAIT 30 /* s the sender waits itself; longer: away */
+#define STOP_GRACE 2.0  /* s a batch in flight may still finish after a stop */
+#define STOP_SLICE 0.05 /* s between two looks at the stop */
 #define LABEL_SIZE 256
 #define ERROR_SIZE 1024
 
@@ -33,6 +37,8 @@ struct http_sender {
   char *url;
   unsigned tries;
   double backoff;
+  volatile sig_atomic_t *stop; /* the caller's, read in the caller's thread */
+  atomic_bool cancel;          /* give up the batch in flight now */
   char answer[ANSWER_KEEP + 1];
   size_t answer_len;
   char retry_after[64]; /* the answer's Retry-After header */
@@ -42,7 +48,7 @@ struct http_sender {
   pthread_mutex_t lock;
   pthread_cond_t changed;
   /* The slot, under lock. */
-  bool busy, stop;
+  bool busy, quit;
   char *body;
   size_t len, capacity;
   char label[LABEL_SIZE];
@@ -150,6 +156,15 @@ static int set_token(struct http_sender *s, const char *token) {
   return r;
 }
 
+/* libcurl asks about once a second, also while a store says nothing: a
+ * non-zero answer ends the request. */
+static int progress(void *ctx, curl_off_t dltotal, curl_off_t dlnow,
+                    curl_off_t ultotal, curl_off_t ulnow) {
+  (void)dltotal, (void)dlnow, (void)ultotal, (void)ulnow;
+  struct http_sender *s = ctx;
+  return atomic_load(&s->cancel) ? 1 : 0;
+}
+
 static int configure(struct http_sender *s,
                      const struct http_sender_options *o) {
   CURL *c = s->curl;
@@ -167,6 +182,9 @@ static int configure(struct http_sender *s,
   curl_easy_setopt(c, CURLOPT_WRITEDATA, s);
   curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, keep_header);
   curl_easy_setopt(c, CURLOPT_HEADERDATA, s);
+  curl_easy_setopt(c, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(c, CURLOPT_XFERINFOFUNCTION, progress);
+  curl_easy_setopt(c, CURLOPT_XFERINFODATA, s);
   curl_easy_setopt(c, CURLOPT_USERAGENT, "pvecg-export");
   curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
   if (o->ca_file != NULL)
@@ -195,6 +213,8 @@ int http_sender_open(const struct http_sender_options *o,
     s->url = strdup(o->url);
     s->tries = o->tries ? o->tries : DEFAULT_TRIES;
     s->backoff = o->backoff > 0 ? o->backoff : DEFAULT_BACKOFF;
+    s->stop = o->stop;
+    atomic_init(&s->cancel, false);
     s->cap = o->cap;
   }
   if (s == NULL || s->curl == NULL || s->url == NULL || configure(s, o) < 0 ||
@@ -208,10 +228,24 @@ int http_sender_open(const struct http_sender_options *o,
   return 0;
 }
 
-static void pause_s(double s) {
-  struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
-  while (nanosleep(&ts, &ts) != 0)
-    ;
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Sleeps s seconds, or until the batch is given up. */
+static void pause_s(struct http_sender *h, double s) {
+  double until = now_s() + s;
+  while (!atomic_load(&h->cancel)) {
+    double left = until - now_s();
+    if (left <= 0)
+      break;
+    if (left > STOP_SLICE)
+      left = STOP_SLICE;
+    struct timespec ts = {0, (long)(left * 1e9)};
+    nanosleep(&ts, NULL);
+  }
 }
 
 /* Failures that may pass: the network or the server in trouble.  A
@@ -263,11 +297,17 @@ static void try_piece(void *ctx, const char *body, size_t len,
   struct http_sender *s = ctx;
   double wait = s->backoff;
   for (unsigned i = 0;; i++) {
-    try_once(s, body, len, ret);
+    if (!atomic_load(&s->cancel))
+      try_once(s, body, len, ret);
+    if (atomic_load(&s->cancel)) {
+      *ret = (struct store_answer){.verdict = STORE_AWAY};
+      snprintf(ret->words, sizeof(ret->words), "stopped");
+      break;
+    }
     if (ret->verdict != STORE_AWAY || i + 1 >= s->tries ||
         ret->retry_after > RETRY_AFTER_WAIT)
       break;
-    pause_s(ret->retry_after > wait ? ret->retry_after : wait);
+    pause_s(s, ret->retry_after > wait ? ret->retry_after : wait);
     wait = wait * 2 < BACKOFF_MAX ? wait * 2 : BACKOFF_MAX;
     pthread_mutex_lock(&s->lock);
     s->stats.retries++;
@@ -355,6 +395,7 @@ static int deliver(struct http_sender *s) {
     snprintf(o.answer.words, sizeof(o.answer.words), "out of memory");
   } else {
     r = o.verdict == STORE_TAKEN  ? 0
+        : atomic_load(&s->cancel) ? -ECANCELED
         : o.verdict == STORE_AWAY ? -EAGAIN
                                   : -EPROTO;
   }
@@ -374,7 +415,7 @@ static void *sender_main(void *arg) {
   struct http_sender *s = arg;
   pthread_mutex_lock(&s->lock);
   for (;;) {
-    while (!s->busy && !s->stop)
+    while (!s->busy && !s->quit)
       pthread_cond_wait(&s->changed, &s->lock);
     if (!s->busy)
       break;
@@ -388,10 +429,30 @@ static void *sender_main(void *arg) {
   return NULL;
 }
 
-/* Under lock: waits for the slot; the first failure, if any. */
+/* Under lock: waits for the slot; the first failure, if any.  Once the
+ * caller's stop was set for STOP_GRACE, the batch in flight is given up,
+ * whatever the store does (retries, a back-off, no answer at all). */
 static int wait_free(struct http_sender *s, char *err, size_t err_size) {
-  while (s->busy)
-    pthread_cond_wait(&s->changed, &s->lock);
+  double stopped_at = 0;
+  while (s->busy) {
+    if (s->stop == NULL) {
+      pthread_cond_wait(&s->changed, &s->lock);
+      continue;
+    }
+    double now = now_s();
+    if (*s->stop && stopped_at == 0)
+      stopped_at = now;
+    if (stopped_at != 0 && now - stopped_at >= STOP_GRACE)
+      atomic_store(&s->cancel, true);
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += (long)(STOP_SLICE * 1e9);
+    if (ts.tv_nsec >= 1000000000L) {
+      ts.tv_sec++;
+      ts.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&s->changed, &s->lock, &ts);
+  }
   if (s->failed < 0)
     snprintf(err, err_size, "%s", s->error);
   return s->failed;
@@ -474,8 +535,9 @@ void http_sender_free(struct http_sender *s) {
   if (s == NULL)
     return;
   if (s->started) {
+    atomic_store(&s->cancel, true); /* nobody waits for a batch in flight */
     pthread_mutex_lock(&s->lock);
-    s->stop = true;
+    s->quit = true;
     pthread_cond_broadcast(&s->changed);
     pthread_mutex_unlock(&s->lock);
     pthread_join(s->thread, NULL);

@@ -11,6 +11,7 @@
 #include "pvecg/host_port.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
@@ -26,6 +27,7 @@ struct net_sender {
   bool failed;
   int timeout_ms;
   size_t lines_sent;
+  volatile sig_atomic_t *stop; /* NULL: none */
   /* UDP: whole lines waiting for a full datagram. */
   char pending[NET_DATAGRAM_MAX];
   size_t pending_len;
@@ -74,17 +76,24 @@ int net_target_parse(const char *url, struct net_target *ret) {
   return 0;
 }
 
-/* Waits until fd is writable; -ETIMEDOUT after timeout_ms. */
-static int wait_writable(int fd, int timeout_ms) {
+#define STOP_SLICE_MS 100 /* between two looks at a stop */
+
+/* Waits until fd is writable; -ETIMEDOUT after timeout_ms, -ECANCELED
+ * once *stop is set. */
+static int wait_writable(int fd, int timeout_ms, volatile sig_atomic_t *stop) {
   struct pollfd p = {.fd = fd, .events = POLLOUT};
+  int left = timeout_ms;
   for (;;) {
-    int r = poll(&p, 1, timeout_ms);
+    if (stop != NULL && *stop)
+      return -ECANCELED;
+    int slice = stop != NULL && left > STOP_SLICE_MS ? STOP_SLICE_MS : left;
+    int r = poll(&p, 1, slice);
     if (r > 0)
       return 0;
-    if (r == 0)
-      return -ETIMEDOUT;
-    if (errno != EINTR)
+    if (r < 0 && errno != EINTR)
       return -errno;
+    if (r == 0 && (left -= slice) <= 0)
+      return -ETIMEDOUT;
   }
 }
 
@@ -100,7 +109,7 @@ static int connect_one(const struct addrinfo *ai, int timeout_ms, int *ret) {
   if (ai->ai_socktype == SOCK_STREAM)
     setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
   if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-    r = errno == EINPROGRESS ? wait_writable(fd, timeout_ms) : -errno;
+    r = errno == EINPROGRESS ? wait_writable(fd, timeout_ms, NULL) : -errno;
     int so_error = 0;
     socklen_t len = sizeof(so_error);
     if (r == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &len) < 0)
@@ -198,7 +207,7 @@ static int send_bytes(struct net_sender *s, const char *buf, size_t len) {
   while (done < len) {
     ssize_t n = send(s->fd, buf + done, len - done, MSG_NOSIGNAL);
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
-      int r = wait_writable(s->fd, s->timeout_ms);
+      int r = wait_writable(s->fd, s->timeout_ms, s->stop);
       if (r < 0)
         return r;
       continue;
@@ -276,6 +285,10 @@ int net_sender_finish(struct net_sender *s, char *err, size_t err_size) {
   }
   int r = flush_pending(s);
   return r < 0 ? fail(s, r, err, err_size) : 0;
+}
+
+void net_sender_set_stop(struct net_sender *s, volatile sig_atomic_t *stop) {
+  s->stop = stop;
 }
 
 size_t net_sender_lines_sent(const struct net_sender *s) {

@@ -178,7 +178,7 @@ static int pass(struct ship *sh) {
       r = rounds(sh);
     if (r == -ENOMEM)
       ship_log(sh, "out of memory");
-    else
+    else if (r != -ECANCELED) /* a stop says nothing of the store */
       ship_answer_pass(sh, r);
   } else if (r == 0) {
     r = sh->state.stats.condition == SHIP_REFUSED ? -EPROTO : -EAGAIN;

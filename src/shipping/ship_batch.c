@@ -56,10 +56,13 @@ int ship_batch_open(struct ship *sh) {
     return 0;
   if (o->http) {
     o->http_options.cap = sh->cap.learned; /* what passed before */
+    o->http_options.stop = o->stop;
     r = http_sender_open(&o->http_options, &sh->http, sh->err, sizeof(sh->err));
   } else
     r = net_sender_open(&o->net_target, o->timeout, &sh->net, sh->err,
                         sizeof(sh->err));
+  if (r == 0 && sh->net != NULL)
+    net_sender_set_stop(sh->net, o->stop);
   /* A new connection: Graphite's resend window starts over from the
    * cursors the state keeps. */
   if (r == 0)
@@ -127,14 +130,17 @@ void ship_save(struct ship *sh) {
   sh->dirty = r < 0;
 }
 
-/* The store did not take it: every cursor goes back to what it
- * acknowledged, and the connection is made anew next time. */
+/* The store did not take it (or a stop gave it up, which is no failure of
+ * the store's): every cursor goes back to what it acknowledged, and the
+ * connection is made anew next time. */
 static int fail(struct ship *sh, int r) {
   struct ship_stats *st = &sh->state.stats;
-  st->rows_failed += sh->inflight.rows + sh->building.rows;
-  st->batches_failed++;
-  st->last_failure = time(NULL);
-  sh->dirty = true;
+  if (r != -ECANCELED) {
+    st->rows_failed += sh->inflight.rows + sh->building.rows;
+    st->batches_failed++;
+    st->last_failure = time(NULL);
+    sh->dirty = true;
+  }
   marks_clear(&sh->inflight);
   marks_clear(&sh->building);
   rewind_cursors(sh);

@@ -8,8 +8,11 @@ usage: http_standin.py PORT_FILE LOG_FILE [--tls CERT KEY] ANSWER...
 Each request takes the next ANSWER (the last one repeats):
   204, 503, 400:<message>   answer that status (and message)
   slow                      answer 204 after 3 s
+  hang                      read the request, never answer
+  retry:N                   503 asking to wait N s (Retry-After)
   close                     close the connection without an answer
-The port it listens on (127.0.0.1) goes to PORT_FILE; per request one
+The port it listens on (127.0.0.1; $STANDIN_PORT, or any free one) goes
+to PORT_FILE; per request one
 line to LOG_FILE: "<method> <path> <authorization> <body bytes>
 <client port>" (one port: one kept-alive connection).
 """
@@ -48,6 +51,15 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.close_connection = True
             self.connection.shutdown(2)
             return
+        if answer == "hang":
+            time.sleep(3600)
+            return
+        if answer.startswith("retry:"):
+            self.send_response(503)
+            self.send_header("Retry-After", answer[6:])
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
         if answer == "slow":
             time.sleep(3)
             answer = "204"
@@ -63,7 +75,8 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
 
 
-server = Server(("127.0.0.1", 0), Handler)
+server = Server(("127.0.0.1", int(os.environ.get("STANDIN_PORT", "0"))),
+                Handler)
 if tls is not None:
     server.socket = tls.wrap_socket(server.socket, server_side=True)
 with open(sys.argv[1] + ".tmp", "w") as f:
