@@ -32,11 +32,15 @@
 #define PVECG_SHIP_STATUS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 /* Every "<id>.state" of dir, to out; problems to err.  Returns 0, or 1
  * when the directory or a state could not be read. */
 int ship_status_print(const char *dir, bool prometheus, FILE *out, FILE *err);
+
+/* Whether a shipper holds dir's lock, with the pid it noted into pid. */
+bool ship_status_running(const char *dir, char *pid, size_t size);
 
 /* The same families for a scrape (`pvecg serve --ship-state-dir`), in
  * Prometheus' text or OpenMetrics (a counter's family without "_total");

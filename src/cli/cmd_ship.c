@@ -11,6 +11,7 @@
 #include "export_args.h"
 #include "pve_metric_target.h"
 #include "pvecg/fd_budget.h"
+#include "pvecg/monotonic.h"
 #include "pvecg/ship.h"
 #include "pvecg/ship_status.h"
 
@@ -24,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CMD "pvecg ship"
 #define DEFAULT_STATE_DIR "/var/lib/pvecg/ship"
@@ -260,14 +262,6 @@ static int ship(struct ship_args *s) {
   return r == 0 ? PVECG_EXIT_OK : PVECG_EXIT_FAILURE;
 }
 
-static pid_t children[PVE_METRIC_ALL_MAX];
-static size_t child_count;
-
-static void pass_on(int sig) {
-  for (size_t i = 0; i < child_count; i++)
-    kill(children[i], sig);
-}
-
 /* One entry's shipper, in a child: its state in <state-dir>/<id>. */
 static int ship_entry(struct ship_args *s, const char *id, char *state_dir,
                       size_t size) {
@@ -279,10 +273,141 @@ static int ship_entry(struct ship_args *s, const char *id, char *state_dir,
   return ship(s);
 }
 
-/* Every entry that acknowledges, each fed by a child of its own (one
- * state and lock each); a signal goes on to them.  The worst exit. */
+#define RESTART_FIRST 1.0    /* s before a child that died starts again */
+#define RESTART_MAX 240.0    /* the back-off doubles up to this */
+#define RESTART_STEADY 600.0 /* a child that ran this long starts at 1 s */
+#define STOP_KILL 9.0        /* s after a stop: what is left is killed */
+
+/* An entry's shipper as the parent sees it. */
+struct child {
+  const char *id;
+  pid_t pid;         /* 0: not running */
+  double started;    /* monotonic s */
+  double restart_at; /* when pid is 0: monotonic s, 0: never */
+  double backoff;    /* s before the next start */
+  int code;          /* its last exit */
+};
+
+static pid_t start_child(struct ship_args *s, struct child *c,
+                         const sigset_t *old_mask) {
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    char state_dir[PATH_MAX];
+    signal(SIGTERM, SIG_DFL); /* its own, until ship() sets them */
+    signal(SIGINT, SIG_DFL);
+    sigprocmask(SIG_SETMASK, old_mask, NULL);
+    _exit(ship_entry(s, c->id, state_dir, sizeof(state_dir)));
+  }
+  if (pid < 0) {
+    fprintf(stderr, CMD ": --pve-metric-server all: %s: cannot start: %s\n",
+            c->id, strerror(errno));
+    return 0;
+  }
+  c->pid = pid;
+  c->started = monotonic_seconds();
+  c->restart_at = 0;
+  return pid;
+}
+
+static void describe_exit(int st, char *buf, size_t size) {
+  if (WIFEXITED(st))
+    snprintf(buf, size, "exited with status %d", WEXITSTATUS(st));
+  else if (WIFSIGNALED(st))
+    snprintf(buf, size, "was killed by signal %d (%s)", WTERMSIG(st),
+             strsignal(WTERMSIG(st)));
+  else
+    snprintf(buf, size, "ended (status 0x%x)", (unsigned)st);
+}
+
+/* A child ended: noted, and, unless the parent stops, started again after
+ * a back-off (a store is never left unfed while systemd sees a healthy
+ * service; a child that dies at once is no fork storm). */
+static void child_ended(struct child *c, int st, bool ending) {
+  char how[96];
+  describe_exit(st, how, sizeof(how));
+  c->code = WIFEXITED(st) ? WEXITSTATUS(st) : PVECG_EXIT_FAILURE;
+  double now = monotonic_seconds();
+  pid_t pid = c->pid;
+  c->pid = 0;
+  if (ending)
+    return;
+  if (now - c->started >= RESTART_STEADY)
+    c->backoff = RESTART_FIRST;
+  c->restart_at = now + c->backoff;
+  fprintf(stderr,
+          CMD ": --pve-metric-server all: %s's shipper (pid %ld) %s; "
+              "starting it again in %.0f s\n",
+          c->id, (long)pid, how, c->backoff);
+  c->backoff = c->backoff * 2 < RESTART_MAX ? c->backoff * 2 : RESTART_MAX;
+}
+
+static void reap(struct child *c, size_t n, bool ending) {
+  int st;
+  pid_t pid;
+  while ((pid = waitpid(-1, &st, WNOHANG)) > 0)
+    for (size_t i = 0; i < n; i++)
+      if (c[i].pid == pid)
+        child_ended(&c[i], st, ending);
+}
+
+static size_t running(const struct child *c, size_t n) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
+    k += c[i].pid > 0;
+  return k;
+}
+
+/* The seconds until the next restart is due, at most 1. */
+static double next_due(const struct child *c, size_t n, double now) {
+  double wait = 1.0;
+  for (size_t i = 0; i < n; i++)
+    if (c[i].pid == 0 && c[i].restart_at > 0 && c[i].restart_at - now < wait)
+      wait = c[i].restart_at > now ? c[i].restart_at - now : 0;
+  return wait;
+}
+
+/* Waits up to s seconds for a signal of set: its number, or 0. */
+static int wait_signal(const sigset_t *set, double s) {
+  struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+  int sig = sigtimedwait(set, NULL, &ts);
+  return sig > 0 ? sig : 0;
+}
+
+/* SIGTERM (or SIGINT) goes to every child; the parent returns once all
+ * ended, and kills what is left after STOP_KILL s. */
+static void stop_children(struct child *c, size_t n, int sig,
+                          const sigset_t *set) {
+  for (size_t i = 0; i < n; i++)
+    if (c[i].pid > 0)
+      kill(c[i].pid, sig);
+  double until = monotonic_seconds() + STOP_KILL;
+  bool killed = false;
+  while (reap(c, n, true), running(c, n) > 0) {
+    double left = until - monotonic_seconds();
+    if (left <= 0 && !killed) {
+      for (size_t i = 0; i < n; i++)
+        if (c[i].pid > 0) {
+          fprintf(stderr,
+                  CMD ": --pve-metric-server all: %s's shipper (pid %ld) "
+                      "did not stop: killed\n",
+                  c[i].id, (long)c[i].pid);
+          kill(c[i].pid, SIGKILL);
+        }
+      killed = true;
+    }
+    wait_signal(set, left > 0 && left < 0.1 ? left : 0.1);
+  }
+}
+
+/* Every entry that acknowledges, each fed by a child of its own (one state
+ * and lock each), started again when it dies.  The parent takes SIGTERM,
+ * SIGINT and SIGCHLD with sigtimedwait(), so no handler reads the table
+ * while it changes.  With --once, each child once.  The worst exit of the
+ * entries' last shipper. */
 static int ship_all(struct ship_args *s) {
   static char ids[PVE_METRIC_ALL_MAX][PVE_METRIC_ID_MAX + 1];
+  static struct child c[PVE_METRIC_ALL_MAX];
   int n = pve_metric_all(s->export.config_dir, ids, PVE_METRIC_ALL_MAX);
   if (n <= 0)
     return PVECG_EXIT_USAGE;
@@ -290,30 +415,67 @@ static int ship_all(struct ship_args *s) {
     fprintf(stderr, CMD ": %s: %s\n", s->options.state_dir, strerror(errno));
     return PVECG_EXIT_FAILURE;
   }
-  struct sigaction sa = {.sa_handler = pass_on};
-  sigaction(SIGTERM, &sa, NULL);
-  sigaction(SIGINT, &sa, NULL);
-  fflush(NULL);
+  sigset_t set, old_mask;
+  sigemptyset(&set);
+  sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGINT);
+  sigaddset(&set, SIGCHLD);
+  sigprocmask(SIG_BLOCK, &set, &old_mask);
+  int worst = PVECG_EXIT_OK;
   for (int i = 0; i < n; i++) {
-    pid_t pid = fork();
-    if (pid == 0) {
-      char state_dir[PATH_MAX];
-      signal(SIGTERM, SIG_DFL); /* its own, until ship() sets them */
-      signal(SIGINT, SIG_DFL);
-      _exit(ship_entry(s, ids[i], state_dir, sizeof(state_dir)));
-    }
-    if (pid > 0)
-      children[child_count++] = pid;
-    else
-      fprintf(stderr, CMD ": %s: cannot start: %s\n", ids[i], strerror(errno));
+    c[i] = (struct child){.id = ids[i], .backoff = RESTART_FIRST};
+    if (start_child(s, &c[i], &old_mask) == 0)
+      worst = PVECG_EXIT_FAILURE;
   }
-  int worst = child_count < (size_t)n ? PVECG_EXIT_FAILURE : PVECG_EXIT_OK;
-  for (size_t i = 0; i < child_count; i++) {
-    int st;
-    while (waitpid(children[i], &st, 0) < 0 && errno == EINTR)
-      ;
-    int code = WIFEXITED(st) ? WEXITSTATUS(st) : PVECG_EXIT_FAILURE;
-    worst = code > worst ? code : worst;
+  size_t count = (size_t)n;
+  int sig = 0;
+  while (sig != SIGTERM && sig != SIGINT) {
+    reap(c, count, s->options.once);
+    if (s->options.once && running(c, count) == 0)
+      break;
+    double now = monotonic_seconds();
+    for (size_t i = 0; !s->options.once && i < count; i++)
+      if (c[i].pid == 0 && c[i].restart_at > 0 && c[i].restart_at <= now &&
+          start_child(s, &c[i], &old_mask) > 0)
+        fprintf(stderr,
+                CMD ": --pve-metric-server all: %s's shipper started again "
+                    "(pid %ld)\n",
+                c[i].id, (long)c[i].pid);
+    sig = wait_signal(&set, next_due(c, count, monotonic_seconds()));
+  }
+  if (sig != 0)
+    stop_children(c, count, sig, &set);
+  sigprocmask(SIG_SETMASK, &old_mask, NULL);
+  for (size_t i = 0; i < count; i++)
+    worst = c[i].code > worst ? c[i].code : worst;
+  return worst;
+}
+
+/* Each entry's shipper: whether one runs (its lock is held), and what
+ * its state says. */
+static int status_all(struct ship_args *s) {
+  static char ids[PVE_METRIC_ALL_MAX][PVE_METRIC_ID_MAX + 1];
+  if (s->prometheus) {
+    fprintf(stderr,
+            CMD ": --prometheus takes one entry's state: "
+                "--state-dir %s/ID\n",
+            s->options.state_dir);
+    return PVECG_EXIT_USAGE;
+  }
+  int n = pve_metric_all(s->export.config_dir, ids, PVE_METRIC_ALL_MAX);
+  if (n <= 0)
+    return PVECG_EXIT_USAGE;
+  int worst = PVECG_EXIT_OK;
+  for (int i = 0; i < n; i++) {
+    char dir[PATH_MAX + PVE_METRIC_ID_MAX + 2], pid[32] = "";
+    snprintf(dir, sizeof(dir), "%s/%s", s->options.state_dir, ids[i]);
+    bool held = ship_status_running(dir, pid, sizeof(pid));
+    printf("%sentry %s: %s%s%s\n", i ? "\n" : "", ids[i],
+           held ? "shipping (pid " : "no shipper running", held ? pid : "",
+           held ? ")" : "");
+    fflush(stdout);
+    int r = ship_status_print(dir, false, stdout, stderr);
+    worst = r > worst ? r : worst;
   }
   return worst;
 }
@@ -331,8 +493,9 @@ int cmd_ship(int argc, char **argv) {
   s->options.resend = DEFAULT_RESEND;
   s->options.row_limit = DEFAULT_ROWS;
   int r = parse(argc, argv, s);
-  int status = r > 0            ? PVECG_EXIT_OK
-               : r < 0          ? PVECG_EXIT_USAGE
+  int status = r > 0                         ? PVECG_EXIT_OK
+               : r < 0                       ? PVECG_EXIT_USAGE
+               : s->status && every_entry(s) ? status_all(s)
                : s->status      ? ship_status_print(s->options.state_dir,
                                                     s->prometheus, stdout, stderr)
                : every_entry(s) ? ship_all(s)

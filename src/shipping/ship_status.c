@@ -8,12 +8,15 @@
 #include "ship_state.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #define WHY_SIZE 512
 
@@ -425,4 +428,18 @@ void ship_status_metrics(const char *dir, bool openmetrics, FILE *out) {
     loaded = 0; /* the families, without samples */
   print_prometheus(states, loaded, openmetrics, out);
   free_states(states, loaded);
+}
+
+bool ship_status_running(const char *dir, char *pid, size_t size) {
+  char path[PATH_MAX];
+  snprintf(path, sizeof(path), "%s/lock", dir);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  bool held = flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ssize_t n = held ? pread(fd, pid, size - 1, 0) : 0;
+  pid[n > 0 ? n : 0] = '\0';
+  pid[strcspn(pid, "\n")] = '\0';
+  close(fd); /* a shared lock taken goes with it */
+  return held;
 }

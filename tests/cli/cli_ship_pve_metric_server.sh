@@ -13,7 +13,9 @@
 #   the live point and the history in one whisper file;
 # - refused at start, with what fixes it: UDP (InfluxDB and Graphite),
 #   a disabled entry, an unknown one, a malformed one, a token that
-#   cannot be read, and --to beside the option.
+#   cannot be read, and --to beside the option;
+# - all: a child killed with -9 is said and started again (a new pid),
+#   --status shows each entry's, a SIGTERM ends them all within 10 s.
 set -euo pipefail
 : "${PVECG:?}" "${LAYOUT_DEFS:?}" "${EXPORT_POINTS:?}"
 
@@ -160,7 +162,8 @@ grep -qF "pvecg ship: --pve-metric-server badtoken: its token" "$T/err" || fail 
 ship_cursors_at_end "$T/state-all/influx2" || fail "all: influx2's cursors: $(cat "$T"/state-all/influx2/*.state)"
 ls "$T"/state-all/carbon/*.state >/dev/null || fail "all: no state for carbon"
 [ ! -e "$T/state-all/off" ] && [ ! -e "$T/state-all/influx-udp" ] || fail "all: a state for an entry left out"
-# running: a SIGTERM to the shipper ends every entry's shipper
+# running: a child that dies is started again; a SIGTERM to the shipper
+# ends every entry's shipper within 10 s
 "$PVECG" ship --pve-metric-server all --data-dir "$D" --pve-config-dir "$C" \
   --state-dir "$T/state-run" --interval 1 2>"$T/err" &
 all=$!
@@ -173,9 +176,35 @@ for _ in $(seq 200); do
   ship_cursors_at_end "$T/state-run/influx2" 2>/dev/null && break
   sleep 0.1
 done
+# a child killed with -9 is said and started again, with a new pid
+old=$(cat "$T/state-run/influx2/lock")
+kill -KILL "$old"
+for _ in $(seq 100); do
+  grep -qF "pvecg ship: --pve-metric-server all: influx2's shipper started again" "$T/err" && break
+  sleep 0.05
+done
+grep -qx "pvecg ship: --pve-metric-server all: influx2's shipper (pid $old) was killed by signal 9 (Killed); starting it again in 1 s" \
+  "$T/err" || fail "all: the killed child not said: $(cat "$T/err")"
+new=$(sed -n "s/^pvecg ship: --pve-metric-server all: influx2's shipper started again (pid \([0-9]*\))$/\1/p" "$T/err")
+[ -n "$new" ] && [ "$new" != "$old" ] && kill -0 "$new" || fail "all: influx2 not started again: $(cat "$T/err")"
+for _ in $(seq 100); do [ "$(cat "$T/state-run/influx2/lock")" = "$new" ] && break; sleep 0.05; done
+# --status shows each entry, and which one a shipper feeds now
+"$PVECG" ship --status --pve-metric-server all --pve-config-dir "$C" \
+  --state-dir "$T/state-run" >"$T/status" 2>/dev/null || true
+grep -qx "entry influx2: shipping (pid $new)" "$T/status" || fail "all: --status: $(cat "$T/status")"
+grep -qx "entry carbon: shipping (pid [0-9]*)" "$T/status" || fail "all: --status, carbon: $(cat "$T/status")"
+grep -qx "entry badtoken: no shipper running" "$T/status" || fail "all: --status, badtoken: $(cat "$T/status")"
+# badtoken's child, refused at every start, is started again with a back-off
+grep -qx "pvecg ship: --pve-metric-server all: badtoken's shipper (pid [0-9]*) exited with status 2; starting it again in 1 s" \
+  "$T/err" || fail "all: badtoken's exit not said: $(cat "$T/err")"
+kids=$(pgrep -P "$all" | sort)
+t0=$(date +%s%N)
 kill -TERM "$all"
 rc=0
 wait "$all" || rc=$?
+ms=$((($(date +%s%N) - t0) / 1000000))
+[ "$ms" -lt 10000 ] || fail "all: the stop took $ms ms"
+for k in $kids; do ! kill -0 "$k" 2>/dev/null || fail "all: child $k left running"; done
 [ "$rc" -eq 2 ] || fail "all, stopped: exit $rc, not 2 (badtoken's): $(cat "$T/err")"
 [ "$(pgrep -c -f "state-dir $T/state-run" || true)" -eq 0 ] || fail "all: a shipper left running"
 ship_cursors_at_end "$T/state-run/influx2" || fail "all, running: influx2's cursors"
