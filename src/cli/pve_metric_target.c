@@ -106,9 +106,33 @@ static int read_token(struct export_args *a, const char *id) {
   return 0;
 }
 
+/* What Perl's URI->new (through HTTP::Request) does to the URL that
+ * InfluxDB.pm builds, which escapes nothing itself: each byte outside
+ * URI's reserved and unreserved characters, '%' and '#' becomes %XX.  So
+ * "a b" is "a%20b", UTF-8 goes byte by byte, and '&', '%' and '#' stay as
+ * they are, with what that does to the query. */
+static bool uri_escape_like_perl(const char *in, char *out, size_t size) {
+  static const char keep[] = ";/?:@&=+$,-_.!~*'()%#";
+  size_t n = 0;
+  for (const unsigned char *p = (const unsigned char *)in; *p; p++) {
+    bool plain = (*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') ||
+                 (*p >= '0' && *p <= '9') || strchr(keep, *p) != NULL;
+    if (n + (plain ? 1 : 3) >= size)
+      return false;
+    if (plain)
+      out[n++] = (char)*p;
+    else
+      n += (size_t)snprintf(out + n, size - n, "%%%02X", *p);
+  }
+  out[n] = '\0';
+  return true;
+}
+
 /* InfluxDB over HTTP(S): the v2 write API, as InfluxDB.pm's _get_v2url
- * makes it: "/<prefix>/" with the prefix's leading slashes dropped and a
- * trailing one kept; an IPv6 literal in brackets. */
+ * makes it: "/" without a prefix, else "/<prefix>/" with the prefix's
+ * leading slashes dropped (all but one of a prefix of slashes only) and a
+ * trailing one kept; organization and bucket put in as they are, and the
+ * whole escaped as Perl's URI does it; an IPv6 literal in brackets. */
 static int influxdb(struct export_args *a, const struct pve_metric_server *e,
                     struct pve_metric_target *t) {
   if (strcmp(e->proto, "udp") == 0)
@@ -117,14 +141,21 @@ static int influxdb(struct export_args *a, const struct pve_metric_server *e,
                   " (the same InfluxDB's API), or give --to that API's URL",
                   "%s", UDP_WORDS);
   const char *p = e->api_path_prefix;
-  while (*p == '/')
+  while (p[0] == '/' && p[1] != '\0')
     p++;
+  bool bare =
+      e->api_path_prefix[0] == '\0' || strcmp(e->api_path_prefix, "/") == 0;
+  char tail[PVE_METRIC_URL_MAX], escaped[PVE_METRIC_URL_MAX];
   bool v6 = strchr(e->server, ':') != NULL;
-  int n = snprintf(t->url, sizeof(t->url),
-                   "%s://%s%s%s:%u/%s%sapi/v2/write?org=%s&bucket=%s", e->proto,
-                   v6 ? "[" : "", e->server, v6 ? "]" : "", e->port, p,
-                   *p != '\0' ? "/" : "", e->organization, e->bucket);
-  if (n < 0 || (size_t)n >= sizeof(t->url))
+  int n = snprintf(tail, sizeof(tail), "/%s%sapi/v2/write?org=%s&bucket=%s",
+                   bare ? "" : p, bare ? "" : "/", e->organization, e->bucket);
+  int m =
+      n < 0 || (size_t)n >= sizeof(tail) ||
+              !uri_escape_like_perl(tail, escaped, sizeof(escaped))
+          ? -1
+          : snprintf(t->url, sizeof(t->url), "%s://%s%s%s:%u%s", e->proto,
+                     v6 ? "[" : "", e->server, v6 ? "]" : "", e->port, escaped);
+  if (m < 0 || (size_t)m >= sizeof(t->url))
     return refuse(e->id, "shorten them in " WHERE,
                   "its server, prefix, organization and bucket make too "
                   "long a URL");

@@ -6,7 +6,8 @@
  * PVE/Status/InfluxDB.pm and Graphite.pm read it, so that the history
  * lands in the very series Proxmox's live values go to: InfluxDB over
  * HTTP(S) at <proto>://<server>:<port><api-path-prefix>api/v2/write
- * ?org=<organization>&bucket=<bucket> with "Token <token>", Graphite over
+ * ?org=<organization>&bucket=<bucket> (escaped as Perl's URI escapes
+ * pve-manager's URL) with "Token <token>", Graphite over
  * TCP with the entry's path as the prefix.  UDP, Proxmox's default for
  * both, acknowledges nothing: such an entry is refused with the fix, as
  * is one disabled, unknown or malformed, or whose token cannot be read.

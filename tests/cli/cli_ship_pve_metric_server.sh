@@ -8,7 +8,9 @@
 #   organization, bucket and api-path-prefix: Proxmox's live points are
 #   written first, then the history lands in the very same series (one
 #   series key per guest and measurement, the live points untouched), and
-#   the history equals what Proxmox's names make of the files;
+#   the history equals what Proxmox's names make of the files; an
+#   organization and bucket holding '&', '%', a space and UTF-8 in the
+#   very request path pve-manager's HTTP::Request sends;
 # - a Graphite entry over TCP into a real carbon, its path as the prefix:
 #   the live point and the history in one whisper file;
 # - refused at start, with what fixes it: UDP (InfluxDB and Graphite),
@@ -144,6 +146,39 @@ diff "$T/want" "$T/got" >"$T/diff" || fail "carbon: the history differs: $(head 
 grep -qx "proxmox.mycluster.qemu.100.cpu	$live	0.125" "$T/live" ||
   fail "carbon: the live point is not in the history's series: $(cat "$T/live")"
 [ ! -e "$CARBON_WHISPER/proxmox/qemu" ] || fail "carbon: a series outside the entry's path"
+
+# ---- organization and bucket escaped as pve-manager's URL has them -----------
+# InfluxDB.pm puts them into the URL as they are and HTTP::Request's URI
+# escapes what is not a URI character: a space and UTF-8 become %XX, '&'
+# and '%' stay (and split the query as they do for Proxmox's own points).
+rm -f "$T/hport" "$T/hlog"
+"$(dirname "$0")/http_standin.py" "$T/hport" "$T/hlog" 204 &
+HSTANDIN=$!
+for _ in $(seq 100); do [ -s "$T/hport" ] && break; sleep 0.05; done
+HPORT=$(cat "$T/hport")
+cp "$C/status.cfg" "$T/status.cfg.kept"
+cat >>"$C/status.cfg" <<CFG
+
+influxdb: names
+	server 127.0.0.1
+	port $HPORT
+	influxdbproto http
+	organization ops & dev 100%
+	bucket pve-été
+	api-path-prefix influx/
+CFG
+ship 0 names
+kill "$HSTANDIN"; wait "$HSTANDIN" 2>/dev/null || true
+want='/influx//api/v2/write?org=ops%20&%20dev%20100%&bucket=pve-%C3%A9t%C3%A9'
+got=$(awk 'NR == 1 { print $2 }' "$T/hlog")
+[ "$got" = "$want" ] || fail "names: the request went to $got, not $want"
+[ "$(awk '$2 != w' w="$want" "$T/hlog" | wc -l)" -eq 0 ] || fail "names: $(cat "$T/hlog")"
+if perl -MHTTP::Request -e 1 2>/dev/null; then # pve-manager's own modules
+  pve=$(perl -MHTTP::Request -e 'print HTTP::Request->new(POST => $ARGV[0])->uri->path_query' \
+    "http://127.0.0.1:$HPORT/influx//api/v2/write?org=ops & dev 100%&bucket=pve-été")
+  [ "$pve" = "$want" ] || fail "names: HTTP::Request makes $pve"
+fi
+mv "$T/status.cfg.kept" "$C/status.cfg"
 
 # ---- all: a shipper for each entry that acknowledges -------------------------
 ship_rows 5
