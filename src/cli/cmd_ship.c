@@ -58,7 +58,12 @@ static const char usage_text[] =
     "                   Metric Server names (<pve-config-dir>/status.cfg): "
     "the\n"
     "                   series Proxmox's live values go to (HTTP(S) InfluxDB,\n"
-    "                   TCP Graphite; UDP acknowledges nothing: refused)\n"
+    "                   TCP Graphite; UDP acknowledges nothing: with what\n"
+    "                   does beside it)\n"
+    "  --http-port PORT --db NAME  a UDP InfluxDB entry: InfluxDB 1.x's HTTP\n"
+    "                   API on the entry's server, the database its UDP\n"
+    "                   listener writes to\n"
+    "  --tcp-port PORT  a UDP Graphite entry: carbon's TCP listener (2003)\n"
     "  --to URL         http(s)://... with influx (InfluxDB /write?db=,\n"
     "                   /api/v2/write?..., VictoriaMetrics /write) or\n"
     "                   prometheus (VictoriaMetrics /api/v1/import/"
@@ -86,6 +91,9 @@ enum {
   OPT_STATUS,
   OPT_PROMETHEUS,
   OPT_PVE_METRIC_SERVER,
+  OPT_HTTP_PORT,
+  OPT_DB,
+  OPT_TCP_PORT,
 };
 
 struct ship_args {
@@ -94,6 +102,8 @@ struct ship_args {
   bool status, prometheus;
   const char *metric_server; /* --pve-metric-server ID */
   struct pve_metric_target entry;
+  struct pve_metric_ack ack; /* a UDP entry's acknowledging transport */
+  char command[2048];        /* as given, for a refusal's fix */
   char identity[1024];
   char shown[512];
 };
@@ -151,6 +161,18 @@ static int set_own(struct ship_args *s, int opt, const char *value) {
     return 0;
   case OPT_PVE_METRIC_SERVER:
     s->metric_server = value;
+    return 0;
+  case OPT_HTTP_PORT:
+  case OPT_TCP_PORT:
+    if (parse_count(value, 1, 65535, &v) < 0)
+      return bad("a port is 1 to 65535", value);
+    *(opt == OPT_HTTP_PORT ? &s->ack.http_port : &s->ack.tcp_port) =
+        (unsigned)v;
+    return 0;
+  case OPT_DB:
+    if (value[0] == '\0' || strlen(value) >= PVE_METRIC_TEXT_MAX)
+      return bad("--db is a database's name", value);
+    s->ack.db = value;
     return 0;
   }
   return export_args_option(&s->export, opt, value);
@@ -216,14 +238,35 @@ static bool every_entry(const struct ship_args *s) {
 /* The target made whole and checked, after the options. */
 static int prepare(struct ship_args *s) {
   s->options.batch_given = s->export.run.batch_max != 0;
+  bool ack = s->ack.http_port || s->ack.db || s->ack.tcp_port;
+  if (ack && s->metric_server == NULL)
+    return bad("--http-port, --db and --tcp-port go with --pve-metric-server",
+               "");
   if (s->metric_server != NULL &&
-      pve_metric_target(&s->export, s->metric_server, &s->entry) < 0)
+      pve_metric_target(&s->export, s->metric_server, &s->ack, &s->entry) < 0)
     return -EINVAL;
   if (!s->export.has_format)
     return bad("--format is required", "");
   if (export_args_finish(&s->export) < 0)
     return -EINVAL;
   return check(s);
+}
+
+/* "pvecg ship" and the arguments as given, quoted for a shell where
+ * needed. */
+static void command_line(int argc, char **argv, char *buf, size_t size) {
+  size_t n = (size_t)snprintf(buf, size, "%s", CMD);
+  for (int i = 1; i < argc && n < size; i++) {
+    const char *a = argv[i];
+    bool plain = a[0] != '\0' && a[strspn(a, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                             "abcdefghijklmnopqrstuvwxyz"
+                                             "0123456789_-./:=@%+,")] == '\0';
+    n += (size_t)snprintf(buf + n, size - n, plain ? " %s" : " '", a);
+    for (const char *p = a; !plain && *p && n < size; p++)
+      n += (size_t)snprintf(buf + n, size - n, *p == '\'' ? "'\\''" : "%c", *p);
+    if (!plain && n < size)
+      n += (size_t)snprintf(buf + n, size - n, "'");
+  }
 }
 
 static int parse(int argc, char **argv, struct ship_args *s) {
@@ -236,6 +279,9 @@ static int parse(int argc, char **argv, struct ship_args *s) {
       {"status", no_argument, NULL, OPT_STATUS},
       {"prometheus", no_argument, NULL, OPT_PROMETHEUS},
       {"pve-metric-server", required_argument, NULL, OPT_PVE_METRIC_SERVER},
+      {"http-port", required_argument, NULL, OPT_HTTP_PORT},
+      {"db", required_argument, NULL, OPT_DB},
+      {"tcp-port", required_argument, NULL, OPT_TCP_PORT},
   };
   struct option options[EXPORT_OPTIONS_MAX];
   export_options_join(own, sizeof(own) / sizeof(own[0]), options);
@@ -244,6 +290,9 @@ static int parse(int argc, char **argv, struct ship_args *s) {
   if (r != 0)
     return r;
   s->export.all = true;
+  s->ack.all = every_entry(s);
+  command_line(argc, argv, s->command, sizeof(s->command));
+  s->ack.command = s->command;
   return s->status || every_entry(s) ? 0 : prepare(s);
 }
 
@@ -408,7 +457,8 @@ static void stop_children(struct child *c, size_t n, int sig,
 static int ship_all(struct ship_args *s) {
   static char ids[PVE_METRIC_ALL_MAX][PVE_METRIC_ID_MAX + 1];
   static struct child c[PVE_METRIC_ALL_MAX];
-  int n = pve_metric_all(s->export.config_dir, ids, PVE_METRIC_ALL_MAX);
+  int n =
+      pve_metric_all(s->export.config_dir, &s->ack, ids, PVE_METRIC_ALL_MAX);
   if (n <= 0)
     return PVECG_EXIT_USAGE;
   if (mkdir(s->options.state_dir, 0700) != 0 && errno != EEXIST) {
@@ -462,7 +512,8 @@ static int status_all(struct ship_args *s) {
             s->options.state_dir);
     return PVECG_EXIT_USAGE;
   }
-  int n = pve_metric_all(s->export.config_dir, ids, PVE_METRIC_ALL_MAX);
+  int n =
+      pve_metric_all(s->export.config_dir, &s->ack, ids, PVE_METRIC_ALL_MAX);
   if (n <= 0)
     return PVECG_EXIT_USAGE;
   int worst = PVECG_EXIT_OK;

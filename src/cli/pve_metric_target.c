@@ -7,6 +7,7 @@
 #include "pvecg/log_line.h"
 #include "pvecg/pve_status_cfg.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -106,6 +107,83 @@ static int read_token(struct export_args *a, const char *id) {
   return 0;
 }
 
+/* The command line as given with the options that make it work, for a
+ * person to run: id replaces "all" when given. */
+static const char *fix_line(const struct pve_metric_ack *ack, const char *id,
+                            const char *options) {
+  static char line[LOG_LINE_MAX / 2];
+  const char *cmd = ack->command != NULL ? ack->command : CMD;
+  const char *all = id != NULL ? strstr(cmd, "--pve-metric-server all") : NULL;
+  if (all != NULL)
+    snprintf(line, sizeof(line), "%.*s--pve-metric-server %s%s %s",
+             (int)(all - cmd), cmd, id, all + strlen("--pve-metric-server all"),
+             options);
+  else
+    snprintf(line, sizeof(line), "%s %s", cmd, options);
+  return line;
+}
+
+/* The transport options fit the entry: only beside UDP, and of its kind. */
+static int check_ack(const struct pve_metric_server *e,
+                     const struct pve_metric_ack *ack) {
+  bool udp = strcmp(e->proto, "udp") == 0;
+  bool influx = e->kind == PVE_METRIC_INFLUXDB;
+  if ((ack->http_port != 0) != (ack->db != NULL))
+    return refuse(e->id, "give both", "--http-port and --db go together");
+  if (ack->all)
+    return 0;
+  const char *given = ack->http_port != 0  ? "--http-port and --db"
+                      : ack->tcp_port != 0 ? "--tcp-port"
+                                           : NULL;
+  if (given == NULL)
+    return 0;
+  if (!udp)
+    return refuse(e->id, "leave it out",
+                  "%s name a transport beside UDP, "
+                  "and the entry sends over %s",
+                  given, e->proto);
+  if (influx != (ack->http_port != 0))
+    return refuse(
+        e->id,
+        influx ? "give --http-port PORT --db DATABASE" : "give --tcp-port PORT",
+        "%s is not for a%s entry", given, influx ? "n InfluxDB" : " Graphite");
+  return 0;
+}
+
+/* A UDP entry over InfluxDB 1.x's HTTP API beside its UDP listener, to
+ * the database that listener writes to: the same series. */
+static int influxdb_udp(struct export_args *a,
+                        const struct pve_metric_server *e,
+                        const struct pve_metric_ack *ack,
+                        struct pve_metric_target *t) {
+  if (ack->http_port == 0)
+    return refuse(e->id,
+                  "or set its Protocol to HTTP or HTTPS in " WHERE
+                  " (the same InfluxDB's API)",
+                  "%s; %s %s (the database its UDP listener writes to)",
+                  UDP_WORDS,
+                  "InfluxDB 1.x's HTTP API beside it acknowledges; that "
+                  "works:",
+                  fix_line(ack, e->id, "--http-port 8086 --db proxmox"));
+  char db[3 * PVE_METRIC_TEXT_MAX + 1];
+  size_t n = 0;
+  for (const unsigned char *p = (const unsigned char *)ack->db;
+       *p && n + 4 < sizeof(db); p++)
+    n += (size_t)(isalnum(*p) || strchr("-_.~", *p) != NULL
+                      ? snprintf(db + n, sizeof(db) - n, "%c", *p)
+                      : snprintf(db + n, sizeof(db) - n, "%%%02X", *p));
+  db[n] = '\0';
+  bool v6 = strchr(e->server, ':') != NULL;
+  int m = snprintf(t->url, sizeof(t->url), "http://%s%s%s:%u/write?db=%s",
+                   v6 ? "[" : "", e->server, v6 ? "]" : "", ack->http_port, db);
+  if (m < 0 || (size_t)m >= sizeof(t->url))
+    return refuse(e->id, "shorten them",
+                  "its server and --db make too long "
+                  "a URL");
+  a->run.format = EXPORT_INFLUX;
+  return 0;
+}
+
 /* What Perl's URI->new (through HTTP::Request) does to the URL that
  * InfluxDB.pm builds, which escapes nothing itself: each byte outside
  * URI's reserved and unreserved characters, '%' and '#' becomes %XX.  So
@@ -134,12 +212,10 @@ static bool uri_escape_like_perl(const char *in, char *out, size_t size) {
  * trailing one kept; organization and bucket put in as they are, and the
  * whole escaped as Perl's URI does it; an IPv6 literal in brackets. */
 static int influxdb(struct export_args *a, const struct pve_metric_server *e,
+                    const struct pve_metric_ack *ack,
                     struct pve_metric_target *t) {
   if (strcmp(e->proto, "udp") == 0)
-    return refuse(e->id,
-                  "set its Protocol to HTTP or HTTPS in " WHERE
-                  " (the same InfluxDB's API), or give --to that API's URL",
-                  "%s", UDP_WORDS);
+    return influxdb_udp(a, e, ack, t);
   const char *p = e->api_path_prefix;
   while (p[0] == '/' && p[1] != '\0')
     p++;
@@ -168,14 +244,24 @@ static int influxdb(struct export_args *a, const struct pve_metric_server *e,
   return read_token(a, e->id);
 }
 
-/* Graphite over TCP, the entry's path as the prefix (Graphite.pm). */
+/* Graphite over TCP, the entry's path as the prefix (Graphite.pm); an
+ * entry over UDP over carbon's TCP listener, --tcp-port. */
 static int graphite(struct export_args *a, const struct pve_metric_server *e,
+                    const struct pve_metric_ack *ack,
                     struct pve_metric_target *t) {
-  if (strcmp(e->proto, "tcp") != 0)
-    return refuse(e->id, "set its Protocol to TCP in " WHERE, "%s", UDP_WORDS);
+  unsigned port = e->port;
+  if (strcmp(e->proto, "tcp") != 0) {
+    if (ack->tcp_port == 0)
+      return refuse(e->id, "or set its Protocol to TCP in " WHERE, "%s; %s %s",
+                    UDP_WORDS,
+                    "carbon also listens on TCP (port 2003 by default), "
+                    "which acknowledges; that works:",
+                    fix_line(ack, e->id, "--tcp-port 2003"));
+    port = ack->tcp_port;
+  }
   bool v6 = strchr(e->server, ':') != NULL;
   int n = snprintf(t->url, sizeof(t->url), "tcp://%s%s%s:%u", v6 ? "[" : "",
-                   e->server, v6 ? "]" : "", e->port);
+                   e->server, v6 ? "]" : "", port);
   if (n < 0 || (size_t)n >= sizeof(t->url))
     return refuse(e->id, "shorten it in " WHERE, "its server is too long");
   snprintf(t->prefix, sizeof(t->prefix), "%s", e->path);
@@ -186,14 +272,15 @@ static int graphite(struct export_args *a, const struct pve_metric_server *e,
 }
 
 int pve_metric_target(struct export_args *a, const char *id,
+                      const struct pve_metric_ack *ack,
                       struct pve_metric_target *t) {
   struct pve_status_cfg cfg = {0};
   if (check_alone(a, id) < 0 || read_cfg(a->config_dir, id, &cfg) < 0)
     return -EINVAL;
   const struct pve_metric_server *e = entry_of(&cfg, a->config_dir, id);
-  int r = e == NULL                        ? -EINVAL
-          : e->kind == PVE_METRIC_INFLUXDB ? influxdb(a, e, t)
-                                           : graphite(a, e, t);
+  int r = e == NULL || check_ack(e, ack) < 0 ? -EINVAL
+          : e->kind == PVE_METRIC_INFLUXDB   ? influxdb(a, e, ack, t)
+                                             : graphite(a, e, ack, t);
   pve_status_cfg_free(&cfg);
   if (r < 0)
     return r;
@@ -207,25 +294,36 @@ int pve_metric_target(struct export_args *a, const char *id,
 }
 
 /* Why `all` leaves an entry out, or NULL. */
-static const char *left_out(const struct pve_metric_server *e) {
+static const char *left_out(const struct pve_metric_server *e,
+                            const struct pve_metric_ack *ack, char *buf,
+                            size_t size) {
   if (e->problem[0] != '\0')
     return e->problem;
   if (e->disable)
     return "disabled";
-  if (strcmp(e->proto, "udp") == 0)
-    return "it sends over UDP, which acknowledges nothing";
-  return NULL;
+  if (strcmp(e->proto, "udp") != 0)
+    return NULL;
+  bool influx = e->kind == PVE_METRIC_INFLUXDB;
+  if (influx ? ack->http_port != 0 && ack->db != NULL : ack->tcp_port != 0)
+    return NULL;
+  snprintf(
+      buf, size,
+      "it sends over UDP, which acknowledges nothing; %s works for it",
+      fix_line(ack, NULL,
+               influx ? "--http-port 8086 --db proxmox" : "--tcp-port 2003"));
+  return buf;
 }
 
-int pve_metric_all(const char *config_dir, char ids[][PVE_METRIC_ID_MAX + 1],
-                   size_t max) {
+int pve_metric_all(const char *config_dir, const struct pve_metric_ack *ack,
+                   char ids[][PVE_METRIC_ID_MAX + 1], size_t max) {
   struct pve_status_cfg cfg = {0};
   if (read_cfg(config_dir, "all", &cfg) < 0)
     return -EINVAL;
   size_t n = 0;
   for (size_t i = 0; i < cfg.count; i++) {
     const struct pve_metric_server *e = &cfg.server[i];
-    const char *why = left_out(e);
+    char buf[LOG_LINE_MAX];
+    const char *why = left_out(e, ack, buf, sizeof(buf));
     if (why == NULL && n == max)
       why = "too many entries";
     if (why != NULL)
@@ -238,6 +336,7 @@ int pve_metric_all(const char *config_dir, char ids[][PVE_METRIC_ID_MAX + 1],
   if (n == 0)
     fprintf(stderr,
             CMD ": --pve-metric-server all: no entry to ship to; set an "
-                "entry's Protocol to HTTP(S) or TCP in " WHERE "\n");
+                "entry's Protocol to HTTP(S) or TCP in " WHERE
+                ", or name the transport beside its UDP\n");
   return (int)n;
 }

@@ -13,7 +13,12 @@
 #   very request path pve-manager's HTTP::Request sends;
 # - a Graphite entry over TCP into a real carbon, its path as the prefix:
 #   the live point and the history in one whisper file;
-# - refused at start, with what fixes it: UDP (InfluxDB and Graphite),
+# - UDP entries over the transport the command line names beside them:
+#   real InfluxDB 1.x's HTTP API (--http-port, --db) and real carbon's
+#   TCP port (--tcp-port), every row under the entry's names and path;
+# - refused at start, with what fixes it: UDP without such a transport
+#   (the exact command line that works), the transport beside TCP or of
+#   the other kind,
 #   a disabled entry, an unknown one, a malformed one, a token that
 #   cannot be read, and --to beside the option;
 # - all: a child killed with -9 is said and started again (a new pid),
@@ -96,12 +101,18 @@ refused() { # ID WORDS: refused at start with a line holding WORDS
 }
 
 # ---- refused at start -------------------------------------------------------
-refused influx-udp "the entry sends over UDP, which acknowledges nothing, so no row could be known to be in the store; set its Protocol to HTTP or HTTPS in Datacenter -> Metric Server (the same InfluxDB's API), or give --to that API's URL"
-refused carbon-udp "the entry sends over UDP, which acknowledges nothing, so no row could be known to be in the store; set its Protocol to TCP in Datacenter -> Metric Server"
+refused influx-udp "the entry sends over UDP, which acknowledges nothing, so no row could be known to be in the store; InfluxDB 1.x's HTTP API beside it acknowledges; that works: pvecg ship --pve-metric-server influx-udp --data-dir $D --pve-config-dir $C --state-dir $T/state-influx-udp --once --http-port 8086 --db proxmox (the database its UDP listener writes to); or set its Protocol to HTTP or HTTPS in Datacenter -> Metric Server (the same InfluxDB's API)"
+refused carbon-udp "the entry sends over UDP, which acknowledges nothing, so no row could be known to be in the store; carbon also listens on TCP (port 2003 by default), which acknowledges; that works: pvecg ship --pve-metric-server carbon-udp --data-dir $D --pve-config-dir $C --state-dir $T/state-carbon-udp --once --tcp-port 2003; or set its Protocol to TCP in Datacenter -> Metric Server"
 refused off "the entry is disabled (disable 1); enable it in Datacenter -> Metric Server, or name another entry"
 refused nosuch "no such entry in $C/status.cfg; influx-udp, influx2, off, badtoken, broken, carbon, carbon-udp"
 refused broken "the entry does not read: "
 refused badtoken "its token $C/priv/metricserver/badtoken.pw cannot be read"
+ship 2 carbon --tcp-port 2003
+grep -qF "pvecg ship: --pve-metric-server carbon: --tcp-port name a transport beside UDP, and the entry sends over tcp; leave it out" \
+  "$T/err" || fail "--tcp-port beside TCP: $(cat "$T/err")"
+ship 2 carbon-udp --http-port 8086 --db proxmox
+grep -qF "pvecg ship: --pve-metric-server carbon-udp: --http-port and --db is not for a Graphite entry; give --tcp-port PORT" \
+  "$T/err" || fail "--http-port beside Graphite: $(cat "$T/err")"
 ship 2 influx2 --to "http://127.0.0.1:$IPORT/write"
 grep -qF "pvecg ship: --pve-metric-server influx2: --to is the entry's to say; leave it out, or leave out --pve-metric-server" \
   "$T/err" || fail "--to beside: $(cat "$T/err")"
@@ -178,6 +189,35 @@ if perl -MHTTP::Request -e 1 2>/dev/null; then # pve-manager's own modules
     "http://127.0.0.1:$HPORT/influx//api/v2/write?org=ops & dev 100%&bucket=pve-été")
   [ "$pve" = "$want" ] || fail "names: HTTP::Request makes $pve"
 fi
+mv "$T/status.cfg.kept" "$C/status.cfg"
+
+# ---- UDP entries over the acknowledging transport beside them -------------
+# InfluxDB 1.x's HTTP API next to its UDP listener, into the database that
+# listener writes to; carbon's TCP listener next to its UDP one, under the
+# entry's path.  Every row lands under the entry's names.
+start_influxdb
+influx_db() { curl -sf -XPOST "$INFLUX_URL/query" --data-urlencode "q=CREATE DATABASE $1" >/dev/null; }
+influx_db pveudp || fail "influxdb: CREATE DATABASE"
+ship 0 influx-udp --http-port "${INFLUX_URL##*:}" --db pveudp
+"$EXPORT_POINTS" influx "$INFLUX_URL" pveudp >"$T/got"
+ship_expected influx >"$T/want"
+diff "$T/want" "$T/got" >"$T/diff" || fail "influx-udp: the store differs: $(head -5 "$T/diff")"
+cp "$C/status.cfg" "$T/status.cfg.kept"
+cat >>"$C/status.cfg" <<CFG
+
+graphite: carbon-udp-here
+	server 127.0.0.1
+	port $CARBON_PORT
+	path proxmox.viaudp
+CFG
+ship 0 carbon-udp-here --tcp-port "$CARBON_PORT"
+ship_expected graphite | sed 's/^proxmox\./proxmox.viaudp./' >"$T/want"
+read_udp() {
+  "$EXPORT_POINTS" graphite "$CARBON_WHISPER" "$((SIM - 60 * 91))" "$SIM" | grep '^proxmox\.viaudp\.' >"$T/got" || true
+  [ "$(wc -l <"$T/got")" -eq "$(wc -l <"$T/want")" ]
+}
+wait_until "the UDP entry's rows in whisper" read_udp
+diff "$T/want" "$T/got" >"$T/diff" || fail "carbon-udp-here: the history differs: $(head -5 "$T/diff")"
 mv "$T/status.cfg.kept" "$C/status.cfg"
 
 # ---- all: a shipper for each entry that acknowledges -------------------------
