@@ -42,17 +42,21 @@ struct net_sender;
 
 /*
  * Resolves and connects (for UDP: sets the peer) within timeout seconds.
- * Returns 0, -ENOMEM, -EHOSTUNREACH (the name does not resolve), -ETIMEDOUT
- * or the connect's negative errno, with a message in err.
+ * stop (NULL: none) is a flag set by a signal: resolving, connecting and
+ * every later send waiting for room give up (-ECANCELED) within 0.1 s of
+ * it, not after the timeout.  Returns 0, -ENOMEM, -EHOSTUNREACH (the name
+ * does not resolve), -ETIMEDOUT, -ECANCELED or the connect's negative
+ * errno, with a message in err.
  */
 int net_sender_open(const struct net_target *target, double timeout,
-                    struct net_sender **ret, char *err, size_t err_size);
+                    volatile sig_atomic_t *stop, struct net_sender **ret,
+                    char *err, size_t err_size);
 
 /*
  * Sends text, which must hold whole lines each ending in '\n'.  UDP keeps
  * lines back until a datagram is full or net_sender_finish() is called.
- * Returns 0, -EINVAL for text not ending in '\n', -ETIMEDOUT, or the
- * send's negative errno, with a message in err; after an error nothing
+ * Returns 0, -EINVAL for text not ending in '\n', -ETIMEDOUT, -ECANCELED,
+ * or the send's negative errno, with a message in err; after an error nothing
  * more is sent.
  */
 int net_sender_send(struct net_sender *sender, const char *text, size_t len,
@@ -60,11 +64,6 @@ int net_sender_send(struct net_sender *sender, const char *text, size_t len,
 
 /* Sends what UDP kept back.  Returns 0 or as net_sender_send(). */
 int net_sender_finish(struct net_sender *sender, char *err, size_t err_size);
-
-/* A flag set by a signal (NULL: none): a send waiting for room gives up
- * (-ECANCELED) within 0.1 s of it, not after the timeout. */
-void net_sender_set_stop(struct net_sender *sender,
-                         volatile sig_atomic_t *stop);
 
 /* Lines sent completely so far. */
 size_t net_sender_lines_sent(const struct net_sender *sender);

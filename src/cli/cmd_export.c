@@ -152,7 +152,8 @@ static int open_sender(struct export_args *a) {
     o.ca_file = a->ca_file;
     r = http_sender_open(&o, &a->run.http, err, sizeof(err));
   } else {
-    r = net_sender_open(&a->target, a->timeout, &a->run.net, err, sizeof(err));
+    r = net_sender_open(&a->target, a->timeout, NULL, &a->run.net, err,
+                        sizeof(err));
   }
   if (r < 0)
     fprintf(stderr, CMD ": %s: %s\n", a->to, err);

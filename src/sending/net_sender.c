@@ -97,7 +97,8 @@ static int wait_writable(int fd, int timeout_ms, volatile sig_atomic_t *stop) {
   }
 }
 
-static int connect_one(const struct addrinfo *ai, int timeout_ms, int *ret) {
+static int connect_one(const struct addrinfo *ai, int timeout_ms,
+                       volatile sig_atomic_t *stop, int *ret) {
   int fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
                   ai->ai_protocol);
   if (fd < 0)
@@ -109,7 +110,7 @@ static int connect_one(const struct addrinfo *ai, int timeout_ms, int *ret) {
   if (ai->ai_socktype == SOCK_STREAM)
     setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
   if (connect(fd, ai->ai_addr, ai->ai_addrlen) < 0) {
-    r = errno == EINPROGRESS ? wait_writable(fd, timeout_ms, NULL) : -errno;
+    r = errno == EINPROGRESS ? wait_writable(fd, timeout_ms, stop) : -errno;
     int so_error = 0;
     socklen_t len = sizeof(so_error);
     if (r == 0 && getsockopt(fd, SOL_SOCKET, SO_ERROR, &so_error, &len) < 0)
@@ -134,7 +135,8 @@ static struct gaicb resolve_request;
 /* getaddrinfo with a time limit: a resolver that does not answer must not
  * hold the export up any more than a listener that does not. */
 static int resolve(const struct net_target *t, int timeout_ms,
-                   struct addrinfo **ret, char *err, size_t err_size) {
+                   volatile sig_atomic_t *stop, struct addrinfo **ret,
+                   char *err, size_t err_size) {
   resolve_hints =
       (struct addrinfo){.ai_socktype = t->udp ? SOCK_DGRAM : SOCK_STREAM,
                         .ai_flags = AI_ADDRCONFIG | AI_NUMERICHOST};
@@ -146,11 +148,20 @@ static int resolve(const struct net_target *t, int timeout_ms,
       .ar_name = t->host, .ar_service = t->port, .ar_request = &resolve_hints};
   struct gaicb *list[] = {&resolve_request};
   int g = getaddrinfo_a(GAI_NOWAIT, list, 1, NULL);
-  struct timespec limit = {.tv_sec = timeout_ms / 1000,
-                           .tv_nsec = (long)(timeout_ms % 1000) * 1000000L};
+  int left = timeout_ms;
   while (g == 0 && (g = gai_error(&resolve_request)) == EAI_INPROGRESS) {
+    if (stop != NULL && *stop) {
+      gai_cancel(&resolve_request);
+      snprintf(err, err_size, "stopped while resolving %s", t->host);
+      return -ECANCELED;
+    }
+    int slice = stop != NULL && left > STOP_SLICE_MS ? STOP_SLICE_MS : left;
+    struct timespec limit = {.tv_sec = slice / 1000,
+                             .tv_nsec = (long)(slice % 1000) * 1000000L};
     g = gai_suspend((const struct gaicb *const *)list, 1, &limit);
-    if (g == EAI_AGAIN) {
+    if (g == EAI_AGAIN && (left -= slice) > 0)
+      g = 0; /* a slice, not the limit */
+    else if (g == EAI_AGAIN) {
       gai_cancel(&resolve_request);
       snprintf(err, err_size, "cannot resolve %s: no answer within %d ms",
                t->host, timeout_ms);
@@ -167,15 +178,16 @@ static int resolve(const struct net_target *t, int timeout_ms,
   return 0;
 }
 
-static int connect_target(const struct net_target *t, int timeout_ms, int *ret,
-                          char *err, size_t err_size) {
+static int connect_target(const struct net_target *t, int timeout_ms,
+                          volatile sig_atomic_t *stop, int *ret, char *err,
+                          size_t err_size) {
   struct addrinfo *list = NULL;
-  int r = resolve(t, timeout_ms, &list, err, err_size);
+  int r = resolve(t, timeout_ms, stop, &list, err, err_size);
   if (r < 0)
     return r;
   r = -EHOSTUNREACH;
   for (struct addrinfo *ai = list; ai != NULL; ai = ai->ai_next)
-    if ((r = connect_one(ai, timeout_ms, ret)) == 0)
+    if ((r = connect_one(ai, timeout_ms, stop, ret)) == 0 || r == -ECANCELED)
       break;
   freeaddrinfo(list);
   if (r < 0)
@@ -185,13 +197,15 @@ static int connect_target(const struct net_target *t, int timeout_ms, int *ret,
 }
 
 int net_sender_open(const struct net_target *target, double timeout,
-                    struct net_sender **ret, char *err, size_t err_size) {
+                    volatile sig_atomic_t *stop, struct net_sender **ret,
+                    char *err, size_t err_size) {
   struct net_sender *s = calloc(1, sizeof(*s));
   if (s == NULL)
     return -ENOMEM;
   s->udp = target->udp;
   s->timeout_ms = timeout * 1000 >= 1 ? (int)(timeout * 1000) : 1;
-  int r = connect_target(target, s->timeout_ms, &s->fd, err, err_size);
+  s->stop = stop;
+  int r = connect_target(target, s->timeout_ms, stop, &s->fd, err, err_size);
   if (r < 0) {
     free(s);
     return r;
@@ -285,10 +299,6 @@ int net_sender_finish(struct net_sender *s, char *err, size_t err_size) {
   }
   int r = flush_pending(s);
   return r < 0 ? fail(s, r, err, err_size) : 0;
-}
-
-void net_sender_set_stop(struct net_sender *s, volatile sig_atomic_t *stop) {
-  s->stop = stop;
 }
 
 size_t net_sender_lines_sent(const struct net_sender *s) {

@@ -59,10 +59,8 @@ int ship_batch_open(struct ship *sh) {
     o->http_options.stop = o->stop;
     r = http_sender_open(&o->http_options, &sh->http, sh->err, sizeof(sh->err));
   } else
-    r = net_sender_open(&o->net_target, o->timeout, &sh->net, sh->err,
+    r = net_sender_open(&o->net_target, o->timeout, o->stop, &sh->net, sh->err,
                         sizeof(sh->err));
-  if (r == 0 && sh->net != NULL)
-    net_sender_set_stop(sh->net, o->stop);
   /* A new connection: Graphite's resend window starts over from the
    * cursors the state keeps. */
   if (r == 0)

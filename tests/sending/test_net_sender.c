@@ -4,7 +4,8 @@
  * ports 1..65535, nothing else accepted); lines sent over TCP arrive
  * byte for byte and are counted; UDP packs whole lines into datagrams of
  * at most 1400 bytes, exactly as many as fit, a longer line alone; a
- * closed port and a listener that never reads give errors, not waits.
+ * closed port and a listener that never reads give errors, not waits; a
+ * stop set ends a wait for room at once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <netinet/in.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -74,7 +76,7 @@ static void test_tcp(void **state) {
   int l = loopback(SOCK_STREAM, &t);
   struct net_sender *s;
   char err[256];
-  assert_int_equal(net_sender_open(&t, 5, &s, err, sizeof(err)), 0);
+  assert_int_equal(net_sender_open(&t, 5, NULL, &s, err, sizeof(err)), 0);
   int c = accept(l, NULL, NULL);
   assert_true(c >= 0);
   const char text[] = "a.b 1 2\nc.d 3 4\n";
@@ -101,7 +103,7 @@ static void test_udp_datagrams(void **state) {
   int r = loopback(SOCK_DGRAM, &t);
   struct net_sender *s;
   char err[256];
-  assert_int_equal(net_sender_open(&t, 5, &s, err, sizeof(err)), 0);
+  assert_int_equal(net_sender_open(&t, 5, NULL, &s, err, sizeof(err)), 0);
   char line[100], big[1500];
   memset(line, 'l', sizeof(line) - 1);
   line[99] = '\n';
@@ -135,11 +137,13 @@ static void test_refused(void **state) {
   close(l); /* nothing listens on the port now */
   struct net_sender *s = NULL;
   char err[256] = "";
-  assert_int_equal(net_sender_open(&t, 5, &s, err, sizeof(err)), -ECONNREFUSED);
+  assert_int_equal(net_sender_open(&t, 5, NULL, &s, err, sizeof(err)),
+                   -ECONNREFUSED);
   assert_null(s);
   assert_non_null(strstr(err, "Connection refused"));
   t = (struct net_target){.host = "no-such-host.invalid", .port = "1"};
-  assert_int_equal(net_sender_open(&t, 5, &s, err, sizeof(err)), -EHOSTUNREACH);
+  assert_int_equal(net_sender_open(&t, 5, NULL, &s, err, sizeof(err)),
+                   -EHOSTUNREACH);
 }
 
 /* A peer that never reads: the send fails after the timeout, with the
@@ -150,7 +154,7 @@ static void test_stalled(void **state) {
   int l = loopback(SOCK_STREAM, &t);
   struct net_sender *s;
   char err[256];
-  assert_int_equal(net_sender_open(&t, 0.3, &s, err, sizeof(err)), 0);
+  assert_int_equal(net_sender_open(&t, 0.3, NULL, &s, err, sizeof(err)), 0);
   int c = accept(l, NULL, NULL);
   assert_true(c >= 0);
   static char chunk[65536];
@@ -180,11 +184,46 @@ static void test_stalled(void **state) {
   close(l);
 }
 
+/* A stop set while the peer never reads: the send waiting for room gives
+ * up at once (-ECANCELED), not after the timeout of 30 s. */
+static void test_stopped(void **state) {
+  (void)state;
+  struct net_target t;
+  int l = loopback(SOCK_STREAM, &t);
+  struct net_sender *s;
+  char err[256];
+  static volatile sig_atomic_t stop;
+  assert_int_equal(net_sender_open(&t, 30, &stop, &s, err, sizeof(err)), 0);
+  int c = accept(l, NULL, NULL);
+  assert_true(c >= 0);
+  static char chunk[65536];
+  for (size_t i = 0; i < sizeof(chunk); i++)
+    chunk[i] = i % 64 == 63 ? '\n' : 'x';
+  stop = 1;
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  int r = 0;
+  size_t chunks = 0;
+  while (r == 0 && chunks < 4096) {
+    r = net_sender_send(s, chunk, sizeof(chunk), err, sizeof(err));
+    chunks++;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  assert_int_equal(r, -ECANCELED);
+  assert_string_equal(err, "Operation canceled");
+  double took =
+      (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+  assert_true(took < 1);
+  net_sender_free(s);
+  close(c);
+  close(l);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_parse),         cmocka_unit_test(test_tcp),
       cmocka_unit_test(test_udp_datagrams), cmocka_unit_test(test_refused),
-      cmocka_unit_test(test_stalled),
+      cmocka_unit_test(test_stalled),       cmocka_unit_test(test_stopped),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
