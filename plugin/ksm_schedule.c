@@ -5,6 +5,7 @@
 
 #include "ksm_dispatch.h"
 #include "ksm_schedule.h"
+#include "pvecg/rrd_layout.h"
 #include "step_slot.h"
 
 #define PLUGIN_NAME "pve_cgroup"
@@ -45,6 +46,17 @@ int ksm_schedule_config(const oconfig_item_t *ci) {
   if (cf_util_get_cdtime(ci, &interval) != 0) {
     ERROR(PLUGIN_NAME " plugin: \"KSMInterval\" takes seconds (0: every "
                       "interval).");
+    return -1;
+  }
+  /* Rows further apart than the files' heartbeat are stored as unknown. */
+  unsigned long heartbeat = layout_pvecg_ksm_vm_1_0.heartbeat;
+  if (layout_pvecg_ksm_node_1_0.heartbeat < heartbeat)
+    heartbeat = layout_pvecg_ksm_node_1_0.heartbeat;
+  if (interval > TIME_T_TO_CDTIME_T((time_t)heartbeat)) {
+    ERROR(PLUGIN_NAME " plugin: \"KSMInterval\" %g is above %lu seconds, "
+                      "the heartbeat of the KSM files: every KSM row would "
+                      "be stored as unknown.",
+          CDTIME_T_TO_DOUBLE(interval), heartbeat);
     return -1;
   }
   sched.interval = interval;

@@ -453,6 +453,27 @@ static void test_ksm_modes(void **state) {
   expect_config_error(c, "\"KSM\" takes true, false or \"auto\"");
 }
 
+/* A KSMInterval above the KSM files' heartbeat (120 s) would make every
+ * KSM row unknown: refused with one ERROR line; 120 itself is taken. */
+static void test_ksm_interval_above_heartbeat(void **state) {
+  (void)state;
+  oconfig_item_t *c = base_config();
+  stub_config_add_number(c, "KSMInterval", 120.5);
+  expect_config_error(c, "");
+  assert_int_equal(stub.log_count, 1);
+  assert_int_equal(stub.log_level[0], LOG_ERR);
+  assert_string_equal(
+      stub.log[0],
+      "pve_cgroup plugin: \"KSMInterval\" 120.5 is above 120 seconds, the "
+      "heartbeat of the KSM files: every KSM row would be stored as "
+      "unknown.");
+  stub_reset_records();
+  c = base_config();
+  stub_config_add_number(c, "KSMInterval", 120);
+  assert_int_equal(configure(c), 0);
+  assert_int_equal(stub.log_count, 0);
+}
+
 /* 101's cpu.pressure with the given totals (microseconds). */
 static void cpu_totals(const char *some, const char *full) {
   char text[256];
@@ -581,6 +602,7 @@ int main(void) {
       T(test_node_names),
       T(test_ksm_auto_once_a_minute),
       T(test_ksm_modes),
+      T(test_ksm_interval_above_heartbeat),
       T(test_stall_time_rows),
       T(test_scope_logged),
   };
