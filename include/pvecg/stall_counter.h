@@ -9,11 +9,14 @@
  * What is recorded is the kernel's total as read, except that
  *
  * - an advance larger than the wall-clock time since the last reading (by
- *   more than the tolerance below) cannot be stall time: the counter is
- *   taken to have restarted (a guest's new cgroup, a kernel change), and
- *   the recorded counter restarts from 0 -- which an RRD records as one
- *   unknown row (DERIVE, min 0) and Prometheus' rate() as a reset;
- * - a total that went backwards is recorded as it is, for the same reason;
+ *   more than the tolerance below) cannot be stall time, and a total that
+ *   went backwards is a new counter (a cgroup re-created, a counter
+ *   reset): either is a restart, and the row that spans it must be one
+ *   unknown row (DERIVE, min 0, max 100 %), never a plausible value.  So
+ *   the recorded counter goes below its last value (to the kernel's
+ *   total, where that is below it) or jumps STALL_RESTART_JUMP_US above
+ *   the kernel's total (otherwise) and stays that far ahead, so that the
+ *   kernel's total taken as it is after a collectd restart falls below it;
  * - an advance just above the time elapsed (the reads of two intervals are
  *   a few milliseconds apart for each guest) is recorded as the time
  *   elapsed, so that no row is ever above 100 % of its step; what was held
@@ -25,10 +28,10 @@
  * update of 100 % is exactly 1,000,000 µs per second in the file, whose
  * max it is (rrd_layout.h).
  *
- * So a recorded counter is the kernel's total until the first restart, and
- * after a collectd restart (a first reading: the kernel's total as it is)
- * it goes on where it was unless a restart came before -- then the
- * file's max makes the row that spans it unknown, not a spike.
+ * So a recorded counter is the kernel's total, or STALL_RESTART_JUMP_US
+ * ahead of it after a restart that did not go back, and after a collectd
+ * restart (a first reading: the kernel's total as it is) it goes on where
+ * it was, or gives one unknown row where it was ahead.
  */
 #ifndef PVECG_STALL_COUNTER_H
 #define PVECG_STALL_COUNTER_H
@@ -55,6 +58,12 @@ _Static_assert(STALL_COLUMNS == GUEST_STALL_COLUMNS, "one column each");
  * slack, before it is taken for a restart. */
 #define STALL_TOLERANCE_SHARE 0.01
 #define STALL_TOLERANCE_SLACK_US 100000
+
+/* The rise that makes a restart's row unknown: twice 100 % (1,000,000 µs
+ * a second) of the stall files' heartbeat (120 s), so it is above their
+ * max over any span they take, and what the kernel's counter gains while
+ * collectd is down for up to a heartbeat stays below it. */
+#define STALL_RESTART_JUMP_US (2ULL * 120 * 1000000)
 
 struct stall_counter {
   bool have[STALL_COLUMNS];

@@ -21,24 +21,33 @@ void stall_counter_totals(const struct psi_stats psi[3], const bool read[3],
 /* The files' whole seconds: pve_rrd rounds a value list's time so. */
 static double file_seconds(double t) { return floor(t + 0.5); }
 
+/* A restart: the row that spans it must be unknown, whatever the values.
+ * Going below the last recorded value does it (the files' min is 0), and
+ * then the counter is the kernel's again; where the kernel's total is not
+ * below it, a rise of STALL_RESTART_JUMP_US does it (above the files' max
+ * over any span within their heartbeat), and the counter then stays that
+ * far ahead of the kernel's, so that the kernel's total taken as it is
+ * after a collectd restart goes below it: one unknown row again, never a
+ * plausible one. */
+static uint64_t restart(struct stall_counter *c, int i, uint64_t total,
+                        unsigned *restarted) {
+  *restarted |= 1u << i;
+  c->owed[i] = 0;
+  return total < c->recorded[i] ? total : total + STALL_RESTART_JUMP_US;
+}
+
 /* What column i records now, given the time elapsed since the last
  * reading (microseconds, > 0) and the same in the files' whole seconds;
  * sets the restart bit where it restarts. */
 static uint64_t advance_one(struct stall_counter *c, int i, uint64_t total,
                             double elapsed_us, double file_elapsed_us,
                             unsigned *restarted) {
-  if (total < c->total[i]) {
-    *restarted |= 1u << i;
-    c->owed[i] = 0;
-    return total; /* a new counter: recorded as the kernel has it */
-  }
+  if (total < c->total[i])
+    return restart(c, i, total, restarted); /* a new counter */
   uint64_t delta = total - c->total[i];
   if ((double)delta >
-      elapsed_us * (1 + STALL_TOLERANCE_SHARE) + STALL_TOLERANCE_SLACK_US) {
-    *restarted |= 1u << i;
-    c->owed[i] = 0;
-    return 0;
-  }
+      elapsed_us * (1 + STALL_TOLERANCE_SHARE) + STALL_TOLERANCE_SLACK_US)
+    return restart(c, i, total, restarted); /* cannot be stall time */
   /* at most the time elapsed in the file; what is held back waits */
   uint64_t room = file_elapsed_us > 0 ? (uint64_t)file_elapsed_us : 0;
   uint64_t want = delta + c->owed[i];

@@ -13,6 +13,8 @@
 #include "collectd_stub.h"
 #include "fixture_tree.h"
 #include "net_dev_sample.h"
+#include "pvecg/rrd_layout.h"
+#include "pvecg/stall_counter.h"
 
 #include <limits.h>
 #include <math.h>
@@ -499,7 +501,8 @@ static const struct stub_value_list *stall_row_at(double t, const char *id,
 
 /* StallTime (the default): the kernel's totals as counters, once a
  * minute; an advance a little above the minute recorded as the minute,
- * one far above it or backwards a restart, said once. */
+ * one far above it or backwards a restart, said once.  The restart's jump
+ * is above the stall files' max over their whole heartbeat. */
 static void test_stall_time_rows(void **state) {
   (void)state;
   cpu_totals("1000", "500");
@@ -507,6 +510,12 @@ static void test_stall_time_rows(void **state) {
   stub_config_add_boolean(c, "StallTime", true);
   assert_int_equal(configure(c), 0);
   assert_int_equal(stub.init(), 0);
+  assert_true((double)STALL_RESTART_JUMP_US >
+              (double)layout_pvecg_pressure_vm_1_0.heartbeat *
+                  (double)layout_pvecg_pressure_vm_1_0.ds_max);
+  assert_true((double)STALL_RESTART_JUMP_US >
+              (double)layout_pvecg_pressure_node_1_0.heartbeat *
+                  (double)layout_pvecg_pressure_node_1_0.ds_max);
   int rows;
   const struct stub_value_list *r = stall_row_at(60000.0, "101", &rows);
   assert_int_equal(rows, 3); /* 100, 101 and the container 200 */
@@ -527,17 +536,19 @@ static void test_stall_time_rows(void **state) {
   r = stall_row_at(60120.0, "101", &rows);
   assert_true(r->values[0].gauge == 31000.0 + 60e6);
   assert_null(stub_log_find("stall total"));
-  /* 120 s in 60 s: not stall time, a restart from 0 */
+  /* 120 s in 60 s: not stall time, a restart: the counter jumps above the
+   * files' max, one unknown row */
   cpu_totals("180331000", "500");
   r = stall_row_at(60180.0, "101", &rows);
-  assert_true(r->values[0].gauge == 0.0);
+  assert_true(r->values[0].gauge == 180331000.0 + 240e6);
   assert_true(r->values[1].gauge == 500.0);
   assert_non_null(stub_log_find(
       "qemu 101: the kernel's cpu some stall total went back or ran ahead of "
       "the time elapsed; its stall time is unknown for one minute."));
   cpu_totals("180331000", "100");
   r = stall_row_at(60240.0, "101", &rows);
-  assert_true(r->values[0].gauge == 0.0); /* nothing stalled meanwhile */
+  /* nothing stalled meanwhile */
+  assert_true(r->values[0].gauge == 180331000.0 + 240e6);
   assert_true(r->values[1].gauge ==
               100.0); /* backwards: as the kernel has it */
   /* a file that cannot be read: its two columns unknown */

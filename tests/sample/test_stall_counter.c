@@ -2,8 +2,9 @@
 /*
  * The stall counters to record (src/sample/stall_counter.c): the kernel's
  * totals as they are, an advance up to the tolerance above the time
- * elapsed recorded as the time elapsed, one beyond it a restart from 0,
- * one backwards as the kernel has it; what a clamp held back recorded as
+ * elapsed recorded as the time elapsed, one beyond it or backwards a
+ * restart whose row a stall file stores as unknown, once, also when the
+ * counter comes back to the kernel's later; what a clamp held back recorded as
  * soon as there is room, never above the time elapsed; time in the files'
  * whole seconds; columns not read left out and caught up by the next
  * reading; a clock that went back records nothing.
@@ -15,6 +16,7 @@
 
 #include "pvecg/stall_counter.h"
 
+#include <math.h>
 #include <string.h>
 
 static uint64_t totals[STALL_COLUMNS];
@@ -28,6 +30,30 @@ static struct stall_reading at(struct stall_counter *c, double t,
 }
 
 #define ALL ((1u << STALL_COLUMNS) - 1)
+#define UNKNOWN (-1.0)
+
+/* What a stall file stores for the update of v1 at t1 after v0 at t0, by
+ * librrd's rule for its data sources (DERIVE, heartbeat 120 s, min 0, max
+ * 1,000,000, times in whole seconds): the rate, or UNKNOWN. */
+static double file_row(double t0, uint64_t v0, double t1, uint64_t v1) {
+  double elapsed = floor(t1 + 0.5) - floor(t0 + 0.5);
+  if (elapsed <= 0 || elapsed > 120 || v1 < v0)
+    return UNKNOWN;
+  double rate = (double)(v1 - v0) / elapsed;
+  return rate > 1e6 ? UNKNOWN : rate;
+}
+
+/* Reads cpu some's total at t and gives the file's row since t0 and v0,
+ * which become this reading's. */
+static double next_row(struct stall_counter *c, uint64_t total, double t,
+                       double *t0, uint64_t *v0) {
+  totals[STALL_CPU_SOME] = total;
+  struct stall_reading r = at(c, t, 1u << STALL_CPU_SOME);
+  double row = file_row(*t0, *v0, t, r.value[STALL_CPU_SOME]);
+  *t0 = t;
+  *v0 = r.value[STALL_CPU_SOME];
+  return row;
+}
 
 static void test_first_reading_is_the_kernels(void **state) {
   (void)state;
@@ -53,12 +79,14 @@ static void test_tolerance_edges(void **state) {
   struct stall_reading r = at(&c, 160.0, ALL);
   assert_int_equal(r.value[STALL_CPU_SOME], 60000000);
   assert_int_equal(r.value[STALL_IO_SOME], 60000000);
-  assert_int_equal(r.value[STALL_MEMORY_SOME], 0);
+  assert_int_equal(r.value[STALL_MEMORY_SOME],
+                   60700001 + STALL_RESTART_JUMP_US);
   assert_int_equal(r.restarted, 1u << STALL_MEMORY_SOME);
-  /* after the restart the column goes on from 0 */
+  /* after the restart the column goes on from there */
   totals[STALL_MEMORY_SOME] += 5000000;
   r = at(&c, 220.0, ALL);
-  assert_int_equal(r.value[STALL_MEMORY_SOME], 5000000);
+  assert_int_equal(r.value[STALL_MEMORY_SOME],
+                   65700001 + STALL_RESTART_JUMP_US);
   assert_int_equal(r.restarted, 0);
 }
 
@@ -136,6 +164,43 @@ static void test_backwards_and_gaps(void **state) {
   assert_int_equal(r.value[STALL_IO_FULL], 400 + 90000000 + 2000);
 }
 
+/* A counter reset to 0 that stays there for a minute and then comes back
+ * to the kernel's total: each jump one unknown row, the rows between and
+ * after them exact. */
+static void test_reset_and_back_unknown_once(void **state) {
+  (void)state;
+  struct stall_counter c = {0};
+  memset(totals, 0, sizeof(totals));
+  double t0 = 0;
+  uint64_t v0 = 0;
+  next_row(&c, 500000000, 100.0, &t0, &v0);
+  assert_true(next_row(&c, 0, 160.0, &t0, &v0) == UNKNOWN);
+  assert_true(next_row(&c, 0, 220.0, &t0, &v0) == 0.0);
+  assert_true(next_row(&c, 510000000, 280.0, &t0, &v0) == UNKNOWN);
+  assert_true(next_row(&c, 516000000, 340.0, &t0, &v0) == 100000.0);
+  assert_true(next_row(&c, 519000000, 400.0, &t0, &v0) == 50000.0);
+}
+
+/* A total that ran ahead of the time elapsed, and then collectd restarted
+ * (a new counter: the kernel's total as it is) 100 s later, within the
+ * files' heartbeat: the row across the restart is unknown, not the 92 %
+ * that the kernel's 92 s above the recorded counter would make of it. */
+static void test_ahead_then_collectd_restart(void **state) {
+  (void)state;
+  struct stall_counter c = {0};
+  memset(totals, 0, sizeof(totals));
+  double t0 = 0;
+  uint64_t v0 = 0;
+  next_row(&c, 0, 100.0, &t0, &v0);
+  assert_true(next_row(&c, 0, 160.0, &t0, &v0) == 0.0);
+  assert_true(next_row(&c, 90000000, 220.0, &t0, &v0) == UNKNOWN);
+  assert_true(next_row(&c, 93000000, 280.0, &t0, &v0) == 50000.0);
+  struct stall_counter after = {0};
+  assert_true(next_row(&after, 95000000, 380.0, &t0, &v0) == UNKNOWN);
+  assert_true(next_row(&after, 98000000, 440.0, &t0, &v0) == 50000.0);
+  assert_int_equal(v0, 98000000); /* the kernel's again */
+}
+
 static void test_totals_of_three_files(void **state) {
   (void)state;
   struct psi_stats psi[3] = {0};
@@ -162,6 +227,8 @@ int main(void) {
       cmocka_unit_test(test_held_back_recorded_later),
       cmocka_unit_test(test_whole_seconds),
       cmocka_unit_test(test_backwards_and_gaps),
+      cmocka_unit_test(test_reset_and_back_unknown_once),
+      cmocka_unit_test(test_ahead_then_collectd_restart),
       cmocka_unit_test(test_totals_of_three_files),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
