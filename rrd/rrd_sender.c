@@ -8,7 +8,9 @@
  * daemon could not be reached for is the first to go once it is back, and
  * rows of one file reach it in time order.  While the daemon is away it
  * tries to connect again after retry_min, doubling to retry_max.  Flush
- * requests run once every row queued before them has been applied.  What
+ * requests run once every row queued before them has been applied.  Every
+ * RRD_SINK_LET_GO seconds the store lets go of the files whose rows have
+ * stopped, and those with rows not flushed yet are flushed.  What
  * its requests and connection attempts meet changes the link's state,
  * which also schedules the next attempt (rrd_sink_link.c); the rows it
  * takes off may end a full queue's episode (rrd_sink_overflow.c).
@@ -187,6 +189,24 @@ static void run_flush(struct rrd_sink *s) {
   pthread_cond_broadcast(&s->progress);
 }
 
+/* ---- files whose rows have stopped ------------------------------------- */
+
+/* The store lets go of them; those with rows in the daemon's cache since
+ * the last flush are flushed now, as a later FLUSH no longer knows them. */
+static void let_go(struct rrd_sink *s) {
+  pthread_mutex_unlock(&s->lock);
+  char **paths = NULL, err[ERR_SIZE] = "";
+  size_t count = 0;
+  rrd_store_let_go(s->store, time(NULL), &paths, &count);
+  int r = flush_paths(s, paths, count, err, sizeof(err));
+  for (size_t i = 0; i < count; i++)
+    free(paths[i]);
+  free(paths);
+  pthread_mutex_lock(&s->lock);
+  if (r == -ENOTCONN)
+    rrd_sink_link_lost(s, err);
+}
+
 /* ---- bursts ------------------------------------------------------------ */
 
 static bool gathering(const struct rrd_sink *s) {
@@ -247,6 +267,8 @@ void *rrd_sender_main(void *arg) {
       reconnect(s);
     else if (flush_due(s))
       run_flush(s);
+    else if (rrd_sink_let_go_due(s, time(NULL)))
+      let_go(s);
     else if (row != NULL && rrd_sender_batch_usable(s->batch))
       send_rows(s);
     else if (row != NULL)

@@ -293,6 +293,12 @@ static void enqueue(struct rrd_sink *s, const struct rrd_layout *layout,
   pthread_mutex_unlock(&s->lock);
 }
 
+bool rrd_sink_let_go_due(struct rrd_sink *s, time_t now) {
+  long long at = atomic_load(&s->let_go_at);
+  return now >= at && atomic_compare_exchange_strong(
+                          &s->let_go_at, &at, (long long)now + RRD_SINK_LET_GO);
+}
+
 void rrd_sink_write(struct rrd_sink *s, const struct rrd_layout *layout,
                     const char *cluster, const char *name, time_t t,
                     const double *values, size_t n) {
@@ -301,9 +307,13 @@ void rrd_sink_write(struct rrd_sink *s, const struct rrd_layout *layout,
     return;
   }
   struct rrd_store_result res;
-  int err = rrd_store_write(s->store, layout, cluster, name, t, values, n,
-                            time(NULL), &res);
+  time_t now = time(NULL);
+  int err =
+      rrd_store_write(s->store, layout, cluster, name, t, values, n, now, &res);
   rrd_sink_log_store(s, false, err, &res);
+  /* librrd writes every row to disk: nothing to flush of those let go */
+  if (rrd_sink_let_go_due(s, now))
+    rrd_store_let_go(s->store, now, NULL, NULL);
 }
 
 /* Checked as the row arrives, before any queue: after the daemon was away,

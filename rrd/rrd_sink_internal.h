@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <time.h>
 
 struct rrd_sender_batch;
 struct rrd_owner;
@@ -52,6 +53,10 @@ struct rrd_sink {
    * read without the lock by writers to notice a daemon that does not
    * answer. */
   atomic_llong busy_since;
+  /* The wall clock's second from which the store lets go of the files
+   * whose rows have stopped again (rrd_store_let_go): by the sender with
+   * a daemon, by whichever write thread claims it otherwise. */
+  atomic_llong let_go_at;
 
   struct rrd_queue queue;
   /* Rows queued, ever.  Those taken off since are pushed - queue.count:
@@ -82,6 +87,13 @@ struct rrd_sink {
 
 /* Frees everything; the sender must have finished. */
 void rrd_sink_destroy(struct rrd_sink *s);
+
+/* Seconds between two looks for files whose rows have stopped. */
+#define RRD_SINK_LET_GO 10
+
+/* Whether the caller is to let go of those files now (the wall clock's
+ * second now); true for one caller per RRD_SINK_LET_GO seconds. */
+bool rrd_sink_let_go_due(struct rrd_sink *s, time_t now);
 
 /* The sender thread (rrd_sender.c); arg is the sink. */
 void *rrd_sender_main(void *arg);

@@ -8,8 +8,10 @@
  * file's directory a second (rrd_store_dirs.c).  A global
  * mutex guards only the hash table; each entry has its own mutex, held across
  * that file's librrd calls, so files are written in parallel and one file's
- * rows in turn.  Entries live until the store is freed, so a pointer stays
- * valid after the table lock is dropped.
+ * rows in turn.  A row holds its entry from finding it until it is done,
+ * so a pointer stays valid after the table lock is dropped; entries whose
+ * rows have stopped (a guest gone) are let go (rrd_store_let_go), so what
+ * the store keeps follows the files written now, not every file ever.
  *
  * This file holds the public API, the validation of the caller's rows and
  * the locking, and takes each row through the other three once (see
@@ -137,8 +139,10 @@ static int validate(const struct rrd_store *store,
  * row. */
 static struct entry *entry_of(struct rrd_store *store,
                               const struct rrd_layout *layout,
-                              const char *cluster, const char *name) {
-  struct entry *e = store_table_find(&store->table, layout, cluster, name);
+                              const char *cluster, const char *name, time_t t,
+                              time_t now) {
+  struct entry *e =
+      store_table_find(&store->table, layout, cluster, name, t, now);
   if (e != NULL)
     return e;
   /* A path that does not fit stays NULL: every row then fails, logged
@@ -147,15 +151,15 @@ static struct entry *entry_of(struct rrd_store *store,
   bool fits =
       rrd_store_path(store, layout, cluster, name, path, sizeof(path)) == 0;
   return store_table_add(&store->table, layout, cluster, name,
-                         fits ? path : NULL);
+                         fits ? path : NULL, t, now);
 }
 
 /* What writing and preparing a row share: the caller's row checked and
- * formatted into text, and its file's entry.  Returns 1 with *ret set, 0
- * when the row is done (no memory for the entry; res says so), or
- * -EINVAL (res says why). */
+ * formatted into text, and its file's entry, taken (given back when the
+ * row is done with it).  Returns 1 with *ret set, 0 when the row is done
+ * (no memory for the entry; res says so), or -EINVAL (res says why). */
 static int admit(struct rrd_store *store, const struct rrd_layout *layout,
-                 const char *cluster, const char *name, time_t t,
+                 const char *cluster, const char *name, time_t t, time_t now,
                  const double *values, size_t n, char *text, struct entry **ret,
                  struct rrd_store_result *res) {
   cluster = cluster != NULL ? cluster : "";
@@ -165,7 +169,7 @@ static int admit(struct rrd_store *store, const struct rrd_layout *layout,
   if (rrd_row_format(layout, t, values, n, text, RRD_ROW_SIZE) < 0)
     return store_report_invalid(res,
                                 "the row cannot be formatted for the layout");
-  if ((*ret = entry_of(store, layout, cluster, name)) == NULL) {
+  if ((*ret = entry_of(store, layout, cluster, name, t, now)) == NULL) {
     store_report_no_memory(res, layout, cluster, name);
     return 0;
   }
@@ -180,7 +184,7 @@ int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
     return -EINVAL;
   char text[RRD_ROW_SIZE];
   struct entry *e = NULL; /* set when admit() returns 1; -O3 cannot see it */
-  int r = admit(store, layout, cluster, name, t, values, n, text, &e, res);
+  int r = admit(store, layout, cluster, name, t, now, values, n, text, &e, res);
   if (r <= 0)
     return r;
   struct store_row row = {
@@ -190,6 +194,7 @@ int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
   store_entry_write(&row, &ev);
   store_report(&row, &ev, res);
   pthread_mutex_unlock(&e->lock);
+  store_table_give_back(e);
   atomic_fetch_add(&store->counts[res->outcome], 1);
   return 0;
 }
@@ -203,7 +208,7 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
     return -EINVAL;
   char text[RRD_ROW_SIZE];
   struct entry *e = NULL; /* set when admit() returns 1; -O3 cannot see it */
-  int r = admit(store, layout, cluster, name, t, values, n, text, &e, res);
+  int r = admit(store, layout, cluster, name, t, now, values, n, text, &e, res);
   if (r <= 0)
     return r;
   struct store_row row = {
@@ -212,6 +217,7 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
   pthread_mutex_lock(&e->lock);
   if (e->file.pending) {
     pthread_mutex_unlock(&e->lock);
+    store_table_give_back(e);
     return -EBUSY;
   }
   int ready = store_entry_prepare(&row, p->ask, sizeof(p->ask), &ev);
@@ -226,8 +232,10 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
     store_report(&row, &ev, res);
   }
   pthread_mutex_unlock(&e->lock);
-  if (!ready)
+  if (!ready) { /* else held until the answer is in */
+    store_table_give_back(e);
     atomic_fetch_add(&store->counts[res->outcome], 1);
+  }
   return ready;
 }
 
@@ -244,6 +252,7 @@ void rrd_store_complete(struct rrd_store *store, struct rrd_store_pending *p,
   store_entry_answered(&row, p->ask[0] != '\0' ? ask : NULL, answer, &ev);
   store_report(&row, &ev, res);
   pthread_mutex_unlock(&e->lock);
+  store_table_give_back(e);
   atomic_fetch_add(&store->counts[res->outcome], 1);
 }
 
@@ -291,4 +300,42 @@ int rrd_store_take_dirty(struct rrd_store *store, char ***ret, size_t *count) {
   *ret = list.paths; /* short of memory: the files taken so far */
   *count = list.count;
   return 0;
+}
+
+/* The dirty paths of the entries let go, for the caller to flush. */
+struct gone_list {
+  char **paths;
+  size_t count, size;
+};
+
+static void note_gone(struct entry *e, void *ctx) {
+  struct gone_list *list = ctx;
+  if (!e->file.dirty || e->path == NULL)
+    return;
+  if (list->count == list->size) {
+    size_t size = list->size ? 2 * list->size : 16;
+    char **paths = realloc(list->paths, size * sizeof(*paths));
+    if (paths == NULL)
+      return; /* its rows reach the disk at the daemon's own pace */
+    list->paths = paths;
+    list->size = size;
+  }
+  list->paths[list->count] = e->path; /* taken over: e is freed next */
+  e->path = NULL;
+  list->count++;
+}
+
+size_t rrd_store_let_go(struct rrd_store *store, time_t now, char ***dirty,
+                        size_t *count) {
+  struct gone_list list = {0};
+  size_t n = store_table_drop_idle(&store->table, now, note_gone, &list);
+  if (dirty != NULL) {
+    *dirty = list.paths;
+    *count = list.count;
+  } else {
+    for (size_t i = 0; i < list.count; i++)
+      free(list.paths[i]);
+    free(list.paths);
+  }
+  return n;
 }

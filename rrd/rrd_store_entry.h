@@ -24,6 +24,7 @@
 #include "pvecg/rrd_store.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -78,12 +79,22 @@ struct entry_trouble {
   unsigned long suppressed;
 };
 
+/* When the file last had a row, for letting go of a file that has none
+ * any more (a guest gone): under the table's lock. */
+struct entry_use {
+  atomic_uint users; /* rows between finding the entry and being done */
+  time_t used_at;    /* the wall clock of its latest row */
+  time_t last_t;     /* that row's time */
+  time_t spacing;    /* between its latest two rows' times; 0: one so far */
+};
+
 struct entry {
   struct rrd_keyed key; /* first: the table's (layout, cluster, name) */
   char *path;           /* NULL when it would not fit in PATH_MAX */
   pthread_mutex_t lock;
   struct entry_file file;
   struct entry_trouble trouble;
+  struct entry_use use;
 };
 
 /* One row on its way through the store. */

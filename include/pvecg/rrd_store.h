@@ -122,7 +122,7 @@ struct rrd_store_pending {
   void *entry; /* the store's */
   time_t t;
   bool created;                 /* the file was made for this row */
-  const char *path;             /* the file; valid as long as the store */
+  const char *path;             /* the file; valid until completed */
   char row[RRD_ROW_SIZE];       /* the row as the daemon takes it */
   char ask[RRD_STORE_ASK_SIZE]; /* the question for p->path first, or "" */
 };
@@ -171,6 +171,19 @@ void rrd_store_counts(struct rrd_store *store, struct rrd_store_counts *ret);
  * them (the others stay for the next call).  Returns 0 or -ENOMEM.
  */
 int rrd_store_take_dirty(struct rrd_store *store, char ***ret, size_t *count);
+
+/*
+ * Lets go of what the store keeps for files whose rows have stopped (a
+ * guest gone) as of the wall clock now: no row for 30 s, or for four
+ * times the spacing of the file's rows where that is longer (its layout's
+ * step until it had two rows).  A file whose rows come again is examined
+ * again, as after a restart.  The paths of those updated since the last
+ * rrd_store_take_dirty() go to *dirty and *count (free each and the array;
+ * dirty NULL: none wanted), as they are no longer among its files.
+ * Returns how many files were let go.
+ */
+size_t rrd_store_let_go(struct rrd_store *store, time_t now, char ***dirty,
+                        size_t *count);
 
 /* The path of the file of (layout, cluster, name); -ENAMETOOLONG or
  * -EINVAL (see rrd_store_write for names). */

@@ -744,6 +744,57 @@ static void test_many_files(void **state) {
     }
 }
 
+/* ---- letting go of files whose rows stopped ---------------------------- */
+
+/* The store lets go of a file without rows for 30 s, or four times their
+ * spacing (the layout's step until there were two), never of one with a
+ * row pending; one let go is examined again by its next row; the paths
+ * of those updated since the last take go to the caller. */
+static void test_let_go(void **state) {
+  struct fixture *f = *state;
+  struct rrd_store_result res;
+  assert_outcome(f, "100", NOW, NOW, RRD_STORE_CREATED, false);
+  assert_outcome(f, "100", NOW + 1, NOW + 1, RRD_STORE_WRITTEN, false);
+  assert_outcome(f, "101", NOW + 1, NOW + 1, RRD_STORE_CREATED, false);
+  char **dirty = NULL;
+  size_t count = 9;
+  assert_int_equal(rrd_store_let_go(f->store, NOW + 31, &dirty, &count), 0);
+  assert_int_equal(count, 0);
+  free(dirty);
+  assert_int_equal(rrd_store_let_go(f->store, NOW + 32, &dirty, &count), 1);
+  char path[700];
+  vm_path(f, "100", path, sizeof(path));
+  assert_int_equal(count, 1);
+  assert_string_equal(dirty[0], path);
+  free(dirty[0]);
+  free(dirty);
+  /* its next row examines the file again and is written */
+  assert_outcome(f, "100", NOW + 40, NOW + 40, RRD_STORE_WRITTEN, false);
+  assert_int_equal(last_update(path), NOW + 40);
+  /* 101 had one row: four minutes (its step) */
+  assert_int_equal(rrd_store_let_go(f->store, NOW + 241, NULL, NULL), 0);
+  assert_int_equal(rrd_store_let_go(f->store, NOW + 242, NULL, NULL), 1);
+  /* a pending row holds its file */
+  double v[RRD_LAYOUT_DS_MAX];
+  row_values(&layout_pve_vm_9_0, 1, 5, v);
+  struct rrd_store_pending p;
+  assert_int_equal(rrd_store_prepare(f->store, &layout_pve_vm_9_0, NULL, "101",
+                                     NOW + 300, v, layout_pve_vm_9_0.ds_count,
+                                     NOW + 300, &p, &res),
+                   1);
+  assert_int_equal(rrd_store_let_go(f->store, NOW + 1000, NULL, NULL), 1);
+  struct rrd_store_answer ok = {0, 0, NULL};
+  rrd_store_complete(f->store, &p, NULL, &ok, NOW + 300, &res);
+  assert_int_equal(res.outcome, RRD_STORE_WRITTEN);
+  assert_int_equal(rrd_store_let_go(f->store, NOW + 1000, &dirty, &count), 1);
+  assert_int_equal(count, 1);
+  free(dirty[0]);
+  free(dirty);
+  assert_int_equal(rrd_store_take_dirty(f->store, &dirty, &count), 0);
+  assert_int_equal(count, 0);
+  free(dirty);
+}
+
 /* ---- another access: a daemon over TCP, faked -------------------------- */
 
 struct fake_access {
@@ -1035,6 +1086,7 @@ int main(void) {
       T(test_path_too_long),
       T(test_invalid),
       T(test_many_files),
+      T(test_let_go),
       cmocka_unit_test(test_remote_paths),
       cmocka_unit_test(test_unavailable),
       T(test_parallel_writers),

@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# The churn soak of docs/performance.md: the real collectd with both
+# plugins (defaults, Interval 1) writing through rrdcached, STANDING guests
+# that stay and ROUNDS rounds in which the CHURN guests of the round before
+# go and CHURN new ones (VMIDs never seen before) come, ROUND_SECONDS apart.
+# After the last round the churned guests go too.  Prints collectd's
+# resident memory (VmRSS) and open descriptors at each round, then one line
+#
+#   churn: rss_start=KiB rss_middle=KiB rss_end=KiB fds_standing=N fds_end=N
+#          cached_end=N
+#
+# start: after the first round, middle: after round ROUNDS/2, end: after
+# the last; fds_standing with only the standing guests before the churn,
+# fds_end once the churned guests are gone again, and cached_end the
+# identifiers in collectd's value cache then (LISTVAL).  Memory kept per
+# guest ever seen grows from the middle to the end by CHURN * ROUNDS/2
+# times it.
+#
+# usage: bench/churn_soak.sh [BUILD_DIR]                     (build)
+# environment: ROUNDS (40), CHURN (50), STANDING (200), ROUND_SECONDS (2),
+#   PVE_CGROUP_LINES (extra lines for pve_cgroup's block, e.g. "KSM false"),
+#   COLLECTD_WRAPPER (a command put before collectd, e.g. "heaptrack -o F"),
+#   PLUGIN_DIR (the plugins, default BUILD_DIR/plugin), KEEP_TMP (keep the
+#   temporary directory).
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BUILD=$(cd "${1:-$ROOT/build}" && pwd)
+export PLUGIN_DIR=${PLUGIN_DIR:-$BUILD/plugin}
+ROUNDS=${ROUNDS:-40}
+CHURN=${CHURN:-50}
+STANDING=${STANDING:-200}
+ROUND_SECONDS=${ROUND_SECONDS:-2}
+. "$ROOT/tests/integration/lib.sh"
+. "$ROOT/tests/integration/fixture.sh"
+
+CG=$T/cgroup
+STAGE=$T/stage
+mkdir -p "$CG/qemu.slice" "$STAGE"
+
+# A guest's files (fixture.sh's, made once as a template) are copied
+# beside the tree and moved in whole, so the sampler never sees one half
+# made; one perl for a round's guests keeps a round within its seconds.
+qemu_guest "$T/template" 0 0.10 0.00 0.00 0.00 0.00 0.00
+v2_memory "$T/template/qemu.slice/0.scope" 1073741824 4096
+make_guests() {
+  perl -e '
+    my ($tmpl, $stage, $cg, @vmids) = @ARGV;
+    opendir(my $d, $tmpl) or die "$tmpl: $!";
+    my %file;
+    for my $f (grep { !/^\./ } readdir $d) {
+      open(my $in, "<", "$tmpl/$f") or die; local $/; $file{$f} = <$in>;
+    }
+    for my $v (@vmids) {
+      my $g = "$stage/$v.scope";
+      mkdir $g or die "$g: $!";
+      for my $f (keys %file) {
+        open(my $out, ">", "$g/$f") or die; print $out $file{$f}; close $out;
+      }
+      rename $g, "$cg/qemu.slice/$v.scope" or die "$v: $!";
+    }' "$T/template/qemu.slice/0.scope" "$STAGE" "$CG" "$@"
+}
+remove_guests() {
+  local paths=("${@/#/$CG/qemu.slice/}")
+  mkdir "$STAGE/gone"
+  mv "${paths[@]/%/.scope}" "$STAGE/gone/"
+  rm -r "$STAGE/gone"
+}
+
+make_guests $(seq 100 $((100 + STANDING - 1)))
+
+start_rrdcached "$T/rrdcached"
+write_conf "$T/collectd.conf" "
+<Plugin pve_cgroup>
+  CgroupRoot \"$CG\"
+  MemoryCgroupRoot \"\"
+$(printf '%s\n' "${PVE_CGROUP_LINES:-}")
+</Plugin>
+<Plugin pve_rrd>
+  DataDir \"$T/rrdcached/db/pvecg\"
+  DaemonAddress \"unix:$T/rrdcached/sock\"
+</Plugin>
+PluginDir \"$SYSTEM_PLUGIN_DIR\"
+LoadPlugin unixsock
+<Plugin unixsock>
+  SocketFile \"$T/collectd.sock\"
+</Plugin>"
+${COLLECTD_WRAPPER:-} "$COLLECTD" -f -C "$T/collectd.conf" >"$T/collectd.stdout" 2>&1 &
+COLLECTD_PID=$!
+wait_for 60 test -f "$T/rrdcached/db/pvecg/pve-vm-9.0/$((100 + STANDING - 1))"
+sleep 3
+
+# The pid whose memory counts: collectd itself, under a wrapper too.
+collectd_pid() {
+  local p
+  p=$(pgrep -P "$COLLECTD_PID" -x collectd 2>/dev/null | head -n 1 || true)
+  echo "${p:-$COLLECTD_PID}"
+}
+PID=$(collectd_pid)
+fds() { find "/proc/$PID/fd" -mindepth 1 | wc -l; }
+rss_kib() { awk '$1 == "VmRSS:" { print $2 }' "/proc/$PID/status"; }
+FDS_STANDING=$(fds)
+echo "# $STANDING standing guests: $FDS_STANDING fds, RSS $(rss_kib) KiB"
+
+next=$((100 + STANDING))
+churned=()
+for ((round = 1; round <= ROUNDS; round++)); do
+  [ ${#churned[@]} -eq 0 ] || remove_guests "${churned[@]}"
+  churned=($(seq $next $((next + CHURN - 1))))
+  make_guests "${churned[@]}"
+  next=$((next + CHURN))
+  sleep "$ROUND_SECONDS"
+  rss=$(rss_kib)
+  echo "# round $round: $((next - 100)) guests seen, $(fds) fds, RSS $rss KiB"
+  [ $round -eq 1 ] && RSS_START=$rss
+  [ $round -eq $((ROUNDS / 2)) ] && RSS_MIDDLE=$rss
+  RSS_END=$rss
+done
+remove_guests "${churned[@]}"
+sleep 3
+FDS_END=$(fds)
+# collectd's value cache: an entry per value list identifier
+unixsock "$T/collectd.sock" LISTVAL >"$T/listval"
+CACHED=$(awk 'NR == 1 { n = $1 } END { print n }' "$T/listval")
+echo "churn: rss_start=$RSS_START rss_middle=$RSS_MIDDLE rss_end=$RSS_END" \
+  "fds_standing=$FDS_STANDING fds_end=$FDS_END cached_end=$CACHED"
+kill -TERM "$PID" # collectd itself: a wrapper finishes after it
+wait "$COLLECTD_PID" || true
+COLLECTD_PID=
+errors=$(grep -ciE 'error' "$T/collectd.log" || true)
+echo "# collectd logged $errors error lines"

@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# Guests that come and go (issue 52): the churn soak of bench/churn_soak.sh
+# with its defaults -- 200 standing guests, 40 rounds in which the 50
+# guests of the round before go and 50 never seen come, collectd at
+# Interval 1 with both plugins writing through rrdcached.  What collectd
+# keeps for a guest must go with it: its resident memory grows by at most
+# 512 KiB from the middle of the churn to its end (it grew by 2 MiB, 2 KiB
+# a guest, while the store kept every file it ever wrote), and once the
+# churned guests are gone its descriptors are those of the standing ones.
+HERE=$(cd "$(dirname "$0")" && pwd)
+. "$HERE/lib.sh"
+
+"$HERE/../../bench/churn_soak.sh" "$(dirname "$PLUGIN_DIR")" >"$T/soak.out" 2>&1 ||
+  { cat "$T/soak.out"; echo "FAIL - the soak did not run"; exit 1; }
+cat "$T/soak.out"
+field() { sed -n "s/^churn: .*\b$1=\([0-9]*\).*/\1/p" "$T/soak.out"; }
+middle=$(field rss_middle) end=$(field rss_end)
+check_true "RSS grew by at most 512 KiB from the middle to the end ($middle -> $end KiB)" \
+  [ $((end - middle)) -le 512 ]
+check "collectd's descriptors are those of the standing guests" \
+  "$(field fds_standing)" "$(field fds_end)"
+check "collectd logged no error" "# collectd logged 0 error lines" \
+  "$(grep '^# collectd logged' "$T/soak.out")"
+finish
