@@ -8,12 +8,14 @@
 # resident memory (VmRSS) and open descriptors at each round, then one line
 #
 #   churn: rss_start=KiB rss_middle=KiB rss_end=KiB fds_standing=N fds_end=N
-#          cached_end=N
+#          cached_end=N first_round_on_disk=N
 #
 # start: after the first round, middle: after round ROUNDS/2, end: after
 # the last; fds_standing with only the standing guests before the churn,
 # fds_end once the churned guests are gone again, and cached_end the
-# identifiers in collectd's value cache then (LISTVAL).  Memory kept per
+# identifiers in collectd's value cache then (LISTVAL), and
+# first_round_on_disk how many of the first round's guests have their rows
+# in their files on disk (flushed once let go).  Memory kept per
 # guest ever seen grows from the middle to the end by CHURN * ROUNDS/2
 # times it.
 #
@@ -103,6 +105,7 @@ FDS_STANDING=$(fds)
 echo "# $STANDING standing guests: $FDS_STANDING fds, RSS $(rss_kib) KiB"
 
 next=$((100 + STANDING))
+CHURN_START=$(date +%s)
 churned=()
 for ((round = 1; round <= ROUNDS; round++)); do
   [ ${#churned[@]} -eq 0 ] || remove_guests "${churned[@]}"
@@ -122,8 +125,16 @@ FDS_END=$(fds)
 # collectd's value cache: an entry per value list identifier
 unixsock "$T/collectd.sock" LISTVAL >"$T/listval"
 CACHED=$(awk 'NR == 1 { n = $1 } END { print n }' "$T/listval")
+# The first round's guests went long ago: their rows are on disk, not
+# only in rrdcached's cache (which writes after 300 s by default).
+flushed=0
+for ((v = 100 + STANDING; v < 100 + STANDING + CHURN; v++)); do
+  f=$T/rrdcached/db/pvecg/pve-vm-9.0/$v
+  [ -f "$f" ] && [ "$(rrdtool last "$f")" -ge "$CHURN_START" ] && flushed=$((flushed + 1))
+done
 echo "churn: rss_start=$RSS_START rss_middle=$RSS_MIDDLE rss_end=$RSS_END" \
-  "fds_standing=$FDS_STANDING fds_end=$FDS_END cached_end=$CACHED"
+  "fds_standing=$FDS_STANDING fds_end=$FDS_END cached_end=$CACHED" \
+  "first_round_on_disk=$flushed"
 kill -TERM "$PID" # collectd itself: a wrapper finishes after it
 wait "$COLLECTD_PID" || true
 COLLECTD_PID=

@@ -20,6 +20,8 @@ check_true "RSS grew by at most 512 KiB from the middle to the end ($middle -> $
   [ $((end - middle)) -le 512 ]
 check "collectd's descriptors are those of the standing guests" \
   "$(field fds_standing)" "$(field fds_end)"
+check "the first round's guests' rows are on disk, flushed once let go" \
+  50 "$(field first_round_on_disk)"
 check "collectd logged no error" "# collectd logged 0 error lines" \
   "$(grep '^# collectd logged' "$T/soak.out")"
 finish
