@@ -130,7 +130,9 @@ CACHED=$(awk 'NR == 1 { n = $1 } END { print n }' "$T/listval")
 flushed=0
 for ((v = 100 + STANDING; v < 100 + STANDING + CHURN; v++)); do
   f=$T/rrdcached/db/pvecg/pve-vm-9.0/$v
-  [ -f "$f" ] && [ "$(rrdtool last "$f")" -ge "$CHURN_START" ] && flushed=$((flushed + 1))
+  if [ -f "$f" ] && [ "$(rrdtool last "$f")" -ge "$CHURN_START" ]; then
+    flushed=$((flushed + 1))
+  fi
 done
 echo "churn: rss_start=$RSS_START rss_middle=$RSS_MIDDLE rss_end=$RSS_END" \
   "fds_standing=$FDS_STANDING fds_end=$FDS_END cached_end=$CACHED" \
