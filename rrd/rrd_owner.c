@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Which host a guest's file belongs to (see rrd_owner.h): the rule that
- * tells a migration from a collision, the rival hosts of a guest, the
- * hosts seen colliding and the collisions already said, under one lock.
- * The entries' memory is rrd_owner_table.c's; the owners to and from
- * records, rrd_owner_state.c's.
+ * Which host a guest's file belongs to (see rrd_owner.h): one entry per
+ * guest's file in a keyed table, the rule, and the entries to and from the
+ * owners file's records, under one mutex.
  */
-#include "rrd_owner_internal.h"
+#include "rrd_owner.h"
+
+#include "rrd_keyed_table.h"
+
+#include "pvecg/grow.h"
 
 #include <errno.h>
 #include <math.h>
@@ -15,260 +17,235 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How often forgotten guests are looked for, s: a walk of the table. */
-#define SWEEP_EVERY 600.0
+#define SWEEP_EVERY 600.0 /* s between looks for guests to forget */
+/* Other hosts kept per guest; beyond, the unmarked one heard from least
+ * recently makes room: a bound against a flood of host names. */
+#define OTHERS_MAX 64
+
+struct owner_claim { /* a host reporting the guest */
+  char host[RRD_OWNER_HOST_SIZE]; /* "": none */
+  double first, last;             /* its rows since it began (again), s */
+  double interval;                /* between its rows, s */
+};
+
+struct owner_other { /* a host whose rows are refused */
+  struct owner_other *next;
+  struct owner_claim claim;
+  bool marked;      /* seen colliding: never the owner */
+  long long since;  /* seen colliding since, s since the epoch */
+  double logged_at; /* its collision with the owner, s */
+};
+
+struct owner_entry {
+  struct rrd_keyed key; /* first: the table's (layout, cluster, name) */
+  struct owner_claim owner;
+  struct owner_other *others; /* NULL but for a disputed guest */
+  double seen;                /* the latest row of any host, s */
+};
+
+struct rrd_owner {
+  pthread_mutex_t lock;
+  struct rrd_keyed_table table;
+  double next_sweep;
+  unsigned long long refused, changes;
+  time_t (*wall)(void);
+};
 
 static time_t wall_now(void) { return time(NULL); }
 
 int rrd_owner_new(struct rrd_owner **ret) {
   struct rrd_owner *o = calloc(1, sizeof(*o));
-  if (o == NULL)
-    return -ENOMEM;
-  if (owner_table_init(&o->table) != 0) {
+  if (o == NULL || rrd_keyed_table_init(&o->table) != 0) {
     free(o);
     return -ENOMEM;
   }
-  if (pthread_mutex_init(&o->lock, NULL) != 0) {
-    owner_table_destroy(&o->table);
-    free(o);
-    return -ENOMEM;
-  }
+  pthread_mutex_init(&o->lock, NULL);
   o->wall = wall_now;
   *ret = o;
   return 0;
+}
+
+static void release(struct rrd_keyed *k) {
+  struct owner_entry *e = (struct owner_entry *)k;
+  for (struct owner_other *x = e->others, *next; x != NULL; x = next) {
+    next = x->next;
+    free(x);
+  }
+  free(e);
+}
+
+void rrd_owner_free(struct rrd_owner *o) {
+  if (o == NULL)
+    return;
+  rrd_keyed_table_destroy(&o->table, release);
+  pthread_mutex_destroy(&o->lock);
+  free(o);
 }
 
 void rrd_owner_set_wall_clock(struct rrd_owner *o, time_t (*wall)(void)) {
   o->wall = wall != NULL ? wall : wall_now;
 }
 
-void rrd_owner_free(struct rrd_owner *o) {
-  if (o == NULL)
-    return;
-  owner_table_destroy(&o->table);
-  pthread_mutex_destroy(&o->lock);
-  free(o);
-}
+/* ---- hosts ------------------------------------------------------------- */
 
-/* ---- claims ------------------------------------------------------------ */
-
-double rrd_owner_window(double interval) {
+static double window(double interval) {
   return RRD_OWNER_WINDOW_INTERVALS *
          (interval > 0 ? interval : RRD_OWNER_DEFAULT_INTERVAL);
 }
 
 /* Longer names than collectd makes compare by what is kept of them. */
 static bool is_host(const struct owner_claim *c, const char *host) {
-  return c->in_use && strncmp(c->host, host, OWNER_HOST_SIZE - 1) == 0;
+  return c->host[0] && strncmp(c->host, host, RRD_OWNER_HOST_SIZE - 1) == 0;
 }
 
-static void claim(struct owner_claim *c, const char *host, double interval,
+static bool owner_quiet(const struct owner_claim *c, double now) {
+  return now - c->last > window(c->interval);
+}
+
+/* interval 0: a once-a-minute row says nothing of the host's pace. */
+static void heard(struct owner_claim *c, const char *host, double interval,
                   double now) {
-  c->in_use = true;
-  snprintf(c->host, sizeof(c->host), "%s", host);
-  c->first = c->last = now;
-  c->interval = interval;
-}
-
-/* interval 0: a row that says nothing of the host's pace (a guest's
- * once-a-minute KSM or stall-time row): the one known is kept. */
-static void heard(struct owner_claim *c, double interval, double now) {
+  bool same = is_host(c, host);
+  if (!same) {
+    snprintf(c->host, sizeof(c->host), "%s", host);
+    c->interval = 0;
+  }
+  if (!same || owner_quiet(c, now))
+    c->first = now; /* it begins (again) */
   c->last = now;
-  if (interval > 0)
-    c->interval = interval;
+  c->interval = interval > 0 ? interval : c->interval;
 }
 
-/* The claim's host has sent no row for longer than its window. */
-static bool silent(const struct owner_claim *c, double now) {
-  return now - c->last > rrd_owner_window(c->interval);
+static struct owner_other **other_link(struct owner_entry *e,
+                                       const char *host) {
+  struct owner_other **p = &e->others;
+  while (*p != NULL && !is_host(&(*p)->claim, host))
+    p = &(*p)->next;
+  return p;
 }
 
-/* ---- a disputed guest -------------------------------------------------- */
-
-/* The rival slot of host: its own, one whose host went quiet, a new one,
- * or at the limit the one heard from least recently; NULL without
- * memory. */
-static struct owner_claim *rival_of(struct owner_entry *e, const char *host,
-                                    double now) {
-  struct owner_dispute *d = e->dispute;
-  struct owner_claim *spare = NULL, *oldest = NULL;
-  for (size_t i = 0; d != NULL && i < d->rival_count; i++) {
-    struct owner_claim *r = &d->rivals[i];
-    if (is_host(r, host))
-      return r;
-    if (spare == NULL && (!r->in_use || silent(r, now)))
-      spare = r;
-    if (oldest == NULL || r->last < oldest->last)
-      oldest = r;
+static void other_remove(struct owner_entry *e, const char *host) {
+  struct owner_other **p = other_link(e, host), *x = *p;
+  if (x != NULL) {
+    *p = x->next;
+    free(x);
   }
-  if (spare == NULL && (spare = owner_table_add_rival(e)) == NULL)
-    spare = oldest;
-  if (spare != NULL)
-    spare->in_use = false;
-  return spare;
 }
 
-static bool pair_is(const struct owner_pair *p, const char *a, const char *b) {
-  return (strcmp(p->a, a) == 0 && strcmp(p->b, b) == 0) ||
-         (strcmp(p->a, b) == 0 && strcmp(p->b, a) == 0);
-}
-
-/* Whether the collision of a and b (either way round) was told less than
- * RRD_OWNER_SAY_AGAIN ago; if not, it is now.  Without memory to remember
- * it, it stays untold rather than being told with every row. */
-static bool said_lately(struct owner_entry *e, const char *a, const char *b,
-                        double now) {
-  struct owner_dispute *d = e->dispute;
-  for (size_t i = 0; i < d->said_count; i++)
-    if (pair_is(&d->said[i], a, b)) {
-      if (now - d->said[i].said_at < RRD_OWNER_SAY_AGAIN)
-        return true;
-      d->said[i].said_at = now;
-      return false;
-    }
-  struct owner_pair *p = owner_table_add_pair(e);
-  if (p == NULL && d->said_count < OWNER_PAIRS_MAX)
-    return true;
-  if (p == NULL) { /* full: the oldest makes room */
-    p = &d->said[d->said_next];
-    d->said_next = (d->said_next + 1) % OWNER_PAIRS_MAX;
+/* host's record, or a new one; NULL without memory or room. */
+static struct owner_other *other_add(struct owner_entry *e, const char *host) {
+  struct owner_other *x = *other_link(e, host), *oldest = NULL;
+  size_t n = 0;
+  for (struct owner_other *y = e->others; !x && y; y = y->next, n++)
+    if (!y->marked && (!oldest || y->claim.last < oldest->claim.last))
+      oldest = y;
+  if (x == NULL && n >= OTHERS_MAX && oldest != NULL) {
+    struct owner_other *next = oldest->next;
+    *(x = oldest) = (struct owner_other){.next = next};
+  } else if (x == NULL && n < OTHERS_MAX &&
+             (x = calloc(1, sizeof(*x))) != NULL) {
+    x->next = e->others;
+    e->others = x;
   }
-  snprintf(p->a, sizeof(p->a), "%s", a);
-  snprintf(p->b, sizeof(p->b), "%s", b);
-  p->said_at = now;
-  return false;
+  return x;
 }
 
-/* Remembers that host was seen colliding since (s since the epoch); the
- * mark made first gives way when there are too many. */
-static void mark(struct rrd_owner *o, struct owner_entry *e, const char *host,
-                 long long since) {
-  struct owner_mark *m = owner_table_add_mark(e);
-  if (m == NULL && e->dispute != NULL && e->dispute->mark_count > 0) {
-    m = &e->dispute->marks[e->dispute->mark_next];
-    e->dispute->mark_next =
-        (e->dispute->mark_next + 1) % e->dispute->mark_count;
-  }
-  if (m == NULL)
-    return; /* no memory: it stays a rival, refused while the owner reports */
-  snprintf(m->host, sizeof(m->host), "%s", host);
-  m->since = since;
+/* The file passes to host (or none); its record as another host goes. */
+static void new_owner(struct rrd_owner *o, struct owner_entry *e,
+                      const char *host, double interval, double now) {
+  e->owner.host[0] = '\0';
+  if (host != NULL)
+    heard(&e->owner, host, interval, now);
+  if (host != NULL)
+    other_remove(e, host);
   o->changes++;
 }
 
-/* The news of a collision of host with the owner, unless told lately. */
-static void tell(struct owner_entry *e, const char *host, long long since,
-                 bool marked, double now, struct rrd_owner_news *news) {
-  const char *owner = e->owner.in_use ? e->owner.host : "";
-  if (said_lately(e, owner, host, now))
+/* ---- the rule ---------------------------------------------------------- */
+
+/* x's collision with the owner, unless logged since this owner took the
+ * file and within the hour. */
+static void log_once(struct owner_entry *e, struct owner_other *x, double now,
+                     struct rrd_owner_news *news) {
+  if (x->logged_at > 0 && x->logged_at >= e->owner.first &&
+      now - x->logged_at < RRD_OWNER_LOG_AGAIN)
     return;
+  x->logged_at = now;
   news->kind = RRD_OWNER_COLLISION;
-  snprintf(news->host, sizeof(news->host), "%s", host);
-  snprintf(news->other, sizeof(news->other), "%s", owner);
-  news->since = since;
-  news->marked = marked;
-  news->window = rrd_owner_window(e->owner.interval);
+  snprintf(news->host, sizeof(news->host), "%s", x->claim.host);
+  snprintf(news->other, sizeof(news->other), "%s", e->owner.host);
+  news->since = x->since;
+  news->marked = x->marked;
+  news->window = window(e->owner.interval);
 }
 
-/* Another host's row while the owner reports the guest: refused, and once
- * both have reported it for longer than the owner's window, a collision.
- * The overlap ends at the owner's latest row, not now: an owner that
- * stopped (the source of a live migration) hands over without one.
- *
- * In the data directory's own files nothing says which hosts are one
- * cluster, and the other host is marked: never its file.  In a named
- * cluster's directory the configuration says the two are nodes of one
- * cluster, whose VMIDs are unique: this is a live migration that takes
- * longer than the window (a guest with much memory), told but not marked,
- * and the file passes on once the owner stops. */
+/* Another host while the owner reports: refused, and once both reported
+ * the guest for longer than the owner's window, a collision.  The overlap
+ * ends at the owner's latest row: an owner that stopped (the source of a
+ * live migration) hands over without one.  Marked only in the data
+ * directory's own files, where nothing says which hosts are one cluster. */
 static void contend(struct rrd_owner *o, struct owner_entry *e,
                     const char *host, double interval, double now,
                     struct rrd_owner_news *news) {
-  struct owner_claim *r = rival_of(e, host, now);
-  if (r == NULL)
-    return; /* refused all the same, only not told apart */
-  if (!r->in_use || silent(r, now))
-    claim(r, host, interval, now); /* it begins (again) */
-  else
-    heard(r, interval, now);
-  if (e->owner.last - r->first <= rrd_owner_window(e->owner.interval))
+  struct owner_other *x = other_add(e, host);
+  if (x == NULL)
+    return; /* refused all the same */
+  heard(&x->claim, host, interval, now);
+  if (e->owner.last - x->claim.first <= window(e->owner.interval))
     return;
-  long long since = (long long)o->wall() - (long long)(now - r->first);
-  if (e->key.cluster[0] != '\0') {
-    tell(e, r->host, since, false, now, news);
-    return;
-  }
-  mark(o, e, r->host, since);
-  r->in_use = false;
-  const struct owner_mark *m = owner_table_mark_of(e, host);
-  if (m != NULL)
-    tell(e, m->host, m->since, true, now, news);
-}
-
-/* The owner has gone quiet: the file passes to host. */
-static void migrate(struct owner_entry *e, const char *host, double interval,
-                    double now, struct rrd_owner_news *news) {
-  news->kind = RRD_OWNER_MIGRATED;
-  snprintf(news->host, sizeof(news->host), "%s", host);
-  snprintf(news->other, sizeof(news->other), "%s", e->owner.host);
-  claim(&e->owner, host, interval, now);
-  for (size_t i = 0; e->dispute != NULL && i < e->dispute->rival_count; i++)
-    if (is_host(&e->dispute->rivals[i], host))
-      e->dispute->rivals[i].in_use = false;
-}
-
-/* ---- rows -------------------------------------------------------------- */
-
-/* Nobody reported it for a day, and no host is marked for it. */
-static bool forgotten(const struct owner_entry *e, void *ctx) {
-  double now = *(const double *)ctx;
-  return (e->dispute == NULL || e->dispute->mark_count == 0) &&
-         now - e->seen >
-             fmax(RRD_OWNER_EXPIRY, rrd_owner_window(e->owner.interval));
-}
-
-static void sweep(struct rrd_owner *o, double now) {
-  if (now < o->next_sweep)
-    return;
-  if (owner_table_drop(&o->table, forgotten, &now) > 0)
+  x->since = (long long)o->wall() - (long long)(now - x->claim.first);
+  if (e->key.cluster[0] == '\0') {
+    x->marked = true;
     o->changes++;
-  o->next_sweep = now + SWEEP_EVERY;
+  }
+  log_once(e, x, now, news);
 }
 
-/* A guest with an owner, or with none known: which host's row is written. */
-static bool settle_row(struct rrd_owner *o, struct owner_entry *e,
-                       const char *host, double interval, double now,
-                       struct rrd_owner_news *news) {
+static bool decide(struct rrd_owner *o, struct owner_entry *e,
+                   const char *host, double interval, double now,
+                   struct rrd_owner_news *news) {
+  struct owner_other *x = *other_link(e, host);
   e->seen = now;
   if (is_host(&e->owner, host)) {
-    heard(&e->owner, interval, now);
+    heard(&e->owner, host, interval, now);
     return true;
   }
-  const struct owner_mark *m = owner_table_mark_of(e, host);
-  if (m != NULL) { /* seen colliding: never the owner */
-    tell(e, m->host, m->since, true, now, news);
+  if (x != NULL && x->marked) {
+    log_once(e, x, now, news);
     return false;
   }
-  if (e->owner.in_use && !silent(&e->owner, now)) {
+  if (e->owner.host[0] && !owner_quiet(&e->owner, now)) {
     contend(o, e, host, interval, now, news);
     return false;
   }
-  if (e->owner.in_use)
-    migrate(e, host, interval, now, news);
-  else
-    claim(&e->owner, host, interval, now); /* owner unknown: first wins */
-  o->changes++;
+  if (e->owner.host[0]) { /* the owner went quiet: a migration */
+    news->kind = RRD_OWNER_MIGRATED;
+    snprintf(news->host, sizeof(news->host), "%s", host);
+    snprintf(news->other, sizeof(news->other), "%s", e->owner.host);
+  }
+  new_owner(o, e, host, interval, now);
   return true;
 }
 
-static bool decide(struct rrd_owner *o, const struct rrd_layout *layout,
-                   const char *cluster, const char *name, const char *host,
-                   double interval, double now, struct rrd_owner_news *news) {
-  struct owner_entry *e = owner_table_find(&o->table, layout, cluster, name);
-  if (e == NULL &&
-      (e = owner_table_add(&o->table, layout, cluster, name)) == NULL)
-    return false;
-  return settle_row(o, e, host, interval, now, news);
+static struct owner_entry *entry_of(struct rrd_owner *o,
+                                    const struct rrd_layout *layout,
+                                    const char *cluster, const char *name) {
+  struct rrd_keyed *k = rrd_keyed_table_find(&o->table, layout, cluster, name);
+  if (k == NULL && (k = calloc(1, sizeof(struct owner_entry))) != NULL) {
+    rrd_keyed_set(k, layout, cluster, name);
+    rrd_keyed_table_insert(&o->table, k);
+  }
+  return (struct owner_entry *)k;
+}
+
+/* Nobody reported it for a day, and no host is marked for it. */
+static bool forgotten(const struct rrd_keyed *k, void *now) {
+  const struct owner_entry *e = (const struct owner_entry *)k;
+  for (const struct owner_other *x = e->others; x != NULL; x = x->next)
+    if (x->marked)
+      return false;
+  return *(double *)now - e->seen >
+         fmax(RRD_OWNER_EXPIRY, window(e->owner.interval));
 }
 
 bool rrd_owner_admit(struct rrd_owner *o, const struct rrd_layout *layout,
@@ -276,11 +253,13 @@ bool rrd_owner_admit(struct rrd_owner *o, const struct rrd_layout *layout,
                      double interval, double now, struct rrd_owner_news *news) {
   news->kind = RRD_OWNER_QUIET;
   pthread_mutex_lock(&o->lock);
-  sweep(o, now);
-  bool admitted = decide(o, layout, cluster ? cluster : "", name, host,
-                         interval, now, news);
-  if (!admitted)
-    o->refused++;
+  if (now >= o->next_sweep) {
+    o->changes += rrd_keyed_table_drop(&o->table, forgotten, release, &now);
+    o->next_sweep = now + SWEEP_EVERY;
+  }
+  struct owner_entry *e = entry_of(o, layout, cluster ? cluster : "", name);
+  bool admitted = e != NULL && decide(o, e, host, interval, now, news);
+  o->refused += !admitted;
   pthread_mutex_unlock(&o->lock);
   return admitted;
 }
@@ -292,9 +271,139 @@ unsigned long long rrd_owner_refused(struct rrd_owner *o) {
   return n;
 }
 
-size_t rrd_owner_count(struct rrd_owner *o) {
+unsigned long long rrd_owner_changes(struct rrd_owner *o) {
   pthread_mutex_lock(&o->lock);
-  size_t n = o->table.keyed.entry_count;
+  unsigned long long n = o->changes;
   pthread_mutex_unlock(&o->lock);
   return n;
+}
+
+size_t rrd_owner_count(struct rrd_owner *o) {
+  pthread_mutex_lock(&o->lock);
+  size_t n = o->table.entry_count;
+  pthread_mutex_unlock(&o->lock);
+  return n;
+}
+
+/* ---- to and from the owners file --------------------------------------- */
+
+struct records {
+  struct rrd_owner_record *r;
+  size_t n, size;
+};
+
+static int put(struct records *s, const struct owner_entry *e,
+               const char *host, const struct owner_other *x) {
+  struct rrd_owner_record *r = grow_array(s->r, s->n + 1, &s->size,
+                                          sizeof(*s->r), 64);
+  if (r == NULL)
+    return -ENOMEM;
+  s->r = r;
+  r = &r[s->n++];
+  *r = (struct rrd_owner_record){.layout = e->key.layout};
+  r->kind = x ? RRD_OWNER_RECORD_COLLISION : RRD_OWNER_RECORD_OWNER;
+  memcpy(r->cluster, e->key.cluster, sizeof(r->cluster));
+  memcpy(r->name, e->key.name, sizeof(r->name));
+  snprintf(r->host, sizeof(r->host), "%s", host);
+  r->since = x ? x->since : 0;
+  r->interval = x ? 0 : e->owner.interval > 0 ? e->owner.interval
+                                              : RRD_OWNER_DEFAULT_INTERVAL;
+  return 0;
+}
+
+static int put_entry(struct rrd_keyed *k, void *records) {
+  const struct owner_entry *e = (const struct owner_entry *)k;
+  int r = e->owner.host[0] ? put(records, e, e->owner.host, NULL) : 0;
+  for (const struct owner_other *x = e->others; r == 0 && x; x = x->next)
+    r = x->marked ? put(records, e, x->claim.host, x) : 0;
+  return r;
+}
+
+int rrd_owner_snapshot(struct rrd_owner *o, struct rrd_owner_record **ret,
+                       size_t *count) {
+  struct records s = {0};
+  pthread_mutex_lock(&o->lock);
+  int r = rrd_keyed_table_each(&o->table, put_entry, &s);
+  pthread_mutex_unlock(&o->lock);
+  if (r != 0)
+    free(s.r);
+  *ret = r == 0 ? s.r : NULL;
+  *count = r == 0 ? s.n : 0;
+  return r;
+}
+
+static bool names(const struct rrd_owner_record *r, size_t n,
+                  enum rrd_owner_record_kind kind, const char *host) {
+  for (size_t i = 0; i < n; i++)
+    if (r[i].kind == kind && strcmp(r[i].host, host) == 0)
+      return true;
+  return false;
+}
+
+/* The marks the records name, none else; returns whether any went. */
+static int replace_marks(struct owner_entry *e,
+                         const struct rrd_owner_record *r, size_t n) {
+  int forgot = 0;
+  for (struct owner_other **p = &e->others, *x; (x = *p) != NULL;) {
+    bool goes = x->marked && !names(r, n, RRD_OWNER_RECORD_COLLISION,
+                                    x->claim.host);
+    if (goes) { /* its rows start anew too */
+      *p = x->next;
+      free(x);
+      forgot = RRD_OWNER_FORGOTTEN;
+    } else {
+      p = &x->next;
+    }
+  }
+  for (size_t i = 0; i < n; i++) {
+    struct owner_other *x = r[i].kind == RRD_OWNER_RECORD_COLLISION
+                                ? other_add(e, r[i].host)
+                                : NULL;
+    if (r[i].kind == RRD_OWNER_RECORD_COLLISION && x == NULL)
+      return -ENOMEM;
+    if (x != NULL && !x->marked)
+      *x = (struct owner_other){.next = x->next, .marked = true,
+                                .since = r[i].since};
+    if (x != NULL)
+      snprintf(x->claim.host, sizeof(x->claim.host), "%s", r[i].host);
+  }
+  return forgot;
+}
+
+int rrd_owner_replace(struct rrd_owner *o, const struct rrd_owner_record *r,
+                      size_t n, double now) {
+  const struct rrd_owner_record *owner = NULL;
+  for (size_t i = 0; i < n; i++)
+    if (r[i].kind == RRD_OWNER_RECORD_OWNER &&
+        !names(r, n, RRD_OWNER_RECORD_COLLISION, r[i].host))
+      owner = &r[i]; /* a host seen colliding is never the owner */
+  pthread_mutex_lock(&o->lock);
+  struct owner_entry *e = entry_of(o, r->layout, r->cluster, r->name);
+  int changed = e != NULL ? replace_marks(e, r, n) : -ENOMEM;
+  if (changed >= 0 && !(owner ? is_host(&e->owner, owner->host)
+                              : e->owner.host[0] == '\0')) {
+    new_owner(o, e, owner ? owner->host : NULL, owner ? owner->interval : 0,
+              now);
+    changed |= RRD_OWNER_GIVEN;
+  }
+  o->changes += changed == RRD_OWNER_FORGOTTEN;
+  if (e != NULL)
+    e->seen = fmax(e->seen, now);
+  pthread_mutex_unlock(&o->lock);
+  return changed;
+}
+
+bool rrd_owner_drop(struct rrd_owner *o, const struct rrd_layout *layout,
+                    const char *cluster, const char *name, double now,
+                    double quiet) {
+  pthread_mutex_lock(&o->lock);
+  struct rrd_keyed *k = rrd_keyed_table_find(&o->table, layout, cluster, name);
+  bool drop = k != NULL && now - ((struct owner_entry *)k)->seen >= quiet;
+  if (drop) {
+    rrd_keyed_table_remove(&o->table, k);
+    release(k);
+    o->changes++;
+  }
+  pthread_mutex_unlock(&o->lock);
+  return drop;
 }

@@ -1,150 +1,154 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The owners file, its lock and the operator's requests on disk (see
- * rrd_owner_disk.h).  Files are saved as src/shipping/ship_state_file.c
- * saves the shipper's state: temporary file, fsync, rename, fsync of the
- * directory.
+ * The owners file on disk (see rrd_owner_file.h): its lock, read and
+ * saved whole (temporary file, fsync, rename, fsync of the directory, as
+ * the shipper saves its state), and the operator's word on one file.
  */
-#include "pvecg/rrd_owner_disk.h"
+#include "pvecg/rrd_owner_file.h"
 
 #include "pvecg/file_durable.h"
-
-#include "pvecg/dir_names.h"
+#include "pvecg/grow.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define LOCK_NAME RRD_OWNER_FILE_NAME ".lock"
 /* Far beyond the owners of 100,000 guests with their collisions. */
 #define OWNERS_MAX (64u * 1024 * 1024)
 
-static int path_in(const char *dir, const char *name, char *buf, size_t size) {
-  int n = snprintf(buf, size, "%s/%s", dir, name);
-  return n > 0 && (size_t)n < size ? 0 : -ENAMETOOLONG;
+static int path_of(const char *dir, const char *name, char *buf) {
+  int n = snprintf(buf, PATH_MAX, "%s/%s", dir, name);
+  return n > 0 && n < PATH_MAX ? 0 : -ENAMETOOLONG;
 }
 
-static int read_path(const char *path, rrd_owner_record_fn *each, void *ctx,
-                     struct rrd_owner_file_problems *problems) {
-  char *text = NULL;
+void rrd_owner_file_id_of(const char *data_dir, struct rrd_owner_file_id *ret) {
+  char path[PATH_MAX];
+  struct stat st;
+  memset(ret, 0, sizeof(*ret));
+  if (path_of(data_dir, RRD_OWNER_FILE_NAME, path) == 0 &&
+      stat(path, &st) == 0)
+    *ret = (struct rrd_owner_file_id){st.st_ino, st.st_size, st.st_mtim};
+}
+
+bool rrd_owner_file_id_same(const struct rrd_owner_file_id *a,
+                            const struct rrd_owner_file_id *b) {
+  return a->ino == b->ino && a->size == b->size &&
+         a->mtime.tv_sec == b->mtime.tv_sec &&
+         a->mtime.tv_nsec == b->mtime.tv_nsec;
+}
+
+int rrd_owner_file_lock(const char *data_dir) {
+  char path[PATH_MAX];
+  int r = path_of(data_dir, LOCK_NAME, path);
+  int fd = r < 0 ? r : open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return r < 0 ? r : -errno;
+  while (flock(fd, LOCK_EX) != 0)
+    if (errno != EINTR) {
+      r = -errno;
+      close(fd);
+      return r;
+    }
+  return fd;
+}
+
+int rrd_owner_file_read(const char *data_dir, struct rrd_owner_records *ret) {
+  char path[PATH_MAX], *text = NULL;
   size_t len = 0;
-  memset(problems, 0, sizeof(*problems));
-  int r = file_read_whole(path, OWNERS_MAX, &text, &len);
-  if (r == -EFBIG || r == -EIO) {
-    snprintf(problems->first, sizeof(problems->first), "%s",
-             r == -EFBIG ? "not an owners file (too big, or not a regular file)"
-                         : "changed while read");
-    return -EPROTO;
-  }
-  if (r < 0)
-    return r;
-  r = rrd_owner_file_parse(text, len, each, ctx, problems);
+  int r = path_of(data_dir, RRD_OWNER_FILE_NAME, path);
+  if (r == 0)
+    r = file_read_whole(path, OWNERS_MAX, &text, &len);
+  if (r == -EFBIG)
+    return -EPROTO; /* too big, or not a regular file: not ours */
+  if (r == 0)
+    r = rrd_owner_file_parse(text, len, ret);
+  if (r == 0 && ret->count > 1)
+    qsort(ret->r, ret->count, sizeof(*ret->r), rrd_owner_file_order);
   free(text);
   return r;
 }
 
-int rrd_owner_disk_read(const char *data_dir, rrd_owner_record_fn *each,
-                        void *ctx, struct rrd_owner_file_problems *problems) {
-  char path[PATH_MAX];
-  int r = path_in(data_dir, RRD_OWNER_FILE_NAME, path, sizeof(path));
-  return r < 0 ? r : read_path(path, each, ctx, problems);
-}
-
-/* The records to write, for file_write_durably(). */
 struct records {
-  const struct rrd_owner_record *record;
-  size_t count;
+  const struct rrd_owner_record *r;
+  size_t n;
 };
 
 static int format(FILE *out, const void *ctx) {
-  const struct records *r = ctx;
-  return rrd_owner_file_write(out, r->record, r->count);
+  const struct records *t = ctx;
+  return rrd_owner_file_write(out, t->r, t->n);
 }
 
-/* Writes tmp, renames it to name, syncs the directory. */
-static int save_as(const char *dir, const char *name, const char *tmp_name,
-                   const struct rrd_owner_record *records, size_t count,
-                   char *path, size_t path_size) {
-  char tmp[PATH_MAX];
-  int r = path_in(dir, name, path, path_size);
-  if (r == 0)
-    r = path_in(dir, tmp_name, tmp, sizeof(tmp));
-  struct records text = {records, count};
-  if (r == 0)
-    r = file_write_durably(dir, path, tmp, NULL, 0644, format, &text);
-  return r;
+int rrd_owner_file_save(const char *data_dir, struct rrd_owner_record *r,
+                        size_t n, struct rrd_owner_file_id *id) {
+  char path[PATH_MAX], tmp[PATH_MAX];
+  struct records text = {r, n};
+  if (n > 1)
+    qsort(r, n, sizeof(*r), rrd_owner_file_order); /* the same owners, the same file */
+  int err = path_of(data_dir, RRD_OWNER_FILE_NAME, path);
+  if (err == 0)
+    err = path_of(data_dir, "." RRD_OWNER_FILE_NAME ".tmp", tmp);
+  if (err == 0)
+    err = file_write_durably(data_dir, path, tmp, NULL, 0644, format, &text);
+  if (err == 0)
+    rrd_owner_file_id_of(data_dir, id);
+  return err;
 }
 
-int rrd_owner_disk_save(const char *data_dir,
-                        const struct rrd_owner_record *records, size_t count,
-                        char *err, size_t err_size) {
-  char path[PATH_MAX];
-  int r = save_as(data_dir, RRD_OWNER_FILE_NAME, "." RRD_OWNER_FILE_NAME ".tmp",
-                  records, count, path, sizeof(path));
-  if (r < 0)
-    snprintf(err, err_size, "saving %s/%s: %s", data_dir, RRD_OWNER_FILE_NAME,
-             strerror(-r));
-  return r;
+/* Gives the file q names to host (its mark goes) or forgets its marks:
+ * the records of the file that go are dropped in place. */
+static int settle(struct rrd_owner_records *t,
+                  const struct rrd_owner_record *q, const char *host) {
+  double interval = 10.0; /* collectd's default, until host reports */
+  size_t kept = 0, marks = 0;
+  for (size_t i = 0; i < t->count; i++) {
+    struct rrd_owner_record *r = &t->r[i];
+    bool owner = r->kind == RRD_OWNER_RECORD_OWNER;
+    bool goes = rrd_owner_same_file(r, q) &&
+                (host == NULL ? !owner : owner || strcmp(r->host, host) == 0);
+    if (goes && owner)
+      interval = r->interval;
+    marks += goes && !owner;
+    if (!goes)
+      t->r[kept++] = *r;
+  }
+  t->count = kept;
+  if (host == NULL)
+    return marks > 0 ? 0 : -ENOENT;
+  t->r[kept] = *q; /* room: at least as many as before */
+  t->r[kept].kind = RRD_OWNER_RECORD_OWNER;
+  t->r[kept].interval = interval;
+  snprintf(t->r[kept].host, sizeof(t->r[kept].host), "%s", host);
+  t->count++;
+  return 0;
 }
 
-int rrd_owner_disk_lock(const char *data_dir) {
-  char path[PATH_MAX];
-  int r = path_in(data_dir, RRD_OWNER_LOCK_NAME, path, sizeof(path));
-  if (r < 0)
-    return r;
-  int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+int rrd_owner_file_settle(const char *data_dir,
+                          const struct rrd_owner_record *q, const char *host) {
+  struct rrd_owner_records t = {0};
+  struct rrd_owner_file_id id;
+  int fd = rrd_owner_file_lock(data_dir);
   if (fd < 0)
-    return -errno;
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    r = errno == EWOULDBLOCK ? -EWOULDBLOCK : -errno;
-    close(fd);
-    return r;
-  }
-  return fd;
-}
-
-int rrd_owner_disk_request(const char *data_dir,
-                           const struct rrd_owner_record *records, size_t count,
-                           char *path, size_t path_size) {
-  char name[64], tmp[80];
-  snprintf(name, sizeof(name), RRD_OWNER_REQUEST_PREFIX "%ld", (long)getpid());
-  /* a dot file until whole: the writer takes only names with the prefix */
-  snprintf(tmp, sizeof(tmp), ".%s.tmp", name);
-  return save_as(data_dir, name, tmp, records, count, path, path_size);
-}
-
-static bool is_request(const char *name) {
-  return strncmp(name, RRD_OWNER_REQUEST_PREFIX,
-                 strlen(RRD_OWNER_REQUEST_PREFIX)) == 0;
-}
-
-static int by_name(const void *a, const void *b) {
-  return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-int rrd_owner_disk_take_requests(const char *data_dir,
-                                 rrd_owner_record_fn *each, void *ctx,
-                                 struct rrd_owner_file_problems *problems) {
-  struct dir_names names;
-  dir_names_read(data_dir, DIR_ENTRY_FILE, is_request, 64, &names);
-  if (names.count > 1)
-    qsort(names.name, names.count, sizeof(*names.name), by_name);
-  memset(problems, 0, sizeof(*problems));
-  for (size_t i = 0; i < names.count; i++) {
-    char path[PATH_MAX];
-    struct rrd_owner_file_problems p;
-    if (path_in(data_dir, names.name[i], path, sizeof(path)) != 0)
-      continue;
-    if (read_path(path, each, ctx, &p) != 0 && problems->first[0] == '\0')
-      *problems = p;
-    unlink(path);
-  }
-  int r = (int)names.count;
-  dir_names_free(&names);
+    return fd;
+  int r = rrd_owner_file_read(data_dir, &t);
+  if (r == -ENOENT)
+    r = 0; /* none yet: nothing to forget */
+  struct rrd_owner_record *grown =
+      r == 0 ? grow_array(t.r, t.count + 1, &t.size, sizeof(*t.r), 1) : NULL;
+  if (r == 0 && grown == NULL)
+    r = -ENOMEM;
+  if (grown != NULL)
+    t.r = grown;
+  if (r == 0)
+    r = settle(&t, q, host);
+  if (r == 0)
+    r = rrd_owner_file_save(data_dir, t.r, t.count, &id);
+  close(fd);
+  free(t.r);
   return r;
 }

@@ -11,7 +11,6 @@
 #include "rrd_sink_internal.h"
 
 #include "rrd_owner.h"
-#include "rrd_owner_keeper.h"
 #include "rrd_sender_batch.h"
 #include "rrd_sink_log.h"
 #include "rrd_sink_overflow.h"
@@ -121,7 +120,7 @@ void rrd_sink_destroy(struct rrd_sink *s) {
     pthread_cond_destroy(&s->work);
     pthread_cond_destroy(&s->progress);
   }
-  rrd_owner_keeper_stop(s->owners_keeper);
+  rrd_owner_sync_stop(s->owners_sync);
   rrd_store_free(s->store);
   rrd_owner_free(s->owners);
   rrdcached_client_free(s->client);
@@ -154,17 +153,16 @@ static void keep_owners(struct rrd_sink *s, const struct rrd_sink_options *o) {
            "are not on this machine.");
     return;
   }
-  struct rrd_owner_keeper_options ko = {
+  struct rrd_owner_sync_options so = {
       .data_dir = o->data_dir,
       .owners = s->owners,
-      .clock = s->clock,
       .log = s->log,
       .log_ctx = s->log_ctx,
       .host_in_cluster = o->host_in_cluster,
   };
-  if (rrd_owner_keeper_start(&ko, &s->owners_keeper) != 0)
-    s->owners_keeper = NULL; /* said; the owners live in memory */
-  s->owners_kept = s->owners_keeper != NULL;
+  if (rrd_owner_sync_start(&so, s->clock(), &s->owners_sync) != 0)
+    s->owners_sync = NULL; /* out of memory: the owners live in memory */
+  s->owners_kept = s->owners_sync != NULL;
 }
 
 int rrd_sink_new(const struct rrd_sink_options *o, struct rrd_sink **ret,
@@ -244,8 +242,8 @@ void rrd_sink_free(struct rrd_sink *s) {
   if (s == NULL)
     return;
   /* saved now, whatever becomes of the sender */
-  rrd_owner_keeper_stop(s->owners_keeper);
-  s->owners_keeper = NULL;
+  rrd_owner_sync_stop(s->owners_sync);
+  s->owners_sync = NULL;
   if (s->client == NULL) {
     rrd_sink_destroy(s);
     return;
@@ -336,11 +334,14 @@ void rrd_sink_write_guest(struct rrd_sink *s, const struct rrd_layout *layout,
    * minute, whatever the host's interval. */
   double pace = layout == &layout_pve_vm_9_0 ? interval : 0;
   struct rrd_owner_news news;
+  double now = s->clock();
   bool admitted = rrd_owner_admit(s->owners, &layout_pve_vm_9_0, cluster, vmid,
-                                  host, pace, s->clock(), &news);
+                                  host, pace, now, &news);
   rrd_sink_log_owner(s, &layout_pve_vm_9_0, cluster, vmid, &news);
   if (admitted)
     rrd_sink_write(s, layout, cluster, vmid, t, values, n);
+  if (s->owners_sync != NULL)
+    rrd_owner_sync_tick(s->owners_sync, now);
 }
 
 /* ---- flush ------------------------------------------------------------- */

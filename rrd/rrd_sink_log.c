@@ -152,8 +152,8 @@ static void log_collision(struct rrd_sink *s, const struct rrd_layout *layout,
                           const char *cluster, const char *vmid,
                           const struct rrd_owner_news *news) {
   /* room for the longest paths and host names; the log may cut it */
-  char message[MESSAGE_SIZE + 4 * PATH_MAX + 8 * OWNER_HOST_SIZE];
-  char path[PATH_MAX], since[32] = "?", owner[OWNER_HOST_SIZE + 32];
+  char message[MESSAGE_SIZE + 4 * PATH_MAX + 8 * RRD_OWNER_HOST_SIZE];
+  char path[PATH_MAX], since[32] = "?", owner[RRD_OWNER_HOST_SIZE + 32];
   char guest[2 * RRD_STORE_NAME_MAX + 32], settle[3 * PATH_MAX];
   if (rrd_store_path(s->store, layout, cluster, vmid, path, sizeof(path)) != 0)
     snprintf(path, sizeof(path), "%s/%s", layout->name, vmid);
@@ -185,7 +185,7 @@ static void log_long_migration(struct rrd_sink *s,
                                const struct rrd_layout *layout,
                                const char *cluster, const char *vmid,
                                const struct rrd_owner_news *news) {
-  char message[MESSAGE_SIZE + PATH_MAX + 8 * OWNER_HOST_SIZE];
+  char message[MESSAGE_SIZE + PATH_MAX + 8 * RRD_OWNER_HOST_SIZE];
   char path[PATH_MAX], guest[2 * RRD_STORE_NAME_MAX + 32];
   if (rrd_store_path(s->store, layout, cluster, vmid, path, sizeof(path)) != 0)
     snprintf(path, sizeof(path), "%s/%s", layout->name, vmid);

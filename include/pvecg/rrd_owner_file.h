@@ -1,25 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The text of pve_rrd's owners file, <DataDir>/pvecg-owners: which host
- * owns each guest's file and which hosts were seen reporting the same
- * VMID at the same time (collided), so that both survive a restart of
- * collectd (rrd/rrd_owner.h says why that matters).  The same text, with
- * other record kinds, carries an operator's request from `pvecg check
- * --owners` to the running writer (rrd_owner_disk.h).
+ * pve_rrd's owners file, <DataDir>/pvecg-owners: which host owns each
+ * guest's file and which hosts were seen colliding over it (rrd/rrd_owner.h):
  *
  *   pvecg-owners 1
  *   owner pve-vm-9.0 . 196 nodea 10
  *   collision pve-vm-9.0 . 196 nodeb 1764934800
  *   end 2
  *
- * One record a line: kind, layout, cluster ("." for the data directory's
- * own files), file name, host, then the owner's interval in seconds or
- * the time (s since the epoch) the host was first seen colliding.  Names
- * and hosts escape bytes up to space, DEL and '%' as %XX, so that any
- * host name collectd carries fits in one field.  The last line counts the
- * records: a file without it was cut short.  Parsing is pure (buffer in,
- * records out) and strict: a line that is not exactly a record is
- * skipped and counted, and what went wrong first is described once.
+ * Kind, layout, cluster ("." for the data directory's own), file name,
+ * host (bytes up to space, DEL and '%' as %XX), then the owner's interval
+ * (s) or when the host was first seen colliding (s since the epoch).  The
+ * end line counts the records: without it the file was cut short.  Its
+ * writers (pve_rrd, `pvecg check --owners`) hold an flock on
+ * <DataDir>/pvecg-owners.lock and replace it whole (write, fsync, rename).
  */
 #ifndef PVECG_RRD_OWNER_FILE_H
 #define PVECG_RRD_OWNER_FILE_H
@@ -30,61 +24,65 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #define RRD_OWNER_FILE_NAME "pvecg-owners"
 #define RRD_OWNER_FILE_VERSION 1
-/* collectd's host names are at most 127 bytes (DATA_MAX_NAME_LEN). */
-#define RRD_OWNER_HOST_SIZE 128
+#define RRD_OWNER_HOST_SIZE 128 /* collectd's DATA_MAX_NAME_LEN */
 
-enum rrd_owner_record_kind {
-  RRD_OWNER_RECORD_OWNER,     /* host owns the file (state) */
-  RRD_OWNER_RECORD_COLLISION, /* host was seen colliding since (state) */
-  RRD_OWNER_RECORD_GIVE,      /* request: hand the file to host */
-  RRD_OWNER_RECORD_FORGET,    /* request: forget the file's collisions */
-};
+enum rrd_owner_record_kind { RRD_OWNER_RECORD_OWNER, RRD_OWNER_RECORD_COLLISION };
 
 struct rrd_owner_record {
   enum rrd_owner_record_kind kind;
-  const struct rrd_layout *layout;      /* one of rrd_layouts[] */
+  const struct rrd_layout *layout;      /* a guest layout of rrd_layouts[] */
   char cluster[RRD_STORE_NAME_MAX + 1]; /* "": the data directory's own */
   char name[RRD_STORE_NAME_MAX + 1];
-  char host[RRD_OWNER_HOST_SIZE]; /* "" for FORGET */
-  double interval;                /* OWNER: s between its rows, > 0 */
-  long long since;                /* COLLISION: s since the epoch */
+  char host[RRD_OWNER_HOST_SIZE];
+  double interval; /* OWNER: s between its rows, > 0 */
+  long long since; /* COLLISION: s since the epoch */
 };
 
-struct rrd_owner_file_problems {
-  bool truncated;   /* no end line, or its count differs */
-  size_t bad_lines; /* lines skipped */
-  char first[160];  /* the first problem, "" when none */
+struct rrd_owner_records {
+  struct rrd_owner_record *r; /* to free */
+  size_t count, size;
+  size_t bad_lines; /* lines skipped: not a record */
+  bool cut;         /* no end line, or one counting other records */
 };
 
-typedef int rrd_owner_record_fn(const struct rrd_owner_record *record,
-                                void *ctx);
-
-/*
- * Calls each for every good record of text, in order, and stops at the
- * first call that returns non-zero (returned).  Returns 0, or -EPROTO when
- * the first line is not this version's header (nothing is read: a file of
- * another version is not guessed at).  Lines that are not records are
- * counted in problems, never fatal.
- */
+/* Appends the good records of text to ret (zeroed by the caller): 0,
+ * -EPROTO when the first line is not this version's header, -ENOMEM. */
 int rrd_owner_file_parse(const char *text, size_t len,
-                         rrd_owner_record_fn *each, void *ctx,
-                         struct rrd_owner_file_problems *problems);
+                         struct rrd_owner_records *ret);
+int rrd_owner_file_write(FILE *f, const struct rrd_owner_record *r, size_t n);
 
-/* The header line, one line per record, the end line. */
-int rrd_owner_file_write(FILE *f, const struct rrd_owner_record *records,
-                         size_t count);
+bool rrd_owner_same_file(const struct rrd_owner_record *a,
+                         const struct rrd_owner_record *b);
+/* qsort order: by file, its owner first, then its marks by time, host. */
+int rrd_owner_file_order(const void *a, const void *b);
 
-/* "cluster/layout/name" or "layout/name", as `pvecg check --owners` names
- * a file; returns 0 or -ENAMETOOLONG. */
-int rrd_owner_file_label(const struct rrd_owner_record *record, char *buf,
-                         size_t size);
+/* The file's (inode, size, mtime), all zero when there is none: another
+ * writer's edit changes it. */
+struct rrd_owner_file_id {
+  ino_t ino;
+  off_t size;
+  struct timespec mtime;
+};
+void rrd_owner_file_id_of(const char *data_dir, struct rrd_owner_file_id *ret);
+bool rrd_owner_file_id_same(const struct rrd_owner_file_id *a,
+                            const struct rrd_owner_file_id *b);
 
-/* The layout, cluster and name of a label (the inverse, also taking an
- * absolute path below data_dir); 0 or -EINVAL. */
-int rrd_owner_file_unlabel(const char *data_dir, const char *label,
-                           struct rrd_owner_record *ret);
+/* Waits for the file's lock: an fd to close, or -errno. */
+int rrd_owner_file_lock(const char *data_dir);
+/* Reads the file into ret (zeroed by the caller), sorted: 0, -ENOENT,
+ * -EPROTO (another version or not a file of ours) or -errno. */
+int rrd_owner_file_read(const char *data_dir, struct rrd_owner_records *ret);
+/* Sorts and saves the records, id the new file's: 0 or -errno. */
+int rrd_owner_file_save(const char *data_dir, struct rrd_owner_record *r,
+                        size_t n, struct rrd_owner_file_id *id);
+/* Under the lock, gives the file to host (its mark goes) or, host NULL,
+ * forgets its marks: 0, -ENOENT (nothing to forget), -EPROTO, -errno. */
+int rrd_owner_file_settle(const char *data_dir,
+                          const struct rrd_owner_record *file,
+                          const char *host);
 
 #endif

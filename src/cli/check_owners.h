@@ -6,9 +6,8 @@
 #ifndef PVECG_CHECK_OWNERS_H
 #define PVECG_CHECK_OWNERS_H
 
-/* Lists every file with its owner and the hosts seen colliding (and
- * since when).  Returns an exit status: 0, 1 when a host is seen colliding
- * or the file cannot be read. */
+/* Every file with its owner and the hosts seen colliding (and since when).
+ * An exit status: 1 when a host is seen colliding or the file is bad. */
 int check_owners_list(const char *data_dir);
 
 /* --give FILE HOST (host not NULL) or --forget FILE; an exit status. */

@@ -7,63 +7,45 @@
 
 #include "pvecg/grow.h"
 #include "pvecg/json_writer.h"
-#include "pvecg/rrd_owner_disk.h"
+#include "pvecg/rrd_owner_file.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct reading {
-  struct serve_collision *c;
-  size_t count, size;
-  char owner[RRD_OWNER_HOST_SIZE]; /* of the file being read */
-  struct rrd_owner_record file;    /* its key */
-  int err;
-};
-
-static bool same_file(const struct rrd_owner_record *a,
-                      const struct rrd_owner_record *b) {
-  return a->layout == b->layout && strcmp(a->cluster, b->cluster) == 0 &&
-         strcmp(a->name, b->name) == 0;
-}
-
-/* The records come by file, its owner first. */
-static int take(const struct rrd_owner_record *r, void *ctx) {
-  struct reading *d = ctx;
-  if (!same_file(r, &d->file)) {
-    d->file = *r;
-    d->owner[0] = '\0';
-  }
-  if (r->kind == RRD_OWNER_RECORD_OWNER)
-    snprintf(d->owner, sizeof(d->owner), "%s", r->host);
-  if (r->kind != RRD_OWNER_RECORD_COLLISION)
-    return 0;
-  struct serve_collision *grown =
-      grow_array(d->c, d->count + 1, &d->size, sizeof(*d->c), 8);
-  if (grown == NULL)
-    return d->err = -ENOMEM;
-  d->c = grown;
-  struct serve_collision *c = &d->c[d->count++];
-  memcpy(c->cluster, r->cluster, sizeof(c->cluster));
-  memcpy(c->vmid, r->name, sizeof(c->vmid));
-  memcpy(c->owner, d->owner, sizeof(c->owner));
-  memcpy(c->other, r->host, sizeof(c->other));
-  c->since = r->since;
-  return 0;
-}
-
 int serve_collisions_read(const char *dir, struct serve_collision **ret,
                           size_t *count) {
-  struct reading d = {0};
-  struct rrd_owner_file_problems p;
+  struct rrd_owner_records f = {0};
+  struct serve_collision *c = NULL;
+  size_t n = 0, size = 0;
+  const char *owner = "";
   if (dir != NULL)
-    rrd_owner_disk_read(dir, take, &d, &p);
-  if (d.err != 0) {
-    free(d.c);
-    return d.err;
+    rrd_owner_file_read(dir, &f);
+  for (size_t i = 0; i < f.count; i++) {
+    const struct rrd_owner_record *r = &f.r[i];
+    if (i == 0 || !rrd_owner_same_file(r, &f.r[i - 1]))
+      owner = ""; /* the records come by file, its owner first */
+    if (r->kind == RRD_OWNER_RECORD_OWNER) {
+      owner = r->host;
+      continue;
+    }
+    struct serve_collision *grown =
+        grow_array(c, n + 1, &size, sizeof(*c), 8);
+    if (grown == NULL) {
+      free(c);
+      free(f.r);
+      return -ENOMEM;
+    }
+    c = grown;
+    memcpy(c[n].cluster, r->cluster, sizeof(c[n].cluster));
+    memcpy(c[n].vmid, r->name, sizeof(c[n].vmid));
+    snprintf(c[n].owner, sizeof(c[n].owner), "%s", owner);
+    memcpy(c[n].other, r->host, sizeof(c[n].other));
+    c[n++].since = r->since;
   }
-  *ret = d.c;
-  *count = d.count;
+  free(f.r);
+  *ret = c;
+  *count = n;
   return 0;
 }
 

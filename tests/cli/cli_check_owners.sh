@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pvecg check --owners with no pve_rrd running: the owners file listed one
+# pvecg check --owners on a data directory: the owners file listed one
 # line per file, the owner first, each host seen colliding with the time
 # it began (exit 1 while one is); --give hands a file to a host, which is
 # then no longer taken as colliding; --forget forgets the collisions; the
@@ -42,14 +42,14 @@ diff -u "$T/expected" "$T/out" || fail "listing"
 
 expect 0 "$PVECG" check --owners --data-dir "$D" --give pve-vm-9.0/196 nodeb
 cat >"$T/expected" <<EOF
-applied to the owners file (no pve_rrd runs)
+saved; a running pve_rrd follows within seconds
 pve-vm-9.0/196: owner nodeb; node c seen colliding since 2027-01-15 08:03:20 UTC
 EOF
 diff -u "$T/expected" "$T/out" || fail "--give"
 
 # FILE as a path below the data directory
 expect 0 "$PVECG" check --owners --data-dir "$D" --forget "$D/pve-vm-9.0/196"
-printf '%s\n' 'applied to the owners file (no pve_rrd runs)' \
+printf '%s\n' 'saved; a running pve_rrd follows within seconds' \
   'pve-vm-9.0/196: owner nodeb' | diff -u - "$T/out" || fail "--forget"
 printf '%s\n' 'pvecg-owners 1' 'owner pve-vm-9.0 . 196 nodeb 1' \
   'owner pve-vm-9.0 prod 100 pve1 10' 'end 2' |
@@ -61,7 +61,7 @@ expect 1 "$PVECG" check --owners --data-dir "$D" --forget pve-vm-9.0/196
 echo "pvecg check: pve-vm-9.0/196 has no collision to forget" |
   diff -u - "$T/err" || fail "nothing to forget"
 expect 0 "$PVECG" check --owners --data-dir "$D" --give prod/pve-vm-9.0/100 pve2
-printf '%s\n' 'applied to the owners file (no pve_rrd runs)' \
+printf '%s\n' 'saved; a running pve_rrd follows within seconds' \
   'prod/pve-vm-9.0/100: owner pve2' | diff -u - "$T/out" || fail "--give in a cluster"
 expect 1 "$PVECG" check --owners --data-dir "$D" --give pve-vm-9.0/197 nodea
 echo "pvecg check: $D/pve-vm-9.0/197: no such file" |

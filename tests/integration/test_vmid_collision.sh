@@ -150,10 +150,11 @@ stop_collectd_as node3
 flush
 gave=$(date +%s)
 check "pvecg check --owners --give under the running collectd" \
-  "applied by the running pve_rrd
+  "saved; a running pve_rrd follows within seconds
 pve-vm-9.0/196: owner nodeb" \
   "$("$PVECG" check --owners --data-dir "$DB" --give pve-vm-9.0/196 nodeb)"
-check "one line for it" 1 \
+wait_for 10 grep -qF 'now belongs to nodeb' "$T/collector.log"
+check "one line for it, once the running pve_rrd took it" 1 \
   "$(grep -cF 'pve_rrd plugin: The file pve-vm-9.0/196 now belongs to nodeb, as pvecg check --owners asked.' "$T/collector.log")"
 sleep 3
 flush

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_owner.c (and rrd_owner_table.c): which host a guest's
+ * Tests of rrd/rrd_owner.c: which host a guest's
  * file belongs to when hosts that share VMIDs send to one collector, on a
  * clock the test sets.  A migration after the window passes the file on
  * with one piece of news; a collision refuses the other host's rows from
  * the first, marks the host after the window and is told once per guest,
  * pair of hosts and hour; a marked host never takes the file over, not
  * even once the owner is quiet, while a host never seen colliding does; a
- * live migration shorter than the window is no collision; the window
+ * live migration shorter than the window is no collision, nor a
+ * handover after an overlap of two intervals or a long silence; the window
  * follows the owner's interval; guests nobody reports are forgotten unless
  * a host is marked for them; and threads that share guests keep the counts
  * whole (under ThreadSanitizer in build-tsan).  Through the sink, with
@@ -134,6 +135,55 @@ static void test_live_migration_within_window(void **state) {
   /* 107..115 refused (17 rows), from 115.5 on admitted (3 rows) */
   assert_int_equal(rrd_owner_refused(o), 17);
   assert_int_equal(t.admitted, 11 + 3);
+}
+
+/* No host is marked as seen colliding for any guest. */
+static void assert_no_marks(struct rrd_owner *o) {
+  struct rrd_owner_record *r;
+  size_t n;
+  assert_int_equal(rrd_owner_snapshot(o, &r, &n), 0);
+  for (size_t i = 0; i < n; i++)
+    assert_int_equal(r[i].kind, RRD_OWNER_RECORD_OWNER);
+  free(r);
+}
+
+/* A handover: nodeb reports the guest while nodea still does for two
+ * intervals, then nodea stops.  nodeb gets the file once nodea has been
+ * quiet for the window, and nothing is marked or logged as a collision. */
+static void test_handover(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  for (int i = 0; i < 10; i++)
+    assert_true(row(o, &t, "196", "nodea", 100.0 + i));
+  for (int i = 0; i < 2; i++) {
+    assert_true(row(o, &t, "196", "nodea", 110.0 + i));
+    assert_false(row(o, &t, "196", "nodeb", 110.5 + i));
+  }
+  int waited = 0; /* nodea's last row at 111: the window ends at 116 */
+  while (!row(o, &t, "196", "nodeb", 112.5 + waited))
+    waited++;
+  assert_int_equal(waited, 4);
+  assert_int_equal(t.migrated, 1);
+  assert_int_equal(t.collisions, 0);
+  assert_string_equal(t.last.host, "nodeb");
+  assert_no_marks(o);
+  for (int i = 0; i < 100; i++)
+    assert_true(row(o, &t, "196", "nodeb", 117.0 + i));
+  assert_int_equal(t.migrated + t.collisions, 1);
+}
+
+/* nodeb's first rows come 10 minutes after nodea's last: its file. */
+static void test_handover_after_silence(void **state) {
+  struct rrd_owner *o = *state;
+  struct tally t = {0};
+  for (int i = 0; i < 10; i++)
+    assert_true(row(o, &t, "196", "nodea", 100.0 + i));
+  for (int i = 0; i < 10; i++)
+    assert_true(row(o, &t, "196", "nodeb", 709.0 + i));
+  assert_int_equal(t.migrated, 1);
+  assert_int_equal(t.collisions, 0);
+  assert_int_equal(rrd_owner_refused(o), 0);
+  assert_no_marks(o);
 }
 
 static void test_window_follows_owner_interval(void **state) {
@@ -751,6 +801,8 @@ int main(void) {
       T(test_first_host_owns),
       T(test_migration_after_window),
       T(test_live_migration_within_window),
+      T(test_handover),
+      T(test_handover_after_silence),
       T(test_window_follows_owner_interval),
       T(test_collision_told_once),
       T(test_pair_told_once_either_way),
