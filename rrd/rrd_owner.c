@@ -22,7 +22,7 @@
  * recently makes room: a bound against a flood of host names. */
 #define OTHERS_MAX 64
 
-struct owner_claim { /* a host reporting the guest */
+struct owner_claim {              /* a host reporting the guest */
   char host[RRD_OWNER_HOST_SIZE]; /* "": none */
   double first, last;             /* its rows since it began (again), s */
   double interval;                /* between its rows, s */
@@ -85,8 +85,6 @@ void rrd_owner_free(struct rrd_owner *o) {
 void rrd_owner_set_wall_clock(struct rrd_owner *o, time_t (*wall)(void)) {
   o->wall = wall != NULL ? wall : wall_now;
 }
-
-/* ---- hosts ------------------------------------------------------------- */
 
 static double window(double interval) {
   return RRD_OWNER_WINDOW_INTERVALS *
@@ -161,8 +159,6 @@ static void new_owner(struct rrd_owner *o, struct owner_entry *e,
   o->changes++;
 }
 
-/* ---- the rule ---------------------------------------------------------- */
-
 /* x's collision with the owner, unless logged since this owner took the
  * file and within the hour. */
 static void log_once(struct owner_entry *e, struct owner_other *x, double now,
@@ -201,9 +197,8 @@ static void contend(struct rrd_owner *o, struct owner_entry *e,
   log_once(e, x, now, news);
 }
 
-static bool decide(struct rrd_owner *o, struct owner_entry *e,
-                   const char *host, double interval, double now,
-                   struct rrd_owner_news *news) {
+static bool decide(struct rrd_owner *o, struct owner_entry *e, const char *host,
+                   double interval, double now, struct rrd_owner_news *news) {
   struct owner_other *x = *other_link(e, host);
   e->seen = now;
   if (is_host(&e->owner, host)) {
@@ -285,17 +280,15 @@ size_t rrd_owner_count(struct rrd_owner *o) {
   return n;
 }
 
-/* ---- to and from the owners file --------------------------------------- */
-
 struct records {
   struct rrd_owner_record *r;
   size_t n, size;
 };
 
-static int put(struct records *s, const struct owner_entry *e,
-               const char *host, const struct owner_other *x) {
-  struct rrd_owner_record *r = grow_array(s->r, s->n + 1, &s->size,
-                                          sizeof(*s->r), 64);
+static int put(struct records *s, const struct owner_entry *e, const char *host,
+               const struct owner_other *x) {
+  struct rrd_owner_record *r =
+      grow_array(s->r, s->n + 1, &s->size, sizeof(*s->r), 64);
   if (r == NULL)
     return -ENOMEM;
   s->r = r;
@@ -306,8 +299,9 @@ static int put(struct records *s, const struct owner_entry *e,
   memcpy(r->name, e->key.name, sizeof(r->name));
   snprintf(r->host, sizeof(r->host), "%s", host);
   r->since = x ? x->since : 0;
-  r->interval = x ? 0 : e->owner.interval > 0 ? e->owner.interval
-                                              : RRD_OWNER_DEFAULT_INTERVAL;
+  r->interval = x                       ? 0
+                : e->owner.interval > 0 ? e->owner.interval
+                                        : RRD_OWNER_DEFAULT_INTERVAL;
   return 0;
 }
 
@@ -345,8 +339,8 @@ static int replace_marks(struct owner_entry *e,
                          const struct rrd_owner_record *r, size_t n) {
   int forgot = 0;
   for (struct owner_other **p = &e->others, *x; (x = *p) != NULL;) {
-    bool goes = x->marked && !names(r, n, RRD_OWNER_RECORD_COLLISION,
-                                    x->claim.host);
+    bool goes =
+        x->marked && !names(r, n, RRD_OWNER_RECORD_COLLISION, x->claim.host);
     if (goes) { /* its rows start anew too */
       *p = x->next;
       free(x);
@@ -362,8 +356,8 @@ static int replace_marks(struct owner_entry *e,
     if (r[i].kind == RRD_OWNER_RECORD_COLLISION && x == NULL)
       return -ENOMEM;
     if (x != NULL && !x->marked)
-      *x = (struct owner_other){.next = x->next, .marked = true,
-                                .since = r[i].since};
+      *x = (struct owner_other){
+          .next = x->next, .marked = true, .since = r[i].since};
     if (x != NULL)
       snprintf(x->claim.host, sizeof(x->claim.host), "%s", r[i].host);
   }
@@ -380,8 +374,8 @@ int rrd_owner_replace(struct rrd_owner *o, const struct rrd_owner_record *r,
   pthread_mutex_lock(&o->lock);
   struct owner_entry *e = entry_of(o, r->layout, r->cluster, r->name);
   int changed = e != NULL ? replace_marks(e, r, n) : -ENOMEM;
-  if (changed >= 0 && !(owner ? is_host(&e->owner, owner->host)
-                              : e->owner.host[0] == '\0')) {
+  if (changed >= 0 &&
+      !(owner ? is_host(&e->owner, owner->host) : e->owner.host[0] == '\0')) {
     new_owner(o, e, owner ? owner->host : NULL, owner ? owner->interval : 0,
               now);
     changed |= RRD_OWNER_GIVEN;

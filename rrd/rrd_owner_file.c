@@ -1,19 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The owners file's text (see rrd_owner_file.h): a strict parser, pure
- * (buffer in, records out), and its writer.
+ * The owners file (see rrd_owner_file.h): its text, a strict parser
+ * (buffer in, records out), and the file on disk, saved as the shipper
+ * saves its state: temporary file, fsync, rename, fsync of the directory.
  */
 #include "pvecg/rrd_owner_file.h"
 
+#include "pvecg/file_durable.h"
 #include "pvecg/grow.h"
 #include "pvecg/rrd_file_name.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 #define FIELDS 6
-#define LINE_MAX_LEN 2048
+#define OWNERS_MAX (64u * 1024 * 1024) /* far beyond 100,000 guests' */
 
 static const char *const kinds[] = {"owner", "collision"};
 
@@ -21,7 +27,7 @@ static bool needs_escape(unsigned char c) {
   return c <= ' ' || c == 0x7f || c == '%';
 }
 
-/* A name as one field; a stream's errors stay set, checked at the end. */
+/* A name as one field; the stream's error stays set, checked at the end. */
 static void put_escaped(FILE *f, const char *s) {
   for (const unsigned char *p = (const unsigned char *)s; *p; p++)
     fprintf(f, needs_escape(*p) ? "%%%02X" : "%c", *p);
@@ -64,29 +70,28 @@ int rrd_owner_file_order(const void *pa, const void *pb) {
 /* ---- parsing ----------------------------------------------------------- */
 
 static int hex(char c) {
-  return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                                                : -1;
+  return c >= '0' && c <= '9'   ? c - '0'
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                : -1;
 }
 
 /* A field unescaped into buf; false when empty, too long, or escaped
  * otherwise than the writer escapes. */
 static bool unescape(const char *s, char *buf, size_t size) {
   size_t n = 0;
-  for (; *s; s++) {
+  for (; *s && n + 1 < size; s++) {
     unsigned char c = (unsigned char)*s;
     if (c == '%') {
-      int hi = hex(s[1]), lo = hi >= 0 ? hex(s[2]) : -1;
-      c = (unsigned char)(hi * 16 + lo);
+      int hi = hex(s[1]), lo = hi < 0 ? -1 : hex(s[2]);
+      c = (unsigned char)(16 * hi + lo);
       if (lo < 0 || c == '\0' || !needs_escape(c))
         return false;
       s += 2;
     }
-    if (n + 1 >= size)
-      return false;
     buf[n++] = (char)c;
   }
   buf[n] = '\0';
-  return n > 0;
+  return n > 0 && *s == '\0';
 }
 
 /* A whole decimal number (whole) or any, and nothing else. */
@@ -98,64 +103,45 @@ static bool number(const char *s, bool whole, double *ret) {
          *s && *end == '\0' && errno == 0 && *ret == *ret;
 }
 
-static const struct rrd_layout *guest_layout(const char *name) {
-  for (size_t i = 0; i < rrd_layouts_count; i++)
-    if (rrd_layouts[i]->kind == RRD_LAYOUT_GUEST &&
-        strcmp(rrd_layouts[i]->name, name) == 0)
-      return rrd_layouts[i];
-  return NULL;
-}
-
 static bool record_of(char **f, struct rrd_owner_record *r) {
   double v;
   memset(r, 0, sizeof(*r));
-  r->kind = strcmp(f[0], kinds[0]) == 0 ? RRD_OWNER_RECORD_OWNER
-                                        : RRD_OWNER_RECORD_COLLISION;
-  if ((strcmp(f[0], kinds[0]) != 0 && strcmp(f[0], kinds[1]) != 0) ||
-      (r->layout = guest_layout(f[1])) == NULL)
-    return false;
-  if (strcmp(f[2], ".") != 0 &&
-      (!unescape(f[2], r->cluster, sizeof(r->cluster)) ||
-       rrd_cluster_name_problem(r->cluster) != NULL))
-    return false;
-  if (!unescape(f[3], r->name, sizeof(r->name)) ||
+  bool owner = strcmp(f[0], kinds[0]) == 0;
+  r->kind = owner ? RRD_OWNER_RECORD_OWNER : RRD_OWNER_RECORD_COLLISION;
+  for (size_t i = 0; i < rrd_layouts_count; i++)
+    if (rrd_layouts[i]->kind == RRD_LAYOUT_GUEST &&
+        strcmp(rrd_layouts[i]->name, f[1]) == 0)
+      r->layout = rrd_layouts[i];
+  if ((!owner && strcmp(f[0], kinds[1]) != 0) || r->layout == NULL ||
+      (strcmp(f[2], ".") != 0 &&
+       (!unescape(f[2], r->cluster, sizeof(r->cluster)) ||
+        rrd_cluster_name_problem(r->cluster) != NULL)) ||
+      !unescape(f[3], r->name, sizeof(r->name)) ||
       rrd_file_name_problem(r->name) != NULL ||
-      !unescape(f[4], r->host, sizeof(r->host)))
+      !unescape(f[4], r->host, sizeof(r->host)) || !number(f[5], !owner, &v))
     return false;
-  bool owner = r->kind == RRD_OWNER_RECORD_OWNER;
-  if (!number(f[5], !owner, &v) ||
-      (owner ? !(v > 0 && v <= 86400) : (v < 0 || v > 1e15)))
-    return false;
-  if (owner)
-    r->interval = v;
-  else
-    r->since = (long long)v;
-  return true;
+  r->interval = owner ? v : 0;
+  r->since = owner ? 0 : (long long)v;
+  return owner ? v > 0 && v <= 86400 : v >= 0 && v <= 1e15;
 }
 
-/* Splits line (changed in place) at each space: the field count, or -1
- * for more than FIELDS.  Empty fields are no names nor numbers. */
-static int split(char *line, char **f) {
-  int n = 0;
-  for (char *p = line; n < FIELDS; p++) {
-    f[n++] = p;
-    if ((p = strchr(p, ' ')) == NULL)
-      return n;
-    *p = '\0';
-  }
-  return -1;
-}
-
-/* One line: a record taken, the end line, or a bad line counted. */
+/* One line (changed in place): a record taken, the end line, or a bad
+ * line counted.  Fields are split at each space: empty ones are no
+ * names nor numbers. */
 static int one_line(char *line, bool *ended, struct rrd_owner_records *ret) {
-  char *f[FIELDS];
-  struct rrd_owner_record r;
+  char *f[FIELDS + 1], *p = line;
+  int n = 0;
+  do {
+    f[n++] = p;
+    if ((p = strchr(p, ' ')) != NULL)
+      *p++ = '\0';
+  } while (p != NULL && n <= FIELDS);
   double count;
-  int n = *ended || strlen(line) > LINE_MAX_LEN ? -1 : split(line, f);
-  if (n == 2 && strcmp(f[0], "end") == 0) {
+  struct rrd_owner_record r;
+  if (!*ended && n == 2 && strcmp(f[0], "end") == 0) {
     *ended = true;
     ret->cut |= !number(f[1], true, &count) || count != (double)ret->count;
-  } else if (n != FIELDS || !record_of(f, &r)) {
+  } else if (*ended || n != FIELDS || !record_of(f, &r)) {
     ret->bad_lines++;
   } else {
     struct rrd_owner_record *grown =
@@ -170,24 +156,139 @@ static int one_line(char *line, bool *ended, struct rrd_owner_records *ret) {
 
 int rrd_owner_file_parse(const char *text, size_t len,
                          struct rrd_owner_records *ret) {
-  char header[32], *copy = malloc(len + 1);
-  int r = 0, n = snprintf(header, sizeof(header), RRD_OWNER_FILE_NAME " %d\n",
-                          RRD_OWNER_FILE_VERSION);
+  char header[32];
+  int n = snprintf(header, sizeof(header), RRD_OWNER_FILE_NAME " %d\n",
+                   RRD_OWNER_FILE_VERSION);
+  if (len < (size_t)n || memcmp(text, header, (size_t)n) != 0)
+    return -EPROTO;
+  char *copy = malloc(len + 1), *line, *nl;
   if (copy == NULL)
     return -ENOMEM;
   memcpy(copy, text, len);
   copy[len] = '\0';
   bool ended = false;
-  if (len < (size_t)n || memcmp(text, header, (size_t)n) != 0)
-    r = -EPROTO;
-  char *line = r == 0 ? copy + n : copy, *nl;
-  while (r == 0 && (nl = memchr(line, '\n', len - (size_t)(line - copy)))) {
+  int r = 0;
+  for (line = copy + n; r == 0 && (nl = strchr(line, '\n')) != NULL;
+       line = nl + 1) {
     *nl = '\0';
-    r = strlen(line) == (size_t)(nl - line) ? one_line(line, &ended, ret)
-                                             : (ret->bad_lines++, 0);
-    line = nl + 1;
+    r = one_line(line, &ended, ret);
   }
-  ret->cut |= r == 0 && !ended;
+  ret->cut |= !ended || memchr(text, '\0', len) != NULL;
   free(copy);
+  return r;
+}
+
+/* ---- on disk ----------------------------------------------------------- */
+
+static int path_of(const char *dir, const char *name, char *buf) {
+  int n = snprintf(buf, PATH_MAX, "%s/%s", dir, name);
+  return n > 0 && n < PATH_MAX ? 0 : -ENAMETOOLONG;
+}
+
+int rrd_owner_file_lock(const char *data_dir) {
+  char path[PATH_MAX];
+  int r = path_of(data_dir, RRD_OWNER_FILE_NAME ".lock", path), fd = -1;
+  if (r == 0 && (fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
+    r = -errno;
+  while (r == 0 && flock(fd, LOCK_EX) != 0)
+    r = errno == EINTR ? 0 : -errno;
+  if (r != 0 && fd >= 0)
+    close(fd);
+  return r != 0 ? r : fd;
+}
+
+bool rrd_owner_file_changed(const char *data_dir, struct stat *last) {
+  char path[PATH_MAX];
+  struct stat st;
+  if (path_of(data_dir, RRD_OWNER_FILE_NAME, path) != 0 || stat(path, &st) != 0)
+    memset(&st, 0, sizeof(st));
+  bool changed = st.st_ino != last->st_ino || st.st_size != last->st_size ||
+                 st.st_mtim.tv_sec != last->st_mtim.tv_sec ||
+                 st.st_mtim.tv_nsec != last->st_mtim.tv_nsec;
+  *last = st;
+  return changed;
+}
+
+int rrd_owner_file_read(const char *data_dir, struct rrd_owner_records *ret) {
+  char path[PATH_MAX], *text = NULL;
+  size_t len = 0;
+  int r = path_of(data_dir, RRD_OWNER_FILE_NAME, path);
+  if (r == 0)
+    r = file_read_whole(path, OWNERS_MAX, &text, &len);
+  if (r == 0)
+    r = rrd_owner_file_parse(text, len, ret);
+  if (r == 0 && ret->count > 1)
+    qsort(ret->r, ret->count, sizeof(*ret->r), rrd_owner_file_order);
+  free(text);
+  return r == -EFBIG ? -EPROTO : r; /* too big, or not a regular file */
+}
+
+struct records {
+  const struct rrd_owner_record *r;
+  size_t n;
+};
+
+static int format(FILE *out, const void *ctx) {
+  const struct records *t = ctx;
+  return rrd_owner_file_write(out, t->r, t->n);
+}
+
+int rrd_owner_file_save(const char *data_dir, struct rrd_owner_record *r,
+                        size_t n) {
+  char path[PATH_MAX], tmp[PATH_MAX];
+  struct records text = {r, n};
+  if (n > 1) /* the same owners, the same file */
+    qsort(r, n, sizeof(*r), rrd_owner_file_order);
+  int err = path_of(data_dir, RRD_OWNER_FILE_NAME, path);
+  if (err == 0)
+    err = path_of(data_dir, "." RRD_OWNER_FILE_NAME ".tmp", tmp);
+  return err != 0 ? err
+                  : file_write_durably(data_dir, path, tmp, NULL, 0644, format,
+                                       &text);
+}
+
+/* The records of file q that go: its owner and host's mark (give), or
+ * its marks (forget); the new owner takes the old one's interval. */
+static int settle(struct rrd_owner_records *t, const struct rrd_owner_record *q,
+                  const char *host) {
+  struct rrd_owner_record given = *q;
+  size_t kept = 0, forgot = 0;
+  given.interval = 10.0; /* collectd's default, until host reports */
+  for (size_t i = 0; i < t->count; i++) {
+    bool owner = t->r[i].kind == RRD_OWNER_RECORD_OWNER;
+    bool goes = rrd_owner_same_file(&t->r[i], q) &&
+                (host ? owner || strcmp(t->r[i].host, host) == 0 : !owner);
+    given.interval = goes && owner ? t->r[i].interval : given.interval;
+    forgot += goes && !owner;
+    if (!goes)
+      t->r[kept++] = t->r[i];
+  }
+  t->count = kept;
+  given.kind = RRD_OWNER_RECORD_OWNER;
+  snprintf(given.host, sizeof(given.host), "%s", host ? host : "");
+  if (host != NULL) /* room: at least one record went, or one was added */
+    t->r[t->count++] = given;
+  return host != NULL || forgot > 0 ? 0 : -ENOENT;
+}
+
+int rrd_owner_file_settle(const char *data_dir,
+                          const struct rrd_owner_record *q, const char *host) {
+  struct rrd_owner_records t = {0};
+  int fd = rrd_owner_file_lock(data_dir);
+  if (fd < 0)
+    return fd;
+  int r = rrd_owner_file_read(data_dir, &t);
+  r = r == -ENOENT ? 0 : r; /* none yet: nothing to forget */
+  struct rrd_owner_record *grown =
+      r == 0 ? grow_array(t.r, t.count + 1, &t.size, sizeof(*t.r), 1) : NULL;
+  r = r == 0 && grown == NULL ? -ENOMEM : r;
+  if (r == 0) {
+    t.r = grown;
+    r = settle(&t, q, host);
+  }
+  if (r == 0)
+    r = rrd_owner_file_save(data_dir, t.r, t.count);
+  close(fd);
+  free(t.r);
   return r;
 }

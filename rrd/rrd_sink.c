@@ -153,14 +153,9 @@ static void keep_owners(struct rrd_sink *s, const struct rrd_sink_options *o) {
            "are not on this machine.");
     return;
   }
-  struct rrd_owner_sync_options so = {
-      .data_dir = o->data_dir,
-      .owners = s->owners,
-      .log = s->log,
-      .log_ctx = s->log_ctx,
-      .host_in_cluster = o->host_in_cluster,
-  };
-  if (rrd_owner_sync_start(&so, s->clock(), &s->owners_sync) != 0)
+  if (rrd_owner_sync_start(o->data_dir, s->owners, s->log, s->log_ctx,
+                           o->host_in_cluster, s->clock(),
+                           &s->owners_sync) != 0)
     s->owners_sync = NULL; /* out of memory: the owners live in memory */
   s->owners_kept = s->owners_sync != NULL;
 }

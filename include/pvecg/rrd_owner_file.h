@@ -1,17 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * pve_rrd's owners file, <DataDir>/pvecg-owners: which host owns each
- * guest's file and which hosts were seen colliding over it (rrd/rrd_owner.h):
- *
- *   pvecg-owners 1
- *   owner pve-vm-9.0 . 196 nodea 10
- *   collision pve-vm-9.0 . 196 nodeb 1764934800
- *   end 2
- *
- * Kind, layout, cluster ("." for the data directory's own), file name,
- * host (bytes up to space, DEL and '%' as %XX), then the owner's interval
- * (s) or when the host was first seen colliding (s since the epoch).  The
- * end line counts the records: without it the file was cut short.  Its
+ * pve_rrd's owners file, <DataDir>/pvecg-owners (rrd/rrd_owner.h says why):
+ * "pvecg-owners 1", then one record a line, "owner pve-vm-9.0 . 196 nodea
+ * 10" or "collision pve-vm-9.0 . 196 nodeb 1764934800" (kind, layout,
+ * cluster or "." for the data directory's own, name, host with bytes up
+ * to space, DEL and '%' as %XX, interval s or seen colliding since s),
+ * then "end 2" counting them: without it the file was cut short.  Its
  * writers (pve_rrd, `pvecg check --owners`) hold an flock on
  * <DataDir>/pvecg-owners.lock and replace it whole (write, fsync, rename).
  */
@@ -30,7 +24,10 @@
 #define RRD_OWNER_FILE_VERSION 1
 #define RRD_OWNER_HOST_SIZE 128 /* collectd's DATA_MAX_NAME_LEN */
 
-enum rrd_owner_record_kind { RRD_OWNER_RECORD_OWNER, RRD_OWNER_RECORD_COLLISION };
+enum rrd_owner_record_kind {
+  RRD_OWNER_RECORD_OWNER,
+  RRD_OWNER_RECORD_COLLISION
+};
 
 struct rrd_owner_record {
   enum rrd_owner_record_kind kind;
@@ -60,25 +57,17 @@ bool rrd_owner_same_file(const struct rrd_owner_record *a,
 /* qsort order: by file, its owner first, then its marks by time, host. */
 int rrd_owner_file_order(const void *a, const void *b);
 
-/* The file's (inode, size, mtime), all zero when there is none: another
- * writer's edit changes it. */
-struct rrd_owner_file_id {
-  ino_t ino;
-  off_t size;
-  struct timespec mtime;
-};
-void rrd_owner_file_id_of(const char *data_dir, struct rrd_owner_file_id *ret);
-bool rrd_owner_file_id_same(const struct rrd_owner_file_id *a,
-                            const struct rrd_owner_file_id *b);
-
 /* Waits for the file's lock: an fd to close, or -errno. */
 int rrd_owner_file_lock(const char *data_dir);
+/* Whether the file's inode, size or mtime differ from *last (all zero
+ * when there is none), which takes the new ones. */
+bool rrd_owner_file_changed(const char *data_dir, struct stat *last);
 /* Reads the file into ret (zeroed by the caller), sorted: 0, -ENOENT,
  * -EPROTO (another version or not a file of ours) or -errno. */
 int rrd_owner_file_read(const char *data_dir, struct rrd_owner_records *ret);
-/* Sorts and saves the records, id the new file's: 0 or -errno. */
+/* Sorts the records and saves them: 0 or -errno. */
 int rrd_owner_file_save(const char *data_dir, struct rrd_owner_record *r,
-                        size_t n, struct rrd_owner_file_id *id);
+                        size_t n);
 /* Under the lock, gives the file to host (its mark goes) or, host NULL,
  * forgets its marks: 0, -ENOENT (nothing to forget), -EPROTO, -errno. */
 int rrd_owner_file_settle(const char *data_dir,

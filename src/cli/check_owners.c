@@ -65,8 +65,12 @@ static int list(const char *data_dir, const struct rrd_owner_record *only) {
                 "(its first line is not \"" RRD_OWNER_FILE_NAME " %d\")\n",
             data_dir, RRD_OWNER_FILE_VERSION, RRD_OWNER_FILE_VERSION);
   else if (r < 0 || f.cut || f.bad_lines > 0)
-    fprintf(stderr, CMD ": %s/" RRD_OWNER_FILE_NAME ": %s (%zu lines skipped)\n",
-            data_dir, r < 0 ? strerror(-r) : f.cut ? "cut short" : "damaged",
+    fprintf(stderr,
+            CMD ": %s/" RRD_OWNER_FILE_NAME ": %s (%zu lines skipped)\n",
+            data_dir,
+            r < 0   ? strerror(-r)
+            : f.cut ? "cut short"
+                    : "damaged",
             f.bad_lines);
   bool bad = (r < 0 && r != -ENOENT) || f.cut || f.bad_lines > 0;
   return bad || (colliding && only == NULL) ? PVECG_EXIT_FAILURE
@@ -121,10 +125,9 @@ int check_owners_settle(const char *data_dir, const char *file,
     fprintf(stderr, CMD ": \"%s\" is no host name\n", host);
     return PVECG_EXIT_USAGE;
   }
-  if (host != NULL &&
-      (rrd_cluster_file_path(data_dir, q.cluster, q.layout, q.name, path,
-                             sizeof(path)) != 0 ||
-       stat(path, &st) != 0)) {
+  if (host != NULL && (rrd_cluster_file_path(data_dir, q.cluster, q.layout,
+                                             q.name, path, sizeof(path)) != 0 ||
+                       stat(path, &st) != 0)) {
     fprintf(stderr, CMD ": %s/%s: no such file\n", data_dir, file);
     return PVECG_EXIT_FAILURE;
   }

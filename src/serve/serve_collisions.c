@@ -29,8 +29,7 @@ int serve_collisions_read(const char *dir, struct serve_collision **ret,
       owner = r->host;
       continue;
     }
-    struct serve_collision *grown =
-        grow_array(c, n + 1, &size, sizeof(*c), 8);
+    struct serve_collision *grown = grow_array(c, n + 1, &size, sizeof(*c), 8);
     if (grown == NULL) {
       free(c);
       free(f.r);

@@ -116,7 +116,8 @@ static void test_cut_short(void **state) {
   assert_true(c.cut);
   assert_int_equal(c.bad_lines, 0);
   /* an end line that counts other records */
-  assert_int_equal(parse("pvecg-owners 1\nowner pve-vm-9.0 . 1 a 1\nend 2\n"), 0);
+  assert_int_equal(parse("pvecg-owners 1\nowner pve-vm-9.0 . 1 a 1\nend 2\n"),
+                   0);
   assert_int_equal(c.count, 1);
   assert_true(c.cut);
   /* it ends the file all the same: what follows is no record */
@@ -169,10 +170,10 @@ static void test_saved_and_read(void **state) {
   };
   r[0].interval = r[1].interval = 1;
   char path[PATH_MAX];
-  struct rrd_owner_file_id id, now;
-  assert_int_equal(rrd_owner_file_save(dir, r, 2, &id), 0);
-  rrd_owner_file_id_of(dir, &now);
-  assert_true(rrd_owner_file_id_same(&id, &now));
+  struct stat last = {0};
+  assert_int_equal(rrd_owner_file_save(dir, r, 2), 0);
+  assert_true(rrd_owner_file_changed(dir, &last));
+  assert_false(rrd_owner_file_changed(dir, &last));
   snprintf(path, sizeof(path), "%s/pvecg-owners", dir);
   static const char want[] = "pvecg-owners 1\nowner pve-vm-9.0 . 196 nodea 1\n"
                              "owner pve-vm-9.0 . 7 nodeb 1\nend 2\n";
@@ -186,12 +187,11 @@ static void test_saved_and_read(void **state) {
   /* not a regular file */
   snprintf(path, sizeof(path), "%s/pvecg-owners", dir);
   unlink(path);
-  rrd_owner_file_id_of(dir, &now);
-  assert_false(rrd_owner_file_id_same(&id, &now));
+  assert_true(rrd_owner_file_changed(dir, &last));
   assert_int_equal(rrd_owner_file_read(dir, &t), -ENOENT);
   mkdir(path, 0700);
   assert_int_equal(rrd_owner_file_read(dir, &t), -EPROTO);
-  assert_int_equal(rrd_owner_file_save(dir, r, 1, &id), -EISDIR);
+  assert_int_equal(rrd_owner_file_save(dir, r, 1), -EISDIR);
   fixture_remove(dir);
   free(dir);
 }

@@ -85,15 +85,10 @@ static void start(struct fixture *f, double now) {
   rrd_owner_free(f->owners);
   assert_int_equal(rrd_owner_new(&f->owners), 0);
   rrd_owner_set_wall_clock(f->owners, test_wall);
-  struct rrd_owner_sync_options o = {
-      .data_dir = f->dir,
-      .owners = f->owners,
-      .log = capture,
-      .log_ctx = f,
-      .host_in_cluster = test_host_in_cluster,
-  };
   clock_now = now;
-  assert_int_equal(rrd_owner_sync_start(&o, now, &f->sync), 0);
+  assert_int_equal(rrd_owner_sync_start(f->dir, f->owners, capture, f,
+                                        test_host_in_cluster, now, &f->sync),
+                   0);
 }
 
 static void stop(struct fixture *f) {
@@ -274,6 +269,7 @@ static void test_owner_moved_away(void **state) {
   start(f, 0);
   assert_int_equal(f->count, 2);
   assert_non_null(strstr(f->lines[1], "names 1 owners whose rows"));
+  assert_non_null(strstr(f->lines[0], "Read back the owners of 0 guests"));
   struct rrd_owner_news news;
   assert_true(
       rrd_owner_admit(f->owners, VM, "prod", "100", "pve2", 10, 1.0, &news));
