@@ -43,6 +43,9 @@ struct owner_entry {
   double seen;                /* the latest row of any host, s */
 };
 
+/* What is kept per guest's file, bounded so a day of guests stays small. */
+_Static_assert(sizeof(struct owner_entry) <= 512, "an owner entry grew");
+
 struct rrd_owner {
   pthread_mutex_t lock;
   struct rrd_keyed_table table;

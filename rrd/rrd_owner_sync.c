@@ -89,7 +89,8 @@ static size_t take_records(struct rrd_owner_sync *s,
     return moved;
   for (size_t i = 0; i < n; i++)
     if (m[i].kind == RRD_OWNER_RECORD_COLLISION &&
-        !bsearch(&m[i], f->r, f->count, sizeof(*f->r), rrd_owner_file_order))
+        (f->count == 0 ||
+         !bsearch(&m[i], f->r, f->count, sizeof(*f->r), rrd_owner_file_order)))
       take_file(s, &m[i], 0, false);
   free(m);
   return moved;

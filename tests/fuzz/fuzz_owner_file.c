@@ -75,7 +75,8 @@ static void check_round_trip(const struct rrd_owner_records *first) {
 static void check_rule(struct rrd_owner_records *f) {
   struct rrd_owner *o;
   FUZZ_CHECK(rrd_owner_new(&o) == 0);
-  qsort(f->r, f->count, sizeof(*f->r), rrd_owner_file_order);
+  if (f->count > 1)
+    qsort(f->r, f->count, sizeof(*f->r), rrd_owner_file_order);
   for (size_t i = 0, j; i < f->count; i = j) {
     for (j = i + 1; j < f->count && rrd_owner_same_file(&f->r[i], &f->r[j]);)
       j++;
