@@ -19,7 +19,7 @@
  * collectd's write threads wait is the sink's (rrd/rrd_sink*.c,
  * rrd/rrd_sender.c), and so is which host a guest's file belongs to when
  * hosts sharing VMIDs send to one collector (rrd/rrd_owner.c), kept in
- * <DataDir>/pvecg-owners across restarts (rrd/rrd_owner_keeper.c).  Which
+ * <DataDir>/pvecg-owners across restarts (rrd/rrd_owner_sync.c).  Which
  * cluster's directory a host's rows go to, <DataDir>/<cluster>/... with
  * <Cluster> blocks, is cluster_config.c's.  This file maps value lists to
  * rows (with their cluster, host and interval) and collectd's FLUSH to the
