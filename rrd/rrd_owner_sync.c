@@ -159,8 +159,14 @@ static void look(struct rrd_owner_sync *s) {
       (s->foreign || rrd_owner_changes(s->owner) == s->saved))
     return; /* the usual case: one stat */
   int fd = rrd_owner_file_lock(s->dir);
+  if (fd < 0 && fd != -ENOENT && !s->failing) /* no directory yet: waited */
+    say(s, RRD_SINK_ERROR,
+        "Cannot lock %s/" RRD_OWNER_FILE_NAME ".lock (%s); the owners of "
+        "guests' files are kept in memory and saved once it works again.",
+        s->dir, strerror(-fd));
+  s->failing |= fd < 0 && fd != -ENOENT;
   if (fd < 0)
-    return; /* no directory yet: tried again at the next look */
+    return;
   if (rrd_owner_file_changed(s->dir, &s->last))
     take(s, false);
   save(s);

@@ -295,6 +295,24 @@ static void test_data_dir_waited_for(void **state) {
   f->dir = dir;
 }
 
+/* A data directory that cannot hold the lock: one line, owners in memory. */
+static void test_lock_failure_logged_once(void **state) {
+  struct fixture *f = *state;
+  char *dir = f->dir;
+  char file[PATH_MAX];
+  snprintf(file, sizeof(file), "%s/not-a-directory", dir);
+  write_text(file, "x");
+  f->dir = file;
+  start(f, 0);
+  assert_true(admit(f, "196", "nodea", 1.0));
+  assert_true(admit(f, "197", "nodea", 5.0));
+  assert_true(admit(f, "196", "nodea", 9.0));
+  assert_int_equal(f->count, 1);
+  assert_non_null(strstr(f->lines[0], "Cannot lock"));
+  stop(f);
+  f->dir = dir;
+}
+
 /* ---- threads ----------------------------------------------------------- */
 
 struct ticker {
@@ -342,7 +360,8 @@ int main(void) {
       T(test_restart_keeps_owner),   T(test_marked_file_gone_forgotten),
       T(test_cut_short_logged_once), T(test_other_version_left_alone),
       T(test_operator_edit_taken),   T(test_owner_moved_away),
-      T(test_data_dir_waited_for),   T(test_threads_tick),
+      T(test_data_dir_waited_for),   T(test_lock_failure_logged_once),
+      T(test_threads_tick),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
