@@ -18,8 +18,8 @@
 #include <string.h>
 
 #define SWEEP_EVERY 600.0 /* s between looks for guests to forget */
-/* Other hosts kept per guest; beyond, the unmarked one heard from least
- * recently makes room: a bound against a flood of host names. */
+/* Other hosts kept per guest; beyond, the unmarked one whose latest row is
+ * oldest makes room: a bound against a flood of host names. */
 #define OTHERS_MAX 64
 
 struct owner_claim {              /* a host reporting the guest */
@@ -104,8 +104,8 @@ static bool owner_quiet(const struct owner_claim *c, double now) {
 }
 
 /* interval 0: a once-a-minute row says nothing of the host's pace. */
-static void heard(struct owner_claim *c, const char *host, double interval,
-                  double now) {
+static void note_row(struct owner_claim *c, const char *host, double interval,
+                     double now) {
   bool same = is_host(c, host);
   if (!same) {
     snprintf(c->host, sizeof(c->host), "%s", host);
@@ -156,7 +156,7 @@ static void new_owner(struct rrd_owner *o, struct owner_entry *e,
                       const char *host, double interval, double now) {
   e->owner.host[0] = '\0';
   if (host != NULL)
-    heard(&e->owner, host, interval, now);
+    note_row(&e->owner, host, interval, now);
   if (host != NULL)
     other_remove(e, host);
   o->changes++;
@@ -183,13 +183,13 @@ static void log_once(struct owner_entry *e, struct owner_other *x, double now,
  * ends at the owner's latest row: an owner that stopped (the source of a
  * live migration) hands over without one.  Marked only in the data
  * directory's own files, where nothing says which hosts are one cluster. */
-static void contend(struct rrd_owner *o, struct owner_entry *e,
-                    const char *host, double interval, double now,
-                    struct rrd_owner_news *news) {
+static void refuse_other(struct rrd_owner *o, struct owner_entry *e,
+                         const char *host, double interval, double now,
+                         struct rrd_owner_news *news) {
   struct owner_other *x = other_add(e, host);
   if (x == NULL)
     return; /* refused all the same */
-  heard(&x->claim, host, interval, now);
+  note_row(&x->claim, host, interval, now);
   if (e->owner.last - x->claim.first <= window(e->owner.interval))
     return;
   x->since = (long long)o->wall() - (long long)(now - x->claim.first);
@@ -205,7 +205,7 @@ static bool decide(struct rrd_owner *o, struct owner_entry *e, const char *host,
   struct owner_other *x = *other_link(e, host);
   e->seen = now;
   if (is_host(&e->owner, host)) {
-    heard(&e->owner, host, interval, now);
+    note_row(&e->owner, host, interval, now);
     return true;
   }
   if (x != NULL && x->marked) {
@@ -213,7 +213,7 @@ static bool decide(struct rrd_owner *o, struct owner_entry *e, const char *host,
     return false;
   }
   if (e->owner.host[0] && !owner_quiet(&e->owner, now)) {
-    contend(o, e, host, interval, now, news);
+    refuse_other(o, e, host, interval, now, news);
     return false;
   }
   if (e->owner.host[0]) { /* the owner went quiet: a migration */

@@ -12,7 +12,7 @@
  * until the operator says so (`pvecg check --owners`); in a named cluster's
  * directory it is a long live migration, not marked.  Each logged at most
  * hourly per pair.  Kept in <DataDir>/pvecg-owners (rrd_owner_sync.c); a
- * restored owner counts as heard at start.  docs/architecture.md has more.
+ * restored owner counts as reporting at start.  docs/architecture.md has more.
  * Thread-safe: one mutex, never held across I/O or a log call.
  */
 #ifndef PVECG_RRD_OWNER_H
@@ -68,7 +68,7 @@ int rrd_owner_snapshot(struct rrd_owner *owner, struct rrd_owner_record **ret,
 #define RRD_OWNER_GIVEN 1     /* replace: the owner is another one now */
 #define RRD_OWNER_FORGOTTEN 2 /* replace: a mark went */
 /* The records of one file (n of them; with n 0, r only names it) replace
- * what is known of it: its owner (heard now unless unchanged; none when
+ * what is known of it: its owner (reporting now unless unchanged; none when
  * also marked) and its marks.  Returns what changed, or -ENOMEM. */
 int rrd_owner_replace(struct rrd_owner *owner, const struct rrd_owner_record *r,
                       size_t n, double now);

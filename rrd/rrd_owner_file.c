@@ -249,8 +249,8 @@ int rrd_owner_file_save(const char *data_dir, struct rrd_owner_record *r,
 
 /* The records of file q that go: its owner and host's mark (give), or
  * its marks (forget); the new owner takes the old one's interval. */
-static int settle(struct rrd_owner_records *t, const struct rrd_owner_record *q,
-                  const char *host) {
+static int edit_records(struct rrd_owner_records *t,
+                        const struct rrd_owner_record *q, const char *host) {
   struct rrd_owner_record given = *q;
   size_t kept = 0, forgot = 0;
   given.interval = 10.0; /* collectd's default, until host reports */
@@ -284,7 +284,7 @@ int rrd_owner_file_settle(const char *data_dir,
   r = r == 0 && grown == NULL ? -ENOMEM : r;
   if (r == 0) {
     t.r = grown;
-    r = settle(&t, q, host);
+    r = edit_records(&t, q, host);
   }
   if (r == 0)
     r = rrd_owner_file_save(data_dir, t.r, t.count);

@@ -37,7 +37,8 @@ struct rrd_owner_sync {
 };
 
 __attribute__((format(printf, 3, 4))) static void
-say(struct rrd_owner_sync *s, enum rrd_sink_level level, const char *fmt, ...) {
+log_line(struct rrd_owner_sync *s, enum rrd_sink_level level, const char *fmt,
+         ...) {
   char line[2 * PATH_MAX];
   va_list ap;
   va_start(ap, fmt);
@@ -57,14 +58,14 @@ static void take_file(struct rrd_owner_sync *s,
                             sizeof(label)) != 0)
     return;
   if ((changed & RRD_OWNER_GIVEN) && n > 0 && r->kind == RRD_OWNER_RECORD_OWNER)
-    say(s, RRD_SINK_INFO,
-        "The file %s now belongs to %s, as pvecg check --owners asked.", label,
-        r->host);
+    log_line(s, RRD_SINK_INFO,
+             "The file %s now belongs to %s, as pvecg check --owners asked.",
+             label, r->host);
   else if (changed & RRD_OWNER_FORGOTTEN)
-    say(s, RRD_SINK_INFO,
-        "The collisions of the file %s are forgotten, as pvecg check "
-        "--owners asked.",
-        label);
+    log_line(s, RRD_SINK_INFO,
+             "The collisions of the file %s are forgotten, as pvecg check "
+             "--owners asked.",
+             label);
 }
 
 /* The file's records into memory, one file at a time; at start, owners
@@ -106,26 +107,28 @@ static void take(struct rrd_owner_sync *s, bool start) {
     marks += f.r[i].kind == RRD_OWNER_RECORD_COLLISION;
   free(f.r);
   if (r == -EPROTO && !s->foreign)
-    say(s, RRD_SINK_ERROR,
+    log_line(
+        s, RRD_SINK_ERROR,
         "%s/" RRD_OWNER_FILE_NAME " is not a version %d owners file: it is "
         "left alone, and the owners of guests' files are kept in memory only.",
         s->dir, RRD_OWNER_FILE_VERSION);
   else if (r < 0 && r != -ENOENT && r != -EPROTO)
-    say(s, RRD_SINK_ERROR, "Cannot read %s/" RRD_OWNER_FILE_NAME ": %s.",
-        s->dir, strerror(-r));
+    log_line(s, RRD_SINK_ERROR, "Cannot read %s/" RRD_OWNER_FILE_NAME ": %s.",
+             s->dir, strerror(-r));
   else if (r == 0 && (f.cut || f.bad_lines > 0))
-    say(s, RRD_SINK_ERROR,
-        "The owners file %s/" RRD_OWNER_FILE_NAME " is %s (%zu lines "
-        "skipped); a guest it does not name is owned by the first host to "
-        "report it that was not seen colliding.",
-        s->dir, f.cut ? "cut short" : "damaged", f.bad_lines);
+    log_line(s, RRD_SINK_ERROR,
+             "The owners file %s/" RRD_OWNER_FILE_NAME " is %s (%zu lines "
+             "skipped); a guest it does not name is owned by the first host to "
+             "report it that was not seen colliding.",
+             s->dir, f.cut ? "cut short" : "damaged", f.bad_lines);
   else if (r == 0 && start)
-    say(s, RRD_SINK_INFO,
-        "Read back the owners of %zu guests' files and %zu hosts seen "
-        "colliding from %s/" RRD_OWNER_FILE_NAME ".",
-        f.count - marks - moved, marks, s->dir);
+    log_line(s, RRD_SINK_INFO,
+             "Read back the owners of %zu guests' files and %zu hosts seen "
+             "colliding from %s/" RRD_OWNER_FILE_NAME ".",
+             f.count - marks - moved, marks, s->dir);
   if (moved > 0)
-    say(s, RRD_SINK_WARNING,
+    log_line(
+        s, RRD_SINK_WARNING,
         "%s/" RRD_OWNER_FILE_NAME " names %zu owners whose rows the "
         "configuration now sends to another directory: their files go to the "
         "first host to report them that was not seen colliding.",
@@ -144,7 +147,8 @@ static void save(struct rrd_owner_sync *s) {
   free(r);
   rrd_owner_file_changed(s->dir, &s->last); /* ours */
   if (err != 0 && err != -ENOENT && !s->failing)
-    say(s, RRD_SINK_ERROR,
+    log_line(
+        s, RRD_SINK_ERROR,
         "Cannot save the owners of guests' files in %s/" RRD_OWNER_FILE_NAME
         " (%s); they are kept in memory and saved once it works again.",
         s->dir, strerror(-err));
@@ -160,10 +164,10 @@ static void look(struct rrd_owner_sync *s) {
     return; /* the usual case: one stat */
   int fd = rrd_owner_file_lock(s->dir);
   if (fd < 0 && fd != -ENOENT && !s->failing) /* no directory yet: waited */
-    say(s, RRD_SINK_ERROR,
-        "Cannot lock %s/" RRD_OWNER_FILE_NAME ".lock (%s); the owners of "
-        "guests' files are kept in memory and saved once it works again.",
-        s->dir, strerror(-fd));
+    log_line(s, RRD_SINK_ERROR,
+             "Cannot lock %s/" RRD_OWNER_FILE_NAME ".lock (%s); the owners of "
+             "guests' files are kept in memory and saved once it works again.",
+             s->dir, strerror(-fd));
   s->failing |= fd < 0 && fd != -ENOENT;
   if (fd < 0)
     return;
