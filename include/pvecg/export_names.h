@@ -30,8 +30,9 @@
  * form pve_ksm_* and pve_memory_ksm_saved_bytes.  The columns of pvecg's
  * stall files (the kernel's PSI totals, kept as rates of microseconds per
  * second) are counters in seconds (`micro`): fields stallcpusome... of a
- * guest's and a node's `system`, and in Prometheus form /metrics' families
- * pve_pressure_<res>_stalled_seconds_total, told apart by `kind`.  A node's
+ * guest's and a node's `system`, and in Prometheus form node_exporter's
+ * names, pve_pressure_<res>_waiting_seconds_total for the `some` line and
+ * pve_pressure_<res>_stalled_seconds_total for `full`.  A node's
  * network traffic is in the RRD only as the sum over its physical NICs,
  * where Proxmox sends one `nics` point per interface: it is written as the
  * interface "physical".
@@ -68,8 +69,6 @@ struct export_metric {
                               the value / 100 */
   bool micro;              /* the RRD holds microseconds: Prometheus'
                               seconds are the value / 1e6 */
-  const char *kind;        /* the `kind` label of its samples (several
-                              columns, one family), or NULL */
   const char *older;       /* a counter's name in prometheus-pve-exporter
                               before its _total families, or NULL */
 };

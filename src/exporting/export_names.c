@@ -31,7 +31,7 @@ int export_names_parse(const char *name, enum export_names *ret) {
   {                                                                            \
     "pressure" res kind, "system", NULL, "pressure" res kind,                  \
         "pve_pressure_" res "_" kind "_ratio", PSI_HELP(text, kind_text),      \
-        false, true, false, NULL, NULL                                         \
+        false, true, false, NULL                                               \
   }
 
 #define SOME "some tasks"
@@ -39,23 +39,27 @@ int export_names_parse(const char *name, enum export_names *ret) {
 
 /* pvecg's stall files (pvecg-pressure-vm-1.0, pvecg-pressure-node-1.0):
  * the kernel's PSI totals, microseconds stalled, as counters in seconds
- * (node_exporter's node_pressure_*_seconds_total and cAdvisor's
- * container_pressure_*_seconds_total are such counters too), one family
- * per resource whose `kind` label is the PSI line's name, some or full
- * (docs/metrics.md says why). */
-#define STALL(res, kind, text)                                                 \
+ * named as node_exporter's node_pressure_* and cAdvisor's
+ * container_pressure_* name them: the `some` line's total is
+ * ..._waiting_seconds, the `full` line's ..._stalled_seconds, so that a
+ * query written for either reads ours alike. */
+#define STALL(res, kind, name, help)                                           \
   {                                                                            \
     "stall" res kind, "system", NULL, "stall" res kind,                        \
-        "pve_pressure_" res "_stalled_seconds",                                \
-        "Seconds in which tasks were stalled on " text                         \
-        " (the kernel's PSI total; kind some: at least one task, full: all "   \
-        "non-idle tasks at once)",                                             \
-        true, false, true, kind, NULL                                          \
+        "pve_pressure_" res "_" name "_seconds", help, true, false, true, NULL \
   }
+#define WAITING(res, text)                                                     \
+  STALL(res, "some", "waiting",                                                \
+        "Seconds in which at least one task waited for " text                  \
+        " (the kernel's PSI some total)")
+#define STALLED(res, text)                                                     \
+  STALL(res, "full", "stalled",                                                \
+        "Seconds in which all non-idle tasks were stalled on " text            \
+        " at once (the kernel's PSI full total)")
 #define STALLS                                                                 \
-  STALL("cpu", "some", "CPU"), STALL("cpu", "full", "CPU"),                    \
-      STALL("io", "some", "IO"), STALL("io", "full", "IO"),                    \
-      STALL("memory", "some", "memory"), STALL("memory", "full", "memory")
+  WAITING("cpu", "CPU"), STALLED("cpu", "CPU"), WAITING("io", "IO"),           \
+      STALLED("io", "IO"), WAITING("memory", "memory"),                        \
+      STALLED("memory", "memory")
 
 /* pvecg's KSM files (a guest's and a node's columns of the same meaning
  * share a name): beside Proxmox's values, in the guest's `system` and the
@@ -63,48 +67,48 @@ int export_names_parse(const char *name, enum export_names *ret) {
 #define KSM_ZERO(m)                                                            \
   {                                                                            \
     "ksmzero", m, NULL, "ksmzero", "pve_ksm_zero_pages",                       \
-        "Pages KSM merged with the zero page", false, false, false, NULL, NULL \
+        "Pages KSM merged with the zero page", false, false, false, NULL       \
   }
 #define KSM_PROFIT(m, help)                                                    \
   {                                                                            \
     "ksmprofit", m, NULL, "ksmprofit", "pve_ksm_profit_bytes", help, false,    \
-        false, false, NULL, NULL                                               \
+        false, false, NULL                                                     \
   }
 #define KSM_SAVED(m, help)                                                     \
   {                                                                            \
     "ksmsaved", m, NULL, "ksmsaved", "pve_memory_ksm_saved_bytes", help,       \
-        false, false, false, NULL, NULL                                        \
+        false, false, false, NULL                                              \
   }
 
 static const struct export_metric guest_metrics[] = {
     {"maxcpu", "system", NULL, "cpus", "pve_cpu_usage_limit",
-     "Number of available CPUs", false, false, false, NULL, NULL},
+     "Number of available CPUs", false, false, false, NULL},
     {"cpu", "system", NULL, "cpu", "pve_cpu_usage_ratio", "CPU utilization",
-     false, false, false, NULL, NULL},
+     false, false, false, NULL},
     {"maxmem", "system", NULL, "maxmem", "pve_memory_size_bytes",
-     "Number of available memory in bytes", false, false, false, NULL, NULL},
+     "Number of available memory in bytes", false, false, false, NULL},
     {"mem", "system", NULL, "mem", "pve_memory_usage_bytes",
-     "Used memory in bytes", false, false, false, NULL, NULL},
+     "Used memory in bytes", false, false, false, NULL},
     {"maxdisk", "system", NULL, "maxdisk", "pve_disk_size_bytes",
-     "Root image size in bytes", false, false, false, NULL, NULL},
+     "Root image size in bytes", false, false, false, NULL},
     {"disk", "system", NULL, "disk", "pve_disk_usage_bytes",
-     "Used root image space in bytes", false, false, false, NULL, NULL},
+     "Used root image space in bytes", false, false, false, NULL},
     {"netin", "system", NULL, "netin", "pve_network_receive_bytes",
-     "Bytes received over the network", true, false, false, NULL,
+     "Bytes received over the network", true, false, false,
      "pve_network_receive_bytes"},
     {"netout", "system", NULL, "netout", "pve_network_transmit_bytes",
-     "Bytes sent over the network", true, false, false, NULL,
+     "Bytes sent over the network", true, false, false,
      "pve_network_transmit_bytes"},
     {"diskread", "system", NULL, "diskread", "pve_disk_read_bytes",
-     "Bytes read from block devices", true, false, false, NULL,
+     "Bytes read from block devices", true, false, false,
      "pve_disk_read_bytes"},
     {"diskwrite", "system", NULL, "diskwrite", "pve_disk_written_bytes",
-     "Bytes written to block devices", true, false, false, NULL,
+     "Bytes written to block devices", true, false, false,
      "pve_disk_write_bytes"},
     {"memhost", "system", NULL, "memhost", "pve_memory_host_bytes",
      "Host memory the guest's cgroup uses, page cache excluded "
      "(memory.current - memory.stat file)",
-     false, false, false, NULL, NULL},
+     false, false, false, NULL},
     PRESSURE("cpu", "some", "CPU", SOME),
     PRESSURE("cpu", "full", "CPU", FULL),
     PRESSURE("io", "some", "IO", SOME),
@@ -113,7 +117,7 @@ static const struct export_metric guest_metrics[] = {
     PRESSURE("memory", "full", "memory", FULL),
     {"ksmmerging", "system", NULL, "ksmmerging", "pve_ksm_merging_pages",
      "Pages of the guest's QEMU process merged by KSM", false, false, false,
-     NULL, NULL},
+     NULL},
     KSM_ZERO("system"),
     KSM_PROFIT("system", "KSM's profit for the guest's QEMU process: merged "
                          "bytes minus KSM's bookkeeping (ksm_process_profit)"),
@@ -124,37 +128,36 @@ static const struct export_metric guest_metrics[] = {
 
 static const struct export_metric node_metrics[] = {
     {"loadavg", "cpustat", NULL, "avg1", "pve_load1",
-     "Load average over 1 minute", false, false, false, NULL, NULL},
+     "Load average over 1 minute", false, false, false, NULL},
     {"maxcpu", "cpustat", NULL, "cpus", "pve_cpu_usage_limit",
-     "Number of available CPUs", false, false, false, NULL, NULL},
+     "Number of available CPUs", false, false, false, NULL},
     {"cpu", "cpustat", NULL, "cpu", "pve_cpu_usage_ratio", "CPU utilization",
-     false, false, false, NULL, NULL},
+     false, false, false, NULL},
     {"iowait", "cpustat", NULL, "wait", "pve_cpu_iowait_ratio",
-     "Share of CPU time waiting for IO", false, false, false, NULL, NULL},
+     "Share of CPU time waiting for IO", false, false, false, NULL},
     {"memtotal", "memory", NULL, "memtotal", "pve_memory_size_bytes",
-     "Number of available memory in bytes", false, false, false, NULL, NULL},
+     "Number of available memory in bytes", false, false, false, NULL},
     {"memused", "memory", NULL, "memused", "pve_memory_usage_bytes",
-     "Used memory in bytes", false, false, false, NULL, NULL},
+     "Used memory in bytes", false, false, false, NULL},
     {"swaptotal", "memory", NULL, "swaptotal", "pve_swap_size_bytes",
-     "Swap space in bytes", false, false, false, NULL, NULL},
+     "Swap space in bytes", false, false, false, NULL},
     {"swapused", "memory", NULL, "swapused", "pve_swap_usage_bytes",
-     "Used swap space in bytes", false, false, false, NULL, NULL},
+     "Used swap space in bytes", false, false, false, NULL},
     {"roottotal", "blockstat", NULL, "blocks", "pve_disk_size_bytes",
-     "Size of the root file system in bytes", false, false, false, NULL, NULL},
+     "Size of the root file system in bytes", false, false, false, NULL},
     {"rootused", "blockstat", NULL, "used", "pve_disk_usage_bytes",
-     "Used space of the root file system in bytes", false, false, false, NULL,
-     NULL},
+     "Used space of the root file system in bytes", false, false, false, NULL},
     {"netin", "nics", "physical", "receive", "pve_network_receive_bytes",
      "Bytes received over the physical network interfaces", true, false, false,
-     NULL, "pve_network_receive_bytes"},
+     "pve_network_receive_bytes"},
     {"netout", "nics", "physical", "transmit", "pve_network_transmit_bytes",
      "Bytes sent over the physical network interfaces", true, false, false,
-     NULL, "pve_network_transmit_bytes"},
+     "pve_network_transmit_bytes"},
     {"memavailable", "memory", NULL, "memavailable",
      "pve_memory_available_bytes", "Memory available for new workloads", false,
-     false, false, NULL, NULL},
+     false, false, NULL},
     {"arcsize", "memory", NULL, "arcsize", "pve_zfs_arc_size_bytes",
-     "Size of the ZFS ARC in bytes", false, false, false, NULL, NULL},
+     "Size of the ZFS ARC in bytes", false, false, false, NULL},
     PRESSURE("cpu", "some", "CPU", SOME),
     PRESSURE("io", "some", "IO", SOME),
     PRESSURE("io", "full", "IO", FULL),
@@ -162,12 +165,12 @@ static const struct export_metric node_metrics[] = {
     PRESSURE("memory", "full", "memory", FULL),
     {"ksmrun", "memory", NULL, "ksmrun", "pve_ksm_run_state",
      "ksmd's state: 0 stopped, 1 running, 2 unmerging", false, false, false,
-     NULL, NULL},
+     NULL},
     {"ksmshared", "memory", NULL, "ksmshared", "pve_ksm_shared_pages",
-     "KSM pages in use (pages_shared)", false, false, false, NULL, NULL},
+     "KSM pages in use (pages_shared)", false, false, false, NULL},
     {"ksmsharing", "memory", NULL, "ksmsharing", "pve_ksm_sharing_pages",
      "Further page sites sharing KSM pages (pages_sharing)", false, false,
-     false, NULL, NULL},
+     false, NULL},
     KSM_ZERO("memory"),
     KSM_PROFIT("memory", "KSM's profit on the node: merged bytes minus its "
                          "bookkeeping (general_profit)"),

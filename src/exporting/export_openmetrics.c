@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
-#include <string.h>
 
 void export_series_begin(struct export_series *s,
                          const struct rrd_layout *layout) {
@@ -56,19 +55,15 @@ static void write_label_value(const char *v, FILE *out) {
   }
 }
 
-/* id="qemu/100", with cluster="prod" for a named cluster's file, and the
- * column's kind="some" where its family has several (/metrics' labels in
- * /metrics' order), without the braces. */
-static void write_id(const struct export_source *src, const char *kind,
-                     FILE *out) {
+/* id="qemu/100", with cluster="prod" for a named cluster's file (/metrics'
+ * labels in /metrics' order), without the braces. */
+static void write_id(const struct export_source *src, FILE *out) {
   fprintf(out, "id=\"%s/", src->kind == EXPORT_NODE ? "node" : src->object);
   write_label_value(src->name, out);
   if (EXPORT_SOURCE_CLUSTERED(src)) {
     fputs("\",cluster=\"", out);
     write_label_value(src->cluster, out);
   }
-  if (kind != NULL)
-    fprintf(out, "\",kind=\"%s", kind);
   fputc('"', out);
 }
 
@@ -109,34 +104,24 @@ static size_t write_metric(const struct export_series *s, size_t i,
     char text[EXPORT_VALUE_SIZE];
     export_value_text(m->counter ? v : export_metric_prom_value(m, v), text);
     fprintf(out, "%s%s{", m->prom, m->counter ? "_total" : "");
-    write_id(src, m->kind, out);
+    write_id(src, out);
     fprintf(out, "} %s", text);
     write_time(format, s->time[r], out);
   }
   return n;
 }
 
-/* Whether column i's family is the one column i - 1 wrote (columns told
- * apart by `kind` are neighbours): its HELP and TYPE are not repeated. */
-static bool same_family(const struct export_metric *before,
-                        const struct export_metric *m) {
-  return before != NULL && m->kind != NULL && before->kind != NULL &&
-         strcmp(before->prom, m->prom) == 0;
-}
-
 int export_series_write(struct export_series *s, enum export_format format,
                         const struct export_source *src, FILE *out,
                         struct export_count *ret) {
   struct export_count count = {0};
-  bool node = src->kind == EXPORT_NODE, meta = false;
-  const struct export_metric *before = NULL;
+  bool node = src->kind == EXPORT_NODE;
   for (size_t i = 0; i < s->layout->ds_count; i++) {
     const struct export_metric *m = export_metric_of(s->layout, node, i);
     if (m == NULL)
       continue;
-    meta = meta && same_family(before, m);
+    bool meta = false;
     size_t n = write_metric(s, i, m, format, src, &meta, out);
-    before = m;
     count.lines += n;
     count.values += n;
   }
@@ -182,7 +167,7 @@ size_t export_series_write_info(const struct export_series *s,
             "# TYPE " EXPORT_GUEST_INFO " gauge\n",
             out);
     fputs(EXPORT_GUEST_INFO "{", out);
-    write_id(src, NULL, out);
+    write_id(src, out);
     write_info_labels(src, info, out);
     fputs("} 1", out);
     write_time(format, s->time[r], out);

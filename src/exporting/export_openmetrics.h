@@ -22,13 +22,13 @@
  * in Prometheus' text format, which has no "# EOF" and gives a counter's
  * HELP and TYPE under its sample name (pve_network_receive_bytes_total).
  * Pressure is a ratio (the RRD's percent / 100); counters must already be in
- * the rows (export_counter.h: stall totals in seconds).  Columns of one
- * family told apart by a `kind` label (the stall totals' some and full)
- * share one HELP and TYPE:
+ * the rows (export_counter.h: stall totals in seconds, PSI's some line
+ * as node_exporter's waiting, its full line as stalled):
  *
+ *   # TYPE pve_pressure_cpu_waiting_seconds_total counter
+ *   pve_pressure_cpu_waiting_seconds_total{id="qemu/100"} 0 ..
  *   # TYPE pve_pressure_cpu_stalled_seconds_total counter
- *   pve_pressure_cpu_stalled_seconds_total{id="qemu/100",kind="some"} 0 ..
- *   pve_pressure_cpu_stalled_seconds_total{id="qemu/100",kind="full"} 0 ..
+ *   pve_pressure_cpu_stalled_seconds_total{id="qemu/100"} 0 ..
  *
  * A guest's file with a configuration also gives pve_guest_info (below).
  */

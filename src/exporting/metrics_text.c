@@ -54,15 +54,11 @@ static void write_meta(FILE *out, const char *name, const char *help,
 
 /* ---- the families -------------------------------------------------------- */
 
-/* Whether a and b name one family's samples: the same name and `kind`
- * (some and full of one resource are one family, two columns). */
+/* Whether a and b name one family's samples (a guest's and a node's
+ * column of one name). */
 static bool same_series(const struct export_metric *a,
                         const struct export_metric *b) {
-  if (strcmp(a->prom, b->prom) != 0)
-    return false;
-  if (a->kind == NULL || b->kind == NULL)
-    return a->kind == b->kind;
-  return strcmp(a->kind, b->kind) == 0;
+  return strcmp(a->prom, b->prom) == 0;
 }
 
 static size_t find_family(const struct family *f, size_t n,
@@ -154,8 +150,7 @@ static bool sample_of(const struct family *f, const struct metrics_file *file,
 }
 
 /* How one family's samples are written: the family's name in HELP and
- * TYPE, the samples' name, and whether HELP and TYPE were written yet
- * (several columns, told apart by `kind`, share them). */
+ * TYPE, the samples' name, and whether HELP and TYPE were written yet. */
 struct family_text {
   const char *family, *sample, *type, *note;
   bool *meta;
@@ -180,8 +175,6 @@ static void write_samples(FILE *out, enum export_format format,
     export_value_text(v, text);
     fprintf(out, "%s{", t->sample);
     write_id(out, files[i].id, cluster_of(clusters, i));
-    if (f->metric->kind != NULL)
-      fprintf(out, ",kind=\"%s\"", f->metric->kind);
     fprintf(out, "} %s %lld%s\n", text, (long long)files[i].time,
             format == EXPORT_PROMETHEUS ? "000" : "");
   }
@@ -227,12 +220,9 @@ void metrics_text_cluster_files(FILE *out, enum export_format format,
                                 const char *const *clusters, size_t count) {
   struct family f[FAMILIES_MAX];
   size_t n = families_of(files, count, f);
-  struct family_meta meta = {false, false};
   for (size_t i = 0; i < n; i++) {
     const struct export_metric *m = f[i].metric;
-    /* the columns of one name are neighbours in the tables */
-    if (i == 0 || strcmp(f[i - 1].metric->prom, m->prom) != 0)
-      meta = (struct family_meta){false, false};
+    struct family_meta meta = {false, false};
     if (m->counter) {
       write_counter(out, format, &f[i], &meta, files, clusters, count);
       continue;

@@ -41,10 +41,10 @@ sys.stdout.write(text.replace(sys.argv[2], sys.argv[3], 1))' "$RULES" "$1" "$2" 
   echo "ok - the tests fail with '$1' made '$2'"
 }
 mutate '> 0.15' '> 0.148'                       # memory some: 101 at 14.8 %
-mutate 'kind="full",id=~"(qemu|lxc)/.+"}[5m])
+mutate 'memory_stalled_seconds_total{id=~"(qemu|lxc)/.+"}[5m])
               * on(id, instance, cluster) group_left(name, node) pve_guest_info,
             "vmid", "$1", "id", "[a-z]+/([0-9]+)")
-          > 0.05' 'kind="full",id=~"(qemu|lxc)/.+"}[5m])
+          > 0.05' 'memory_stalled_seconds_total{id=~"(qemu|lxc)/.+"}[5m])
               * on(id, instance, cluster) group_left(name, node) pve_guest_info,
             "vmid", "$1", "id", "[a-z]+/([0-9]+)")
           > 0.048'                                # memory full: 101 at 4.83 %

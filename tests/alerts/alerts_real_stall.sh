@@ -264,8 +264,8 @@ expect() {
     "$(hook_alert "$1" "$2" "$3" vmalert-ship)"
 }
 
-CPU="alertname=PveGuestCpuStall id=qemu/301 instance=127.0.0.1:$SERVE_PORT job=pvecg kind=some name=hog-vm node=testnode scope=guest severity=warning vmid=301"
-MEM="alertname=PveGuestMemoryStallFull id=qemu/302 instance=127.0.0.1:$SERVE_PORT job=pvecg kind=full name=thrash-vm node=testnode scope=guest severity=critical vmid=302"
+CPU="alertname=PveGuestCpuStall id=qemu/301 instance=127.0.0.1:$SERVE_PORT job=pvecg name=hog-vm node=testnode scope=guest severity=warning vmid=301"
+MEM="alertname=PveGuestMemoryStallFull id=qemu/302 instance=127.0.0.1:$SERVE_PORT job=pvecg name=thrash-vm node=testnode scope=guest severity=critical vmid=302"
 expect PveGuestCpuStall qemu/301 firing "$CPU"
 ! $MEMORY || expect PveGuestMemoryStallFull qemu/302 firing "$MEM"
 check "no resolved notice before the load stops" "" \

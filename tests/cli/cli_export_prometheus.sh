@@ -19,9 +19,12 @@ need promtool prometheus
 [ "$(tail -1 "$T/history.om")" == "# EOF" ] || fail "no # EOF at the end"
 grep -q '^# TYPE pve_network_receive_bytes counter$' "$T/history.om" ||
   fail "no counter family"
-# some and full of one resource: one family, its HELP and TYPE once
-[ "$(grep -c '^# TYPE pve_pressure_cpu_stalled_seconds counter$' "$T/history.om")" -eq 2 ] ||
-  fail "not one cpu stall family for the VM and one for the node"
+# some as node_exporter's waiting, full as its stalled: a family each
+for name in waiting stalled; do
+  [ "$(grep -c "^# TYPE pve_pressure_cpu_${name}_seconds counter$" "$T/history.om")" -eq 2 ] ||
+    fail "not one cpu $name family for the VM and one for the node"
+done
+! grep -q 'kind=' "$T/history.om" || fail "a kind label"
 backfill() {
   promtool tsdb create-blocks-from openmetrics "$T/history.om" "$T/tsdb" \
     >"$T/promtool.out" 2>&1 || fail "promtool: $(cat "$T/promtool.out")"
@@ -36,9 +39,9 @@ grep -q '^pve_disk_read_bytes_total{id="qemu/100"}	' "$T/got" || fail "no disk c
 grep -q '^pve_load1{id="node/pve1"}	' "$T/got" || fail "no node load"
 # The stall counters as /metrics names them, and the guest's info that
 # the alert rules join for its name and node, at the times of its rows.
-check_stall "$T/got" 'pve_pressure_cpu_stalled_seconds_total{id="qemu/100",kind="some"}' \
-  'pve_pressure_memory_stalled_seconds_total{id="node/pve1",kind="some"}' \
-  'pve_pressure_io_stalled_seconds_total{id="qemu/100",kind="full"}'
+check_stall "$T/got" 'pve_pressure_cpu_waiting_seconds_total{id="qemu/100"}' \
+  'pve_pressure_memory_waiting_seconds_total{id="node/pve1"}' \
+  'pve_pressure_io_stalled_seconds_total{id="qemu/100"}'
 grep -q '^pve_guest_info{id="qemu/100",name="web server",node="pve1",template="0",type="qemu"}	'"$((T0 + 60 * 2160))"'	1.0$' "$T/got" ||
   fail "no pve_guest_info of VM 100 at its last row"
 stop_receivers

@@ -77,8 +77,8 @@ grep -q '^pve_network_receive_bytes_total{id="lxc/101"}	' "$T/got" || fail "no c
 awk -F'\t' '$1 ~ /_total\{/ {
   if ($1 == s && $3 + 0 < v + 0) { print "decreases: " $0; bad = 1 }
   s = $1; v = $3 } END { exit bad }' "$T/got" || fail "a counter decreased"
-ship_check_stall "$T/got" 'pve_pressure_cpu_stalled_seconds_total{id="qemu/100",kind="some"}'
-grep -q '^pve_pressure_memory_stalled_seconds_total{id="node/pve1",kind="full"}	' "$T/got" ||
+ship_check_stall "$T/got" 'pve_pressure_cpu_waiting_seconds_total{id="qemu/100"}'
+grep -q '^pve_pressure_memory_stalled_seconds_total{id="node/pve1"}	' "$T/got" ||
   fail "no node stall"
 grep -q '^pve_guest_info{id="qemu/100",name="web",node="pve1",template="0",type="qemu"}	' "$T/got" ||
   fail "no pve_guest_info"

@@ -12,7 +12,8 @@ collector/cluster.py), not by pvecg's tables.  Counters: 0 at a file's
 first row with a known rate, then + rate x step at every known one; the
 stall totals of pvecg's stall files (rates of microseconds stalled per
 second) summed so and written in seconds (/ 1e6), as pvecg serve's
-/metrics names them (pve_pressure_<res>_stalled_seconds_total{kind=}).
+/metrics names them (pve_pressure_<res>_waiting_seconds_total for some,
+pve_pressure_<res>_stalled_seconds_total for full, as node_exporter).
 In Prometheus' names a guest with a configuration also has
 pve_guest_info{id,node,name,type,template,tags} 1 at each of its rows, as
 /metrics has it (empty labels are no labels in a store).
@@ -81,7 +82,8 @@ for res in ("cpu", "io", "memory"):
     for kind in ("some", "full"):
         name = "stall" + res + kind
         GUEST[name] = NODE[name] = ("system", None, name)
-        STALLS[name] = ("pve_pressure_%s_stalled_seconds_total" % res, kind)
+        STALLS[name] = "pve_pressure_%s_%s_seconds_total" % (
+            res, {"some": "waiting", "full": "stalled"}[kind])
 COUNTERS = {"netin", "netout", "diskread", "diskwrite"} | STALLS.keys()
 
 # RRD column -> Prometheus name (counters with _total), guests and nodes.
@@ -156,11 +158,11 @@ def tags(pairs):
 
 
 def prom_series(name, labels):
-    """name{id="..",cluster="..",kind="..",...}: id, cluster and kind
-    first, the rest by name; empty labels left out (a store has none)."""
-    first = [k for k in ("id", "cluster", "kind") if labels.get(k)]
+    """name{id="..",cluster="..",...}: id and cluster first, the rest by
+    name; empty labels left out (a store has none)."""
+    first = [k for k in ("id", "cluster") if labels.get(k)]
     rest = sorted(k for k in labels if k not in first and labels[k] != ""
-                  and k not in ("id", "cluster", "kind"))
+                  and k not in ("id", "cluster"))
     return "%s{%s}" % (name, ",".join('%s="%s"' % (k, labels[k])
                                       for k in first + rest))
 
@@ -217,8 +219,7 @@ def expect(form, json_path, guests_path):
                     parts.append(inst)
                 series = ".".join(parts + [field])
             elif key in STALLS:
-                series = prom_series(STALLS[key][0],
-                                     {"id": gid, "kind": STALLS[key][1]})
+                series = prom_series(STALLS[key], {"id": gid})
             else:
                 if key.startswith("pressure"):
                     value = value / 100

@@ -11,8 +11,8 @@
  * OpenMetrics, a legacy pve2-vm row leaving the newer columns unknown,
  * rows forgotten after a write, and a series growing past its first
  * 1024 rows.  pvecg's stall counters (already in seconds) under /metrics'
- * names, one family per resource with some and full told apart by `kind`
- * after id and cluster, its HELP and TYPE once; a guest's pve_guest_info
+ * names, node_exporter's: some as waiting, full as stalled, with id and
+ * cluster labels only; a guest's pve_guest_info
  * with /metrics' labels at each row with a known value.
  */
 #include <setjmp.h>
@@ -280,8 +280,22 @@ static void test_cluster_label(void **state) {
   export_series_free(&s);
 }
 
-/* A stall file's rows, counters in seconds already: some and full of a
- * resource share one family, HELP and TYPE written once for both. */
+/* node_exporter's HELP in spirit: some is waiting, full is stalled. */
+#define WAITING(what)                                                          \
+  "Seconds in which at least one task waited for " what                        \
+  " (the kernel's PSI some total)\n"
+#define STALLED(what)                                                          \
+  "Seconds in which all non-idle tasks were stalled on " what                  \
+  " at once (the kernel's PSI full total)\n"
+#define WAITING_CPU WAITING("CPU")
+#define STALLED_CPU STALLED("CPU")
+#define WAITING_IO WAITING("IO")
+#define STALLED_IO STALLED("IO")
+#define STALLED_MEMORY STALLED("memory")
+
+/* A stall file's rows, counters in seconds already: some under
+ * node_exporter's waiting name, full under its stalled name, each its own
+ * family with no label beside id and cluster. */
 static void test_stall(void **state) {
   (void)state;
   struct export_series s = {0};
@@ -294,46 +308,38 @@ static void test_stall(void **state) {
   struct export_source src =
       source(EXPORT_VM, "qemu", "100", &layout_pvecg_pressure_vm_1_0);
   src.cluster = "prod";
-#define STALL_HELP(what)                                                       \
-  "Seconds in which tasks were stalled on " what " (the kernel's PSI "         \
-  "total; kind some: at least one task, full: all non-idle tasks at once)\n"
-  check_write(
-      &s, EXPORT_PROMETHEUS, &src,
-      "# HELP pve_pressure_cpu_stalled_seconds_total " STALL_HELP(
-          "CPU") "# TYPE pve_pressure_cpu_stalled_seconds_total counter\n"
-                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
-                 "100\",cluster=\"prod\","
-                 "kind=\"some\"} 0 1700000060000\n"
-                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
-                 "100\",cluster=\"prod\","
-                 "kind=\"some\"} 15 1700000120000\n"
-                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
-                 "100\",cluster=\"prod\","
-                 "kind=\"full\"} 0 1700000060000\n"
-                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
-                 "100\",cluster=\"prod\","
-                 "kind=\"full\"} 0.5 1700000120000\n"
-                 "# HELP pve_pressure_memory_stalled_seconds_total " STALL_HELP(
-                     "memory") "# TYPE "
-                               "pve_pressure_memory_stalled_seconds_total "
-                               "counter\n"
-                               "pve_pressure_memory_stalled_seconds_total{id="
-                               "\"qemu/100\",cluster="
-                               "\"prod\",kind=\"full\"} 0 1700000060000\n",
-      5);
-  /* OpenMetrics: the family without _total, the same series. */
+  check_write(&s, EXPORT_PROMETHEUS, &src,
+              "# HELP pve_pressure_cpu_waiting_seconds_total " WAITING_CPU
+              "# TYPE pve_pressure_cpu_waiting_seconds_total counter\n"
+              "pve_pressure_cpu_waiting_seconds_total{id=\"qemu/100\","
+              "cluster=\"prod\"} 0 1700000060000\n"
+              "pve_pressure_cpu_waiting_seconds_total{id=\"qemu/100\","
+              "cluster=\"prod\"} 15 1700000120000\n"
+              "# HELP pve_pressure_cpu_stalled_seconds_total " STALLED_CPU
+              "# TYPE pve_pressure_cpu_stalled_seconds_total counter\n"
+              "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/100\","
+              "cluster=\"prod\"} 0 1700000060000\n"
+              "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/100\","
+              "cluster=\"prod\"} 0.5 1700000120000\n"
+              "# HELP pve_pressure_memory_stalled_seconds_total " STALLED_MEMORY
+              "# TYPE pve_pressure_memory_stalled_seconds_total counter\n"
+              "pve_pressure_memory_stalled_seconds_total{id=\"qemu/100\","
+              "cluster=\"prod\"} 0 1700000060000\n",
+              5);
+  /* OpenMetrics: the families without _total, the same series. */
   assert_int_equal(export_series_add(&s, T, (double[6]){U, U, 4, 5, U, U}, 6),
                    0);
   src.cluster = NULL;
   check_write(&s, EXPORT_OPENMETRICS, &src,
-              "# HELP pve_pressure_io_stalled_seconds " STALL_HELP(
-                  "IO") "# TYPE pve_pressure_io_stalled_seconds counter\n"
-                        "pve_pressure_io_stalled_seconds_total{id=\"qemu/100\","
-                        "kind=\"some\"} 4 1700000060\n"
-                        "pve_pressure_io_stalled_seconds_total{id=\"qemu/100\","
-                        "kind=\"full\"} 5 1700000060\n",
+              "# HELP pve_pressure_io_waiting_seconds " WAITING_IO
+              "# TYPE pve_pressure_io_waiting_seconds counter\n"
+              "pve_pressure_io_waiting_seconds_total{id=\"qemu/100\"} 4 "
+              "1700000060\n"
+              "# HELP pve_pressure_io_stalled_seconds " STALLED_IO
+              "# TYPE pve_pressure_io_stalled_seconds counter\n"
+              "pve_pressure_io_stalled_seconds_total{id=\"qemu/100\"} 5 "
+              "1700000060\n",
               2);
-#undef STALL_HELP
   export_series_free(&s);
 }
 

@@ -14,7 +14,7 @@
  * name); pve_up 1 for a fresh file and 0 for a stale one, whose values are
  * left out; pve_node_info with empty level and nodeid; pve_guest_info with
  * template and tags.  Stall files' counters: microseconds as seconds,
- * some and full one family by `kind`, counters in both formats.
+ * some named waiting and full stalled, counters in both formats.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -324,8 +324,8 @@ static void test_files_ksm_beside(void **state) {
 }
 
 /* Stall files beside the pve files: the kernel's microseconds as seconds,
- * some and full one family told apart by `kind`, a node's and a guest's
- * in one family, HELP and TYPE once; U and a stale file left out; a
+ * some as node_exporter's waiting and full as its stalled, a node's and a
+ * guest's in one family, HELP and TYPE once; U and a stale file left out; a
  * counter in both formats, its OpenMetrics family named without _total. */
 static void stall_files(struct row *node, struct row *vm, struct row *old,
                         struct metrics_file files[3]) {
@@ -349,9 +349,18 @@ static void stall_files(struct row *node, struct row *vm, struct row *old,
                                    old->values, true,       true};
 }
 
-#define STALL_HELP(what)                                                       \
-  "Seconds in which tasks were stalled on " what " (the kernel's PSI "         \
-  "total; kind some: at least one task, full: all non-idle tasks at once)\n"
+/* node_exporter's HELP in spirit: some is waiting, full is stalled. */
+#define WAITING(what)                                                          \
+  "Seconds in which at least one task waited for " what                        \
+  " (the kernel's PSI some total)\n"
+#define STALLED(what)                                                          \
+  "Seconds in which all non-idle tasks were stalled on " what                  \
+  " at once (the kernel's PSI full total)\n"
+#define WAITING_CPU WAITING("CPU")
+#define STALLED_CPU STALLED("CPU")
+#define STALLED_IO STALLED("IO")
+#define WAITING_MEMORY WAITING("memory")
+#define STALLED_MEMORY STALLED("memory")
 
 static void test_files_stall_beside(void **state) {
   (void)state;
@@ -362,67 +371,53 @@ static void test_files_stall_beside(void **state) {
   capture_open(&c);
   metrics_text_files(c.out, EXPORT_PROMETHEUS, files, 3);
   capture_check(
-      &c,
-      "# HELP pve_pressure_cpu_stalled_seconds_total " STALL_HELP(
-          "CPU") "# TYPE pve_pressure_cpu_stalled_seconds_total counter\n"
-                 "pve_pressure_cpu_stalled_seconds_total{id=\"node/"
-                 "pve1\",kind=\"some\"} "
-                 "123456.789012 1700000060000\n"
-                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
-                 "100\",kind=\"some\"} "
-                 "60 1700000040000\n"
-                 "pve_pressure_cpu_stalled_seconds_total{id=\"node/"
-                 "pve1\",kind=\"full\"} "
-                 "0 1700000060000\n"
-                 "# HELP pve_pressure_io_stalled_seconds_total " STALL_HELP(
-                     "IO") "# TYPE pve_pressure_io_stalled_seconds_total "
-                           "counter\n"
-                           "pve_pressure_io_stalled_seconds_total{id=\"qemu/"
-                           "100\",kind=\"full\"} "
-                           "1e-06 1700000040000\n"
-                           "# HELP "
-                           "pve_pressure_memory_stalled_seconds_"
-                           "total " STALL_HELP(
-                               "memory") "# TYPE "
-                                         "pve_pressure_memory_stalled_seconds_"
-                                         "total counter\n"
-                                         "pve_pressure_memory_stalled_seconds_"
-                                         "total{id=\"qemu/100\",kind="
-                                         "\"some\"} 5.000001 1700000040000\n"
-                                         "pve_pressure_memory_stalled_seconds_"
-                                         "total{id=\"node/pve1\",kind="
-                                         "\"full\"} 2.5 1700000060000\n");
+      &c, "# HELP pve_pressure_cpu_waiting_seconds_total " WAITING_CPU
+          "# TYPE pve_pressure_cpu_waiting_seconds_total counter\n"
+          "pve_pressure_cpu_waiting_seconds_total{id=\"node/pve1\"} "
+          "123456.789012 1700000060000\n"
+          "pve_pressure_cpu_waiting_seconds_total{id=\"qemu/100\"} "
+          "60 1700000040000\n"
+          "# HELP pve_pressure_cpu_stalled_seconds_total " STALLED_CPU
+          "# TYPE pve_pressure_cpu_stalled_seconds_total counter\n"
+          "pve_pressure_cpu_stalled_seconds_total{id=\"node/pve1\"} "
+          "0 1700000060000\n"
+          "# HELP pve_pressure_io_stalled_seconds_total " STALLED_IO
+          "# TYPE pve_pressure_io_stalled_seconds_total counter\n"
+          "pve_pressure_io_stalled_seconds_total{id=\"qemu/100\"} "
+          "1e-06 1700000040000\n"
+          "# HELP pve_pressure_memory_waiting_seconds_total " WAITING_MEMORY
+          "# TYPE pve_pressure_memory_waiting_seconds_total counter\n"
+          "pve_pressure_memory_waiting_seconds_total{id=\"qemu/100\"} "
+          "5.000001 1700000040000\n"
+          "# HELP pve_pressure_memory_stalled_seconds_total " STALLED_MEMORY
+          "# TYPE pve_pressure_memory_stalled_seconds_total counter\n"
+          "pve_pressure_memory_stalled_seconds_total{id=\"node/pve1\"} "
+          "2.5 1700000060000\n");
   capture_open(&c);
   metrics_text_files(c.out, EXPORT_OPENMETRICS, files, 3);
-  capture_check(
-      &c,
-      "# HELP pve_pressure_cpu_stalled_seconds " STALL_HELP(
-          "CPU") "# TYPE pve_pressure_cpu_stalled_seconds counter\n"
-                 "pve_pressure_cpu_stalled_seconds_total{id=\"node/"
-                 "pve1\",kind=\"some\"} "
-                 "123456.789012 1700000060\n"
-                 "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/"
-                 "100\",kind=\"some\"} "
-                 "60 1700000040\n"
-                 "pve_pressure_cpu_stalled_seconds_total{id=\"node/"
-                 "pve1\",kind=\"full\"} "
-                 "0 1700000060\n"
-                 "# HELP pve_pressure_io_stalled_seconds " STALL_HELP(
-                     "IO") "# TYPE pve_pressure_io_stalled_seconds counter\n"
-                           "pve_pressure_io_stalled_seconds_total{id=\"qemu/"
-                           "100\",kind=\"full\"} "
-                           "1e-06 1700000040\n"
-                           "# HELP "
-                           "pve_pressure_memory_stalled_seconds " STALL_HELP(
-                               "memory") "# TYPE "
-                                         "pve_pressure_memory_stalled_seconds "
-                                         "counter\n"
-                                         "pve_pressure_memory_stalled_seconds_"
-                                         "total{id=\"qemu/100\",kind="
-                                         "\"some\"} 5.000001 1700000040\n"
-                                         "pve_pressure_memory_stalled_seconds_"
-                                         "total{id=\"node/pve1\",kind="
-                                         "\"full\"} 2.5 1700000060\n");
+  capture_check(&c,
+                "# HELP pve_pressure_cpu_waiting_seconds " WAITING_CPU
+                "# TYPE pve_pressure_cpu_waiting_seconds counter\n"
+                "pve_pressure_cpu_waiting_seconds_total{id=\"node/pve1\"} "
+                "123456.789012 1700000060\n"
+                "pve_pressure_cpu_waiting_seconds_total{id=\"qemu/100\"} "
+                "60 1700000040\n"
+                "# HELP pve_pressure_cpu_stalled_seconds " STALLED_CPU
+                "# TYPE pve_pressure_cpu_stalled_seconds counter\n"
+                "pve_pressure_cpu_stalled_seconds_total{id=\"node/pve1\"} "
+                "0 1700000060\n"
+                "# HELP pve_pressure_io_stalled_seconds " STALLED_IO
+                "# TYPE pve_pressure_io_stalled_seconds counter\n"
+                "pve_pressure_io_stalled_seconds_total{id=\"qemu/100\"} "
+                "1e-06 1700000040\n"
+                "# HELP pve_pressure_memory_waiting_seconds " WAITING_MEMORY
+                "# TYPE pve_pressure_memory_waiting_seconds counter\n"
+                "pve_pressure_memory_waiting_seconds_total{id=\"qemu/100\"} "
+                "5.000001 1700000040\n"
+                "# HELP pve_pressure_memory_stalled_seconds " STALLED_MEMORY
+                "# TYPE pve_pressure_memory_stalled_seconds counter\n"
+                "pve_pressure_memory_stalled_seconds_total{id=\"node/pve1\"} "
+                "2.5 1700000060\n");
 }
 
 static void test_guests(void **state) {

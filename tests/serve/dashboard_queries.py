@@ -19,7 +19,8 @@ every target of every panel is read from the file, $instance and
 $__range (3600s, its default range of an hour, as Grafana renders it)
 substituted, and run for every instance; OURS states what each must
 return.  Its joins are on (id, instance, cluster).  Its exact-stall
-panels (rate() of pve_pressure_*_stalled_seconds_total) must draw the
+panels (rate() of pve_pressure_*_waiting_seconds_total, PSI's some, and
+pve_pressure_*_stalled_seconds_total, its full) must draw the
 thresholds of packaging/examples/pvecg-alerts.yml: both files are parsed
 (`thresholds`), and each simple stall rule (a rate() of one counter over
 a window, compared with a number) must be the threshold step of the one
@@ -282,7 +283,7 @@ class File:
         table = export_points.PROM_NODE if kind == "node" else export_points.PROM_GUEST
         if kind.startswith("ksm-"):
             table = {c: metrics_points.KSM_PROM[c] for c in self.columns}
-        if kind.startswith("stall-"):  # one name, some and full by kind
+        if kind.startswith("stall-"):  # some as waiting, full as stalled
             table = {c: stall_metric(c[5:-4], c[-4:]) for c in self.columns}
         self.metric_column = {}
         for column, metric in table.items():
@@ -353,9 +354,7 @@ class Check:
         """The raw samples Prometheus holds of f's metric in the window
         that ends at t_eval, each checked against the row of its time."""
         sel = 'id="%s",instance="%s",cluster="%s"' % (f.id, f.instance, f.cluster)
-        name, _, more = metric.partition("{")  # a stall metric's kind
-        sel = more.rstrip("}") + "," + sel if more else sel
-        data = get(self.url, "/api/v1/query", query="%s{%s}[%s]" % (name, sel, window),
+        data = get(self.url, "/api/v1/query", query="%s{%s}[%s]" % (metric, sel, window),
                    time=self.t_eval)
         if len(data["result"]) != 1:
             raise SystemExit("%s{%s}[%s]: %d series" % (metric, sel, window, len(data["result"])))
@@ -430,9 +429,14 @@ class Check:
 # every file)); the answer is a list of (labels, value).
 
 
+# node_exporter's words for PSI's lines, in the stall counters' names
+STALL_WORD = {"some": "waiting", "full": "stalled"}
+STALL_LINE = {w: k for k, w in STALL_WORD.items()}
+
+
 def stall_metric(resource, kind):
-    """A stall counter of one kind, as File and Check.samples name it."""
-    return 'pve_pressure_%s_stalled_seconds_total{kind="%s"}' % (resource, kind)
+    """The stall counter of a PSI line (some, full)."""
+    return "pve_pressure_%s_%s_seconds_total" % (resource, STALL_WORD[kind])
 
 
 def guests(fs, configured=None, live=None, kind=None):
@@ -618,22 +622,19 @@ def top_panel(metric):
 
 
 def stall_guest_panel(resource, kind):
-    """rate(counter{kind}[5m]) joined as guests_any: each live guest's
-    stall file, its kind label kept (rate() drops the name)."""
+    """rate(counter[5m]) joined as guests_any: each live guest's stall
+    file (rate() drops the name)."""
     def answer(c, fs):
         metric = stall_metric(resource, kind)
-        out = guests_any(fs, lambda f: c.rate(f, metric, 300) if f.live else None,
-                         None, "stall-guest")
-        for labels, _ in out:
-            labels["kind"] = kind
-        return out
+        return guests_any(fs, lambda f: c.rate(f, metric, 300) if f.live else None,
+                          None, "stall-guest")
     return answer
 
 
-def stall_node_panel(resource, kinds):
+def stall_node_panel(resource, kind):
     def answer(c, fs):
-        return [(f.labels(kind=k), c.rate(f, stall_metric(resource, k), 300))
-                for f in fs if f.kind == "stall-node" and f.live for k in kinds]
+        return [(f.labels(), c.rate(f, stall_metric(resource, kind), 300))
+                for f in fs if f.kind == "stall-node" and f.live]
     return answer
 
 
@@ -658,9 +659,10 @@ for pid, res in ((7, "cpu"), (8, "io"), (9, "memory")):
 for pid, res, kind in ((12, "cpu", "some"), (13, "io", "some"), (14, "memory", "some"),
                        (15, "cpu", "full"), (16, "io", "full"), (17, "memory", "full")):
     OURS[(pid, "A")] = stall_guest_panel(res, kind)
-OURS[(18, "A")] = stall_node_panel("cpu", ["some"])
-OURS[(19, "A")] = stall_node_panel("io", ["some", "full"])
-OURS[(20, "A")] = stall_node_panel("memory", ["some", "full"])
+OURS[(18, "A")] = stall_node_panel("cpu", "some")
+for pid, res in ((19, "io"), (20, "memory")):
+    OURS[(pid, "A")] = stall_node_panel(res, "some")
+    OURS[(pid, "B")] = stall_node_panel(res, "full")
 
 
 def schema(dash):
@@ -754,7 +756,7 @@ def check_variable(c, instances):
 
 # ---- the exact-stall panels' thresholds, against the alert rules -------
 
-STALL_RATE = re.compile(r'rate\(pve_pressure_(cpu|io|memory)_stalled_seconds_total'
+STALL_RATE = re.compile(r'rate\(pve_pressure_(cpu|io|memory)_(waiting|stalled)_seconds_total'
                         r'\{([^}]*)\}\[(\w+)\]\)')
 SEVERITY_COLOR = {"warning": "orange", "critical": "red"}
 
@@ -789,9 +791,8 @@ def stall_rules(rules_path):
         last = re.search(r'\)\s*>\s*([0-9.]+)$', expr)
         if len(rates) != 1 or last is None:
             continue  # none, or a compound rule (several conditions)
-        resource, sel, window = rates[0]
-        kind = selector(sel, "kind")
-        where = (scope_of(selector(sel, "id")), resource, kind[1])
+        resource, word, sel, window = rates[0]
+        where = (scope_of(selector(sel, "id")), resource, STALL_LINE[word])
         if where in out:
             raise SystemExit("two rules on %s: %s and %s" % (where, out[where][0], rule["alert"]))
         out[where] = (rule["alert"], float(last.group(1)), rule["labels"]["severity"], window)
@@ -806,14 +807,13 @@ def stall_panels(dash):
         found = [m for t in p["targets"] for m in STALL_RATE.findall(t["expr"])]
         if not found:
             continue
-        resources = {r for r, _, _ in found}
-        kinds = {selector(sel, "kind") for _, sel, _ in found}
-        scopes = {scope_of(selector(sel, "id")) for _, sel, _ in found
+        resources = {r for r, _, _, _ in found}
+        kinds = sorted({STALL_LINE[w] for _, w, _, _ in found})
+        scopes = {scope_of(selector(sel, "id")) for _, _, sel, _ in found
                   if selector(sel, "id")[1] != "guest/.+"}
         if len(resources) != 1 or len(scopes) != 1:
             raise SystemExit("panel %d mixes resources or scopes" % p["id"])
-        kinds = sorted(k[1] for k in kinds if k) if None not in kinds else ["full", "some"]
-        out[p["id"]] = (p, scopes.pop(), resources.pop(), kinds, {w for _, _, w in found})
+        out[p["id"]] = (p, scopes.pop(), resources.pop(), kinds, {w for _, _, _, w in found})
     return out
 
 
@@ -897,7 +897,7 @@ def caught_up(top, url, servers):
         rows[r["file"]] = max(rows.get(r["file"], 0), r["t"])
     have = {}
     newest_of = {"ksm": "pve_memory_ksm_saved_bytes",
-                 "stall": "pve_pressure_cpu_stalled_seconds_total"}
+                 "stall": "pve_pressure_cpu_waiting_seconds_total"}
     for metric in ["pve_cpu_usage_limit"] + list(newest_of.values()):
         data = get(url, "/api/v1/query", query="timestamp(%s)" % metric)
         have[metric] = {key(s["metric"]): float(s["value"][1]) for s in data["result"]}

@@ -19,8 +19,8 @@ pve_guest_balloon_min_bytes where GUESTS gives one.  A KSM file
 names stated here (KSM_PROM), with its guest's or node's id, when fresh,
 and nothing else; it counts among the files' states.  So does a stall file
 (pvecg-pressure-vm-1.0, pvecg-pressure-node-1.0), whose raw counters
-(microseconds) are seconds stalled, value / 1e6, under the names and
-`kind` labels of STALL_PROM.  A label whose value is
+(microseconds) are seconds stalled, value / 1e6, under the names of
+STALL_PROM.  A label whose value is
 empty is left out, as Prometheus and VictoriaMetrics store no such label.
 
 With clusters (a data directory whose subdirectories hold the layouts'
@@ -81,12 +81,13 @@ KSM_PROM = {
     "ksmshared": "pve_ksm_shared_pages", "ksmsharing": "pve_ksm_sharing_pages",
 }
 # pvecg's stall files: the kernel's PSI totals (DERIVE, the raw counter in
-# the header), as node_exporter's and cAdvisor's *_seconds_total counters,
-# some and full told apart by a `kind` label.
+# the header), named as node_exporter's and cAdvisor's counters: the some
+# line's total ..._waiting_seconds_total, the full line's
+# ..._stalled_seconds_total.
 STALL_COLUMNS = ("stallcpusome stallcpufull stalliosome stalliofull "
                  "stallmemorysome stallmemoryfull").split()
-STALL_PROM = {c: ("pve_pressure_%s_stalled_seconds_total" % c[5:-4], c[-4:])
-              for c in STALL_COLUMNS}
+STALL_PROM = {c: "pve_pressure_%s_%s_seconds_total" % (
+    c[5:-4], {"some": "waiting", "full": "stalled"}[c[-4:]]) for c in STALL_COLUMNS}
 SIGNIFICANT = None
 DROP_LABELS = {"job", "instance", "__name__"}
 # prometheus-pve-exporter's names before its _total counters (gauges in
@@ -208,8 +209,7 @@ def stall_values_of(ids, stamp, row):
     for column, value in row.items():
         if value == "U":
             continue
-        name, kind = STALL_PROM[column]
-        out.append("%s\t%d\t%s" % (series(name, dict(ids, kind=kind)), stamp,
+        out.append("%s\t%d\t%s" % (series(STALL_PROM[column], ids), stamp,
                                     num(int(value) / 1e6)))
     return out
 

@@ -129,23 +129,27 @@ grep -q 'pve_memory_ksm_saved_bytes{id="qemu/100"}' "$T/text.body" && fail "ksms
 [ "$(grep -c '^pve_up{id="qemu/100"}' "$T/text.body")" = 1 ] || fail "qemu/100 has pve_up more than once"
 [ "$(grep -c '^pve_node_info{' "$T/text.body")" = 1 ] || fail "pve_node_info more than once"
 grep -q '^pve_ksm.*qemu/103' "$T/text.body" && fail "the stale KSM file's values were sent"
-# the stall files: raw counters as seconds, some and full by kind, counters
-# in both formats; the U and the stale file left out
-for line in "pve_pressure_cpu_stalled_seconds_total{id=\"qemu/100\",kind=\"some\"} 123876.789026 $((LAST - 60))000" \
-  "pve_pressure_memory_stalled_seconds_total{id=\"node/pve1\",kind=\"full\"} 2.50002 ${LAST}000" \
-  "pve_pressure_io_stalled_seconds_total{id=\"node/pve1\",kind=\"full\"} 4.01998 ${LAST}000"; do
+# the stall files: raw counters as seconds, some as node_exporter's
+# waiting and full as its stalled, no other label, counters in both
+# formats; the U and the stale file left out
+for line in "pve_pressure_cpu_waiting_seconds_total{id=\"qemu/100\"} 123876.789026 $((LAST - 60))000" \
+  "pve_pressure_memory_stalled_seconds_total{id=\"node/pve1\"} 2.50002 ${LAST}000" \
+  "pve_pressure_io_stalled_seconds_total{id=\"node/pve1\"} 4.01998 ${LAST}000"; do
   grep -qxF "$line" "$T/text.body" || fail "missing: $line"
 done
-grep -q 'pve_pressure_io_stalled_seconds_total{id="qemu/100",kind="full"}' "$T/text.body" &&
+grep -q 'pve_pressure_io_stalled_seconds_total{id="qemu/100"}' "$T/text.body" &&
   fail "the stall file's U was sent"
+grep -q 'kind=' "$T/text.body" "$T/om.body" && fail "a kind label"
 grep -q '^pve_pressure_.*_seconds_total{id="qemu/103"' "$T/text.body" && fail "the stale stall file's values were sent"
 grep -q '^pve_guest_balloon_min_bytes{id="lxc/101"' "$T/text.body" && fail "a container has a balloon minimum"
 grep -q '^pve_guest_balloon_min_bytes{id="qemu/103"' "$T/text.body" && fail "a stale VM's balloon minimum was sent"
 for res in cpu io memory; do
-  grep -qx "# TYPE pve_pressure_${res}_stalled_seconds_total counter" "$T/text.body" ||
-    fail "pve_pressure_${res}_stalled_seconds_total is not a counter"
-  grep -qx "# TYPE pve_pressure_${res}_stalled_seconds counter" "$T/om.body" ||
-    fail "OpenMetrics: pve_pressure_${res}_stalled_seconds is not a counter"
+  for name in waiting stalled; do
+    grep -qx "# TYPE pve_pressure_${res}_${name}_seconds_total counter" "$T/text.body" ||
+      fail "pve_pressure_${res}_${name}_seconds_total is not a counter"
+    grep -qx "# TYPE pve_pressure_${res}_${name}_seconds counter" "$T/om.body" ||
+      fail "OpenMetrics: pve_pressure_${res}_${name}_seconds is not a counter"
+  done
 done
 # what prometheus-pve-exporter's dashboards join on and select by
 for line in 'pve_up{id="node/pve1"} 1' 'pve_up{id="qemu/100"} 1' 'pve_up{id="lxc/101"} 1' \
