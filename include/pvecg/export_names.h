@@ -19,7 +19,11 @@
  *     it has not.
  * The RRD keeps rates for netin/netout/diskread/diskwrite where Proxmox
  * sends cumulative byte counters: those are rebuilt as counters (see
- * export_counter.h).
+ * export_counter.h).  prometheus-pve-exporter 3.8 serves them as counters
+ * (pve_network_receive_bytes_total, ..., pve_disk_written_bytes_total)
+ * and still, deprecated, as the gauges it had before
+ * (pve_network_receive_bytes, ..., pve_disk_write_bytes): both are
+ * written, with its HELP texts.
  *
  * What Proxmox does not send and pvecg does: memhost for a guest, and a
  * node's pressure (pvestatd writes node pressure only into the RRD): they
@@ -72,6 +76,12 @@ struct export_metric {
   const char *older;       /* a counter's name in prometheus-pve-exporter
                               before its _total families, or NULL */
 };
+
+/* The HELP of m's older gauge (m->older), as prometheus-pve-exporter 3.8
+ * gives it beside the counter: m's HELP, then " DEPRECATED: Use
+ * <counter>_total instead.", written to buf. */
+void export_metric_older_help(const struct export_metric *m, char *buf,
+                              size_t size);
 
 /* The naming of column `ds` of a guest's (node false) or node's file of
  * layout, or NULL when the column has none. */

@@ -10,6 +10,7 @@
 #include "pvecg/export_names.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 int export_names_parse(const char *name, enum export_names *ret) {
@@ -61,6 +62,25 @@ int export_names_parse(const char *name, enum export_names *ret) {
       STALLED("io", "IO"), WAITING("memory", "memory"),                        \
       STALLED("memory", "memory")
 
+/* prometheus-pve-exporter's HELP of its byte counters (collector/
+ * cluster.py, 3.8).  A node's physical NICs are in the same families, so
+ * a node's column gives the same HELP: one text for the family, whichever
+ * file comes first. */
+#define RECEIVE_HELP                                                           \
+  "The amount of traffic in bytes that was sent to the guest over the "        \
+  "network since it was started. (for types 'qemu' and 'lxc')"
+#define TRANSMIT_HELP                                                          \
+  "The amount of traffic in bytes that was sent from the guest over the "      \
+  "network since it was started. (for types 'qemu' and 'lxc')"
+#define READ_HELP                                                              \
+  "The amount of bytes the guest read from its block devices since the "       \
+  "guest was started. This info is not available for all storage types. "      \
+  "(for types 'qemu' and 'lxc')"
+#define WRITTEN_HELP                                                           \
+  "The amount of bytes the guest wrote to its block devices since the guest "  \
+  "was started. This info is not available for all storage types. (for "       \
+  "types 'qemu' and 'lxc')"
+
 /* pvecg's KSM files (a guest's and a node's columns of the same meaning
  * share a name): beside Proxmox's values, in the guest's `system` and the
  * node's `memory`, under the RRD's names. */
@@ -94,17 +114,13 @@ static const struct export_metric guest_metrics[] = {
     {"disk", "system", NULL, "disk", "pve_disk_usage_bytes",
      "Used root image space in bytes", false, false, false, NULL},
     {"netin", "system", NULL, "netin", "pve_network_receive_bytes",
-     "Bytes received over the network", true, false, false,
-     "pve_network_receive_bytes"},
+     RECEIVE_HELP, true, false, false, "pve_network_receive_bytes"},
     {"netout", "system", NULL, "netout", "pve_network_transmit_bytes",
-     "Bytes sent over the network", true, false, false,
-     "pve_network_transmit_bytes"},
-    {"diskread", "system", NULL, "diskread", "pve_disk_read_bytes",
-     "Bytes read from block devices", true, false, false,
-     "pve_disk_read_bytes"},
+     TRANSMIT_HELP, true, false, false, "pve_network_transmit_bytes"},
+    {"diskread", "system", NULL, "diskread", "pve_disk_read_bytes", READ_HELP,
+     true, false, false, "pve_disk_read_bytes"},
     {"diskwrite", "system", NULL, "diskwrite", "pve_disk_written_bytes",
-     "Bytes written to block devices", true, false, false,
-     "pve_disk_write_bytes"},
+     WRITTEN_HELP, true, false, false, "pve_disk_write_bytes"},
     {"memhost", "system", NULL, "memhost", "pve_memory_host_bytes",
      "Host memory the guest's cgroup uses, page cache excluded "
      "(memory.current - memory.stat file)",
@@ -148,11 +164,9 @@ static const struct export_metric node_metrics[] = {
     {"rootused", "blockstat", NULL, "used", "pve_disk_usage_bytes",
      "Used space of the root file system in bytes", false, false, false, NULL},
     {"netin", "nics", "physical", "receive", "pve_network_receive_bytes",
-     "Bytes received over the physical network interfaces", true, false, false,
-     "pve_network_receive_bytes"},
+     RECEIVE_HELP, true, false, false, "pve_network_receive_bytes"},
     {"netout", "nics", "physical", "transmit", "pve_network_transmit_bytes",
-     "Bytes sent over the physical network interfaces", true, false, false,
-     "pve_network_transmit_bytes"},
+     TRANSMIT_HELP, true, false, false, "pve_network_transmit_bytes"},
     {"memavailable", "memory", NULL, "memavailable",
      "pve_memory_available_bytes", "Memory available for new workloads", false,
      false, false, NULL},
@@ -197,6 +211,11 @@ const struct export_metric *export_metric_of(const struct rrd_layout *layout,
     if (strcmp(m[i].ds, layout->ds[ds].name) == 0)
       return &m[i];
   return NULL;
+}
+
+void export_metric_older_help(const struct export_metric *m, char *buf,
+                              size_t size) {
+  snprintf(buf, size, "%s DEPRECATED: Use %s_total instead.", m->help, m->prom);
 }
 
 double export_metric_counter_unit(const struct export_metric *m) {

@@ -67,16 +67,6 @@ static void write_id(const struct export_source *src, FILE *out) {
   fputc('"', out);
 }
 
-/* HELP and TYPE: OpenMetrics names a counter's family (without _total),
- * Prometheus' text format the samples' name (with it). */
-static void write_meta(const struct export_metric *m, enum export_format format,
-                       FILE *out) {
-  const char *suffix =
-      m->counter && format == EXPORT_PROMETHEUS ? "_total" : "";
-  fprintf(out, "# HELP %s%s %s\n# TYPE %s%s %s\n", m->prom, suffix, m->help,
-          m->prom, suffix, m->counter ? "counter" : "gauge");
-}
-
 /* A sample's time: seconds in OpenMetrics, milliseconds in Prometheus'
  * text format. */
 static void write_time(enum export_format format, time_t t, FILE *out) {
@@ -84,31 +74,64 @@ static void write_time(enum export_format format, time_t t, FILE *out) {
           format == EXPORT_OPENMETRICS ? "" : "000");
 }
 
-/* Column i's samples, after its family's HELP and TYPE unless *meta says
- * they were written; none when it has no known value.  Counters are in
- * their unit already (export_counter.h). */
-static size_t write_metric(const struct export_series *s, size_t i,
+/* How a column's samples are written: the family's name, HELP and TYPE,
+ * and the samples' name. */
+struct family_text {
+  const char *family, *help, *type, *sample;
+};
+
+/* Column i's samples, after the family's HELP and TYPE; nothing when it
+ * has no known value.  Counters are in their unit already
+ * (export_counter.h). */
+static size_t write_family(const struct export_series *s, size_t i,
                            const struct export_metric *m,
+                           const struct family_text *t,
                            enum export_format format,
-                           const struct export_source *src, bool *meta,
-                           FILE *out) {
+                           const struct export_source *src, FILE *out) {
   size_t n = 0;
   for (size_t r = 0; r < s->count; r++) {
     double v = s->value[r * RRD_LAYOUT_DS_MAX + i];
     if (!isfinite(v))
       continue;
-    if (!*meta)
-      write_meta(m, format, out);
-    *meta = true;
-    n++;
+    if (n++ == 0)
+      fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", t->family, t->help,
+              t->family, t->type);
     char text[EXPORT_VALUE_SIZE];
     export_value_text(m->counter ? v : export_metric_prom_value(m, v), text);
-    fprintf(out, "%s%s{", m->prom, m->counter ? "_total" : "");
+    fprintf(out, "%s{", t->sample);
     write_id(src, out);
     fprintf(out, "} %s", text);
     write_time(format, s->time[r], out);
   }
   return n;
+}
+
+/* Column i's families.  A counter is X_total, its family named X in
+ * OpenMetrics (Prometheus' text format names it as its samples); one
+ * prometheus-pve-exporter had as a gauge first follows as that gauge,
+ * which the exporter still serves beside it, deprecated.  The gauge then
+ * owns the name X, so in OpenMetrics the counter's family is X_total,
+ * `unknown`, as /metrics has it (metrics_text.h). */
+static size_t write_metric(const struct export_series *s, size_t i,
+                           const struct export_metric *m,
+                           enum export_format format,
+                           const struct export_source *src, FILE *out) {
+  struct family_text t = {m->prom, m->help, "gauge", m->prom};
+  if (!m->counter)
+    return write_family(s, i, m, &t, format, src, out);
+  char total[128], help[512];
+  snprintf(total, sizeof(total), "%s_total", m->prom);
+  t = (struct family_text){total, m->help, "counter", total};
+  if (format == EXPORT_OPENMETRICS && m->older == NULL)
+    t.family = m->prom;
+  else if (format == EXPORT_OPENMETRICS)
+    t.type = "unknown";
+  size_t n = write_family(s, i, m, &t, format, src, out);
+  if (m->older == NULL)
+    return n;
+  export_metric_older_help(m, help, sizeof(help));
+  t = (struct family_text){m->older, help, "gauge", m->older};
+  return n + write_family(s, i, m, &t, format, src, out);
 }
 
 int export_series_write(struct export_series *s, enum export_format format,
@@ -120,8 +143,7 @@ int export_series_write(struct export_series *s, enum export_format format,
     const struct export_metric *m = export_metric_of(s->layout, node, i);
     if (m == NULL)
       continue;
-    bool meta = false;
-    size_t n = write_metric(s, i, m, format, src, &meta, out);
+    size_t n = write_metric(s, i, m, format, src, out);
     count.lines += n;
     count.values += n;
   }

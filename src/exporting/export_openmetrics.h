@@ -8,10 +8,19 @@
  *   # HELP pve_memory_usage_bytes Used memory in bytes
  *   # TYPE pve_memory_usage_bytes gauge
  *   pve_memory_usage_bytes{id="qemu/100"} 1073741824 1700000060
- *   # TYPE pve_network_receive_bytes counter
+ *   # TYPE pve_network_receive_bytes_total unknown
  *   pve_network_receive_bytes_total{id="qemu/100"} 0 1700000060
+ *   # TYPE pve_network_receive_bytes gauge
+ *   pve_network_receive_bytes{id="qemu/100"} 0 1700000060
  *   ...
  *   # EOF
+ *
+ * A byte counter is written as prometheus-pve-exporter 3.8 serves it:
+ * the counter (X_total) and, deprecated, the gauge it had before under
+ * its older name, of the same values; in OpenMetrics the counter's
+ * family is then `unknown`, as the gauge owns the name X (/metrics does
+ * the same, metrics_text.h).  A counter without an older name is a
+ * counter, its OpenMetrics family named without _total.
  *
  * The id label is prometheus-pve-exporter's ("qemu/100", "lxc/101",
  * "node/pve1").  A file's rows are gathered first, so each metric of the

@@ -149,28 +149,26 @@ static bool sample_of(const struct family *f, const struct metrics_file *file,
   return true;
 }
 
-/* How one family's samples are written: the family's name in HELP and
- * TYPE, the samples' name, and whether HELP and TYPE were written yet. */
+/* How one family's samples are written: its name, HELP and TYPE, and the
+ * samples' name. */
 struct family_text {
-  const char *family, *sample, *type, *note;
-  bool *meta;
+  const char *family, *help, *type, *sample;
 };
 
-/* A family's HELP and TYPE (once) and samples; nothing when no file has a
- * value.  note, when not NULL, follows the help. */
+/* A family's HELP and TYPE and samples; nothing when no file has a
+ * value. */
 static void write_samples(FILE *out, enum export_format format,
                           const struct family *f, const struct family_text *t,
                           const struct metrics_file *files,
                           const char *const *clusters, size_t count) {
+  bool meta = false;
   for (size_t i = 0; i < count; i++) {
     double v;
     if (!sample_of(f, &files[i], &v))
       continue;
-    if (!*t->meta) {
-      fprintf(out, "# HELP %s %s%s\n# TYPE %s %s\n", t->family, f->metric->help,
-              t->note != NULL ? t->note : "", t->family, t->type);
-      *t->meta = true;
-    }
+    if (!meta)
+      write_meta(out, t->family, t->help, t->type);
+    meta = true;
     char text[EXPORT_VALUE_SIZE];
     export_value_text(v, text);
     fprintf(out, "%s{", t->sample);
@@ -180,28 +178,23 @@ static void write_samples(FILE *out, enum export_format format,
   }
 }
 
-/* Whether HELP and TYPE were written: of the family's own name, and of
- * a counter's older name. */
-struct family_meta {
-  bool own, older;
-};
-
-/* A counter prometheus-pve-exporter had is written twice: under its
- * _total name and, as a gauge of the same values, under the exporter's
- * older name (m->older).  In OpenMetrics a counter family named X owns
- * the sample name X, which the older gauge needs, so there the _total
- * family is `unknown`: the stored series are the same, and both formats
- * parse without a clash.  A counter without an older name is a counter
- * in both formats, its OpenMetrics family named without _total. */
+/* A counter prometheus-pve-exporter had as a gauge first is written
+ * twice, as the exporter 3.8 serves it: under its _total name and, as a
+ * gauge of the same values, under the older name (m->older), its HELP
+ * saying DEPRECATED.  In OpenMetrics a counter family named X owns the
+ * sample name X, which the older gauge needs, so there the _total family
+ * is `unknown`: the stored series are the same, and both formats parse
+ * without a clash.  A counter without an older name is a counter in both
+ * formats, its OpenMetrics family named without _total. */
 static void write_counter(FILE *out, enum export_format format,
-                          const struct family *f, struct family_meta *meta,
+                          const struct family *f,
                           const struct metrics_file *files,
                           const char *const *clusters, size_t count) {
   const struct export_metric *m = f->metric;
   bool om = format == EXPORT_OPENMETRICS;
-  char total[128], note[192];
+  char total[128], help[512];
   snprintf(total, sizeof(total), "%s_total", m->prom);
-  struct family_text t = {total, total, "counter", NULL, &meta->own};
+  struct family_text t = {total, m->help, "counter", total};
   if (m->older == NULL && om)
     t.family = m->prom;
   else if (m->older != NULL && om)
@@ -209,9 +202,8 @@ static void write_counter(FILE *out, enum export_format format,
   write_samples(out, format, f, &t, files, clusters, count);
   if (m->older == NULL)
     return;
-  snprintf(note, sizeof(note), " (older name of %s, for old dashboards)",
-           total);
-  t = (struct family_text){m->older, m->older, "gauge", note, &meta->older};
+  export_metric_older_help(m, help, sizeof(help));
+  t = (struct family_text){m->older, help, "gauge", m->older};
   write_samples(out, format, f, &t, files, clusters, count);
 }
 
@@ -222,12 +214,11 @@ void metrics_text_cluster_files(FILE *out, enum export_format format,
   size_t n = families_of(files, count, f);
   for (size_t i = 0; i < n; i++) {
     const struct export_metric *m = f[i].metric;
-    struct family_meta meta = {false, false};
     if (m->counter) {
-      write_counter(out, format, &f[i], &meta, files, clusters, count);
+      write_counter(out, format, &f[i], files, clusters, count);
       continue;
     }
-    struct family_text t = {m->prom, m->prom, "gauge", NULL, &meta.own};
+    struct family_text t = {m->prom, m->help, "gauge", m->prom};
     write_samples(out, format, &f[i], &t, files, clusters, count);
   }
 }

@@ -17,8 +17,14 @@ need promtool prometheus
 "$PVECG" export --format openmetrics --vmid 100 --vmid 101 --node pve1 \
   --data-dir "$D" --pve-config-dir "$C" >"$T/history.om" || fail "export"
 [ "$(tail -1 "$T/history.om")" == "# EOF" ] || fail "no # EOF at the end"
-grep -q '^# TYPE pve_network_receive_bytes counter$' "$T/history.om" ||
-  fail "no counter family"
+# a byte counter beside prometheus-pve-exporter's deprecated gauge: the
+# gauge owns the family's name, so the counter's family is `unknown`
+grep -q '^# TYPE pve_network_receive_bytes_total unknown$' "$T/history.om" ||
+  fail "no byte counter family"
+grep -q '^# TYPE pve_network_receive_bytes gauge$' "$T/history.om" ||
+  fail "no deprecated byte gauge"
+grep -q '^# HELP pve_disk_write_bytes .* DEPRECATED: Use pve_disk_written_bytes_total instead\.$' "$T/history.om" ||
+  fail "no deprecated pve_disk_write_bytes"
 # some as node_exporter's waiting, full as its stalled: a family each
 for name in waiting stalled; do
   [ "$(grep -c "^# TYPE pve_pressure_cpu_${name}_seconds counter$" "$T/history.om")" -eq 2 ] ||
@@ -36,6 +42,7 @@ expected_points prometheus >"$T/expected"
 diff "$T/expected" "$T/got" >"$T/diff" || { head "$T/diff"; fail "samples differ"; }
 grep -q '^pve_memory_host_bytes{id="qemu/100"}	' "$T/got" || fail "no memhost"
 grep -q '^pve_disk_read_bytes_total{id="qemu/100"}	' "$T/got" || fail "no disk counter"
+grep -q '^pve_disk_write_bytes{id="qemu/100"}	' "$T/got" || fail "no deprecated disk gauge"
 grep -q '^pve_load1{id="node/pve1"}	' "$T/got" || fail "no node load"
 # The stall counters as /metrics names them, and the guest's info that
 # the alert rules join for its name and node, at the times of its rows.

@@ -59,6 +59,7 @@ read_back
 diff "$T/expected" "$T/got" >"$T/diff" || { head "$T/diff"; fail "import/prometheus: points differ"; }
 grep -q '^pve_pressure_io_some_ratio{id="qemu/100"}	' "$T/got" || fail "no pressure ratio"
 grep -q '^pve_network_receive_bytes_total{id="lxc/101"}	' "$T/got" || fail "no counter"
+grep -q '^pve_network_receive_bytes{id="lxc/101"}	' "$T/got" || fail "no deprecated gauge"
 check_stall "$T/got" 'pve_pressure_cpu_waiting_seconds_total{id="qemu/100"}' \
   'pve_pressure_memory_waiting_seconds_total{id="node/pve1"}' \
   'pve_pressure_io_stalled_seconds_total{id="qemu/100"}'

@@ -74,6 +74,7 @@ story() {
 
 story prometheus /api/v1/import/prometheus prometheus
 grep -q '^pve_network_receive_bytes_total{id="lxc/101"}	' "$T/got" || fail "no counter"
+grep -q '^pve_network_receive_bytes{id="lxc/101"}	' "$T/got" || fail "no deprecated gauge"
 awk -F'\t' '$1 ~ /_total\{/ {
   if ($1 == s && $3 + 0 < v + 0) { print "decreases: " $0; bad = 1 }
   s = $1; v = $3 } END { exit bad }' "$T/got" || fail "a counter decreased"

@@ -14,7 +14,9 @@ stall totals of pvecg's stall files (rates of microseconds stalled per
 second) summed so and written in seconds (/ 1e6), as pvecg serve's
 /metrics names them (pve_pressure_<res>_waiting_seconds_total for some,
 pve_pressure_<res>_stalled_seconds_total for full, as node_exporter).
-In Prometheus' names a guest with a configuration also has
+In Prometheus' names each byte counter is also written, of the same
+values, as the gauge prometheus-pve-exporter had before it (OLDER), as the
+exporter 3.8 serves both; a guest with a configuration also has
 pve_guest_info{id,node,name,type,template,tags} 1 at each of its rows, as
 /metrics has it (empty labels are no labels in a store).
 Values are written with repr(), so equal lines mean equal doubles.
@@ -114,6 +116,16 @@ for res in ("cpu", "io", "memory"):
         PROM_GUEST[name] = "pve_pressure_%s_%s_ratio" % (res, kind)
         if name != "pressurecpufull":
             PROM_NODE[name] = PROM_GUEST[name]
+
+# prometheus-pve-exporter's names before its _total counters: the gauges
+# 3.8 still serves beside them ("DEPRECATED" in collector/cluster.py),
+# which old dashboards query, of the same values.
+OLDER = {
+    "pve_network_receive_bytes_total": "pve_network_receive_bytes",
+    "pve_network_transmit_bytes_total": "pve_network_transmit_bytes",
+    "pve_disk_read_bytes_total": "pve_disk_read_bytes",
+    "pve_disk_written_bytes_total": "pve_disk_write_bytes",
+}
 
 KSM_PROM = {
     "ksmmerging": "pve_ksm_merging_pages", "ksmzero": "pve_ksm_zero_pages",
@@ -224,6 +236,9 @@ def expect(form, json_path, guests_path):
                 if key.startswith("pressure"):
                     value = value / 100
                 series = '%s{id="%s"}' % (prom[key], gid)
+                if prom[key] in OLDER:
+                    out.append('%s{id="%s"}\t%d\t%s' % (OLDER[prom[key]], gid,
+                                                       t, num(value)))
             out.append("%s\t%d\t%s" % (series, t, num(value)))
     print("\n".join(sorted(out)))
 

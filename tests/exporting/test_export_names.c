@@ -7,7 +7,10 @@
  * the guest's maxcpu (pvestatd calls it cpus), the node's cpustat, memory
  * and nics groups (netin is the "physical" interface's receive counter),
  * pressure as a percent in `system`, and columns looked up by name so that
- * the legacy pve2 layouts and any order of columns get the same names.
+ * the legacy pve2 layouts and any order of columns get the same names;
+ * the stall totals under node_exporter's PSI names (waiting: some,
+ * stalled: full), and prometheus-pve-exporter 3.8's byte counters with
+ * the deprecated gauges beside them, names and HELP as the exporter's.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +23,8 @@
 
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
 
 static void test_parse(void **state) {
   (void)state;
@@ -154,6 +159,80 @@ static void test_ksm(void **state) {
     assert_string_equal(export_metric_of(n, true, i)->ds, n->ds[i].name);
 }
 
+/* pvecg's stall files, named as node_exporter and cAdvisor name PSI: the
+ * some line's total is waiting, the full line's stalled; a guest's and a
+ * node's alike, counters of seconds in `system` under the RRD's names. */
+static void test_stall(void **state) {
+  (void)state;
+  static const char *const prom[] = {"pve_pressure_cpu_waiting_seconds",
+                                     "pve_pressure_cpu_stalled_seconds",
+                                     "pve_pressure_io_waiting_seconds",
+                                     "pve_pressure_io_stalled_seconds",
+                                     "pve_pressure_memory_waiting_seconds",
+                                     "pve_pressure_memory_stalled_seconds"};
+  const struct rrd_layout *layouts[] = {&layout_pvecg_pressure_vm_1_0,
+                                        &layout_pvecg_pressure_node_1_0};
+  for (size_t l = 0; l < 2; l++) {
+    assert_int_equal(layouts[l]->ds_count, 6);
+    for (size_t i = 0; i < 6; i++) {
+      const char *ds = layouts[l]->ds[i].name;
+      const struct export_metric *m = export_metric_of(layouts[l], l == 1, i);
+      check_metric(m, ds, "system", NULL, ds, prom[i], true, false);
+      assert_true(m->micro);
+      assert_null(m->older);
+      assert_non_null(
+          strstr(m->help, i % 2 == 0 ? "at least one task waited for"
+                                     : "all non-idle tasks were stalled on"));
+    }
+  }
+}
+
+/* prometheus-pve-exporter 3.8's byte counters and the gauges it still
+ * serves beside them, deprecated: names and HELP as collector/cluster.py
+ * has them. */
+static void test_older(void **state) {
+  (void)state;
+  static const struct {
+    size_t ds;
+    const char *prom, *older, *help;
+  } want[] = {
+      {6, "pve_network_receive_bytes", "pve_network_receive_bytes",
+       "The amount of traffic in bytes that was sent to the guest over the "
+       "network since it was started. (for types 'qemu' and 'lxc')"},
+      {7, "pve_network_transmit_bytes", "pve_network_transmit_bytes",
+       "The amount of traffic in bytes that was sent from the guest over the "
+       "network since it was started. (for types 'qemu' and 'lxc')"},
+      {8, "pve_disk_read_bytes", "pve_disk_read_bytes",
+       "The amount of bytes the guest read from its block devices since the "
+       "guest was started. This info is not available for all storage types. "
+       "(for types 'qemu' and 'lxc')"},
+      {9, "pve_disk_written_bytes", "pve_disk_write_bytes",
+       "The amount of bytes the guest wrote to its block devices since the "
+       "guest was started. This info is not available for all storage types. "
+       "(for types 'qemu' and 'lxc')"},
+  };
+  for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+    const struct export_metric *m =
+        export_metric_of(&layout_pve_vm_9_0, false, want[i].ds);
+    assert_non_null(m);
+    assert_true(m->counter);
+    assert_string_equal(m->prom, want[i].prom);
+    assert_string_equal(m->older, want[i].older);
+    assert_string_equal(m->help, want[i].help);
+    char help[512], expected[512];
+    export_metric_older_help(m, help, sizeof(help));
+    snprintf(expected, sizeof(expected), "%s DEPRECATED: Use %s_total instead.",
+             want[i].help, want[i].prom);
+    assert_string_equal(help, expected);
+  }
+  /* a node's NICs share the families, and their HELP */
+  const struct export_metric *n =
+      export_metric_of(&layout_pve_node_9_0, true, 10);
+  assert_string_equal(n->ds, "netin");
+  assert_string_equal(n->older, "pve_network_receive_bytes");
+  assert_string_equal(n->help, want[0].help);
+}
+
 /* The legacy layouts are prefixes of the current ones: the same names for
  * the same columns, none past their last. */
 static void test_legacy(void **state) {
@@ -226,7 +305,8 @@ int main(void) {
       cmocka_unit_test(test_parse),   cmocka_unit_test(test_guest),
       cmocka_unit_test(test_node),    cmocka_unit_test(test_legacy),
       cmocka_unit_test(test_by_name), cmocka_unit_test(test_ksm),
-      cmocka_unit_test(test_columns),
+      cmocka_unit_test(test_columns), cmocka_unit_test(test_stall),
+      cmocka_unit_test(test_older),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -4,7 +4,9 @@
  * written metric by metric as OpenMetrics (promtool's input) or
  * Prometheus' text format (VictoriaMetrics'), compared as exact text.
  * Covered: HELP and TYPE before each metric's run of samples and none for
- * a metric without a known value, `_total` on counters, the id label of
+ * a metric without a known value, `_total` on counters beside
+ * prometheus-pve-exporter's deprecated gauge of the same values (its HELP
+ * texts; in OpenMetrics the counter's family `unknown`), the id label of
  * prometheus-pve-exporter (qemu/100, lxc/101, node/pve1) with '"', '\'
  * and newlines escaped, pressure as a ratio (percent / 100), seconds for
  * OpenMetrics and milliseconds for Prometheus, "# EOF" only for
@@ -85,6 +87,19 @@ static void add_vm_rows(struct export_series *s) {
   assert_int_equal(export_series_add(s, T + 60, row, 17), 0);
 }
 
+/* prometheus-pve-exporter 3.8's HELP (collector/cluster.py) of the
+ * counter and of the deprecated gauge beside it. */
+#define RECEIVE_HELP                                                           \
+  "The amount of traffic in bytes that was sent to the guest over the "        \
+  "network since it was started. (for types 'qemu' and 'lxc')"
+#define RECEIVE_OLDER_HELP                                                     \
+  RECEIVE_HELP " DEPRECATED: Use pve_network_receive_bytes_total instead.\n"
+#define TRANSMIT_HELP                                                          \
+  "The amount of traffic in bytes that was sent from the guest over the "      \
+  "network since it was started. (for types 'qemu' and 'lxc')"
+#define TRANSMIT_OLDER_HELP                                                    \
+  TRANSMIT_HELP " DEPRECATED: Use pve_network_transmit_bytes_total instead.\n"
+
 #define PSI_CPU_SOME_HELP                                                      \
   "# HELP pve_pressure_cpu_some_ratio Share of the last 10 s in which some "   \
   "tasks were stalled on CPU (pressure stall information, avg10)\n"
@@ -108,16 +123,20 @@ static void test_guest_openmetrics(void **state) {
               "# HELP pve_memory_usage_bytes Used memory in bytes\n"
               "# TYPE pve_memory_usage_bytes gauge\n"
               "pve_memory_usage_bytes{id=\"qemu/100\"} 1073741824 1700000060\n"
-              "# HELP pve_network_receive_bytes Bytes received over the "
-              "network\n"
-              "# TYPE pve_network_receive_bytes counter\n"
+              "# HELP pve_network_receive_bytes_total " RECEIVE_HELP "\n"
+              "# TYPE pve_network_receive_bytes_total unknown\n"
               "pve_network_receive_bytes_total{id=\"qemu/100\"} 0 1700000060\n"
               "pve_network_receive_bytes_total{id=\"qemu/100\"} 1536 "
+              "1700000120\n"
+              "# HELP pve_network_receive_bytes " RECEIVE_OLDER_HELP
+              "# TYPE pve_network_receive_bytes gauge\n"
+              "pve_network_receive_bytes{id=\"qemu/100\"} 0 1700000060\n"
+              "pve_network_receive_bytes{id=\"qemu/100\"} 1536 "
               "1700000120\n" PSI_CPU_SOME_HELP
               "# TYPE pve_pressure_cpu_some_ratio gauge\n"
               "pve_pressure_cpu_some_ratio{id=\"qemu/100\"} 0.025 1700000060\n"
               "pve_pressure_cpu_some_ratio{id=\"qemu/100\"} 0.125 1700000120\n",
-              9);
+              11);
   /* The rows are gone after a write. */
   assert_int_equal(s.count, 0);
   check_write(&s, EXPORT_OPENMETRICS, &src, "", 0);
@@ -150,19 +169,23 @@ static void test_guest_prometheus(void **state) {
               "# TYPE pve_memory_usage_bytes gauge\n"
               "pve_memory_usage_bytes{id=\"qemu/100\"} 1073741824 "
               "1700000060000\n"
-              "# HELP pve_network_receive_bytes_total Bytes received over "
-              "the network\n"
+              "# HELP pve_network_receive_bytes_total " RECEIVE_HELP "\n"
               "# TYPE pve_network_receive_bytes_total counter\n"
               "pve_network_receive_bytes_total{id=\"qemu/100\"} 0 "
               "1700000060000\n"
               "pve_network_receive_bytes_total{id=\"qemu/100\"} 1536 "
+              "1700000120000\n"
+              "# HELP pve_network_receive_bytes " RECEIVE_OLDER_HELP
+              "# TYPE pve_network_receive_bytes gauge\n"
+              "pve_network_receive_bytes{id=\"qemu/100\"} 0 1700000060000\n"
+              "pve_network_receive_bytes{id=\"qemu/100\"} 1536 "
               "1700000120000\n" PSI_CPU_SOME_HELP
               "# TYPE pve_pressure_cpu_some_ratio gauge\n"
               "pve_pressure_cpu_some_ratio{id=\"qemu/100\"} 0.025 "
               "1700000060000\n"
               "pve_pressure_cpu_some_ratio{id=\"qemu/100\"} 0.125 "
               "1700000120000\n",
-              9);
+              11);
   struct capture c;
   capture_open(&c);
   export_series_end(EXPORT_PROMETHEUS, c.out);
@@ -214,10 +237,12 @@ static void test_node(void **state) {
       "# HELP pve_load1 Load average over 1 minute\n"
       "# TYPE pve_load1 gauge\n"
       "pve_load1{id=\"node/pve1\"} 0.75 1700000060\n"
-      "# HELP pve_network_transmit_bytes Bytes sent over the physical network "
-      "interfaces\n"
-      "# TYPE pve_network_transmit_bytes counter\n"
+      "# HELP pve_network_transmit_bytes_total " TRANSMIT_HELP "\n"
+      "# TYPE pve_network_transmit_bytes_total unknown\n"
       "pve_network_transmit_bytes_total{id=\"node/pve1\"} 2048 1700000060\n"
+      "# HELP pve_network_transmit_bytes " TRANSMIT_OLDER_HELP
+      "# TYPE pve_network_transmit_bytes gauge\n"
+      "pve_network_transmit_bytes{id=\"node/pve1\"} 2048 1700000060\n"
       "# HELP pve_pressure_io_full_ratio Share of the last 10 s in which all "
       "tasks were stalled on IO (pressure stall information, avg10)\n"
       "# TYPE pve_pressure_io_full_ratio gauge\n"
@@ -227,7 +252,7 @@ static void test_node(void **state) {
   for (int file = 0; file < 2; file++) {
     export_series_begin(&s, &layout_pve_node_9_0);
     assert_int_equal(export_series_add(&s, T, row, 19), 0);
-    check_write(&s, EXPORT_OPENMETRICS, &src, expected, 3);
+    check_write(&s, EXPORT_OPENMETRICS, &src, expected, 4);
   }
   export_series_free(&s);
 }

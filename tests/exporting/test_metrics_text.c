@@ -9,7 +9,8 @@
  * times in milliseconds for Prometheus and seconds for OpenMetrics, "# EOF"
  * only for OpenMetrics, and label values with '\', '"' and newlines.
  * Each counter's family is followed by the same values as a gauge under
- * prometheus-pve-exporter's older name, and in OpenMetrics is typed
+ * prometheus-pve-exporter's older name, both with the exporter's HELP
+ * (the gauge's saying DEPRECATED), and in OpenMetrics is typed
  * `unknown` under its _total name (a counter family would own the older
  * name); pve_up 1 for a fresh file and 0 for a stale one, whose values are
  * left out; pve_node_info with empty level and nodeid; pve_guest_info with
@@ -30,6 +31,14 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+/* prometheus-pve-exporter 3.8's HELP (collector/cluster.py) of the
+ * counter and of the deprecated gauge beside it. */
+#define RECEIVE_HELP                                                           \
+  "The amount of traffic in bytes that was sent to the guest over the "        \
+  "network since it was started. (for types 'qemu' and 'lxc')"
+#define RECEIVE_OLDER_HELP                                                     \
+  RECEIVE_HELP " DEPRECATED: Use pve_network_receive_bytes_total instead.\n"
 #include <string.h>
 
 #define U NAN
@@ -103,15 +112,12 @@ static void test_files_prometheus(void **state) {
       "pve_memory_usage_bytes{id=\"node/pve1\"} 8589934592 1700000060000\n"
       "pve_memory_usage_bytes{id=\"qemu/100\"} 1073741824 1700000070000\n"
       "pve_memory_usage_bytes{id=\"lxc/101\"} 536870912 1700000080000\n"
-      "# HELP pve_network_receive_bytes_total Bytes received over the "
-      "physical network interfaces\n"
+      "# HELP pve_network_receive_bytes_total " RECEIVE_HELP "\n"
       "# TYPE pve_network_receive_bytes_total counter\n"
       "pve_network_receive_bytes_total{id=\"node/pve1\"} 123456 "
       "1700000060000\n"
       "pve_network_receive_bytes_total{id=\"qemu/100\"} 1000 1700000070000\n"
-      "# HELP pve_network_receive_bytes Bytes received over the physical "
-      "network interfaces (older name of pve_network_receive_bytes_total, "
-      "for old dashboards)\n"
+      "# HELP pve_network_receive_bytes " RECEIVE_OLDER_HELP
       "# TYPE pve_network_receive_bytes gauge\n"
       "pve_network_receive_bytes{id=\"node/pve1\"} 123456 1700000060000\n"
       "pve_network_receive_bytes{id=\"qemu/100\"} 1000 1700000070000\n"
@@ -147,14 +153,11 @@ static void test_files_openmetrics(void **state) {
       "pve_memory_usage_bytes{id=\"node/pve1\"} 8589934592 1700000060\n"
       "pve_memory_usage_bytes{id=\"qemu/100\"} 1073741824 1700000070\n"
       "pve_memory_usage_bytes{id=\"lxc/101\"} 536870912 1700000080\n"
-      "# HELP pve_network_receive_bytes_total Bytes received over the "
-      "physical network interfaces\n"
+      "# HELP pve_network_receive_bytes_total " RECEIVE_HELP "\n"
       "# TYPE pve_network_receive_bytes_total unknown\n"
       "pve_network_receive_bytes_total{id=\"node/pve1\"} 123456 1700000060\n"
       "pve_network_receive_bytes_total{id=\"qemu/100\"} 1000 1700000070\n"
-      "# HELP pve_network_receive_bytes Bytes received over the physical "
-      "network interfaces (older name of pve_network_receive_bytes_total, "
-      "for old dashboards)\n"
+      "# HELP pve_network_receive_bytes " RECEIVE_OLDER_HELP
       "# TYPE pve_network_receive_bytes gauge\n"
       "pve_network_receive_bytes{id=\"node/pve1\"} 123456 1700000060\n"
       "pve_network_receive_bytes{id=\"qemu/100\"} 1000 1700000070\n"
@@ -186,13 +189,11 @@ static void test_files_guest_first(void **state) {
       "# TYPE pve_memory_usage_bytes gauge\n"
       "pve_memory_usage_bytes{id=\"qemu/100\"} 1073741824 1700000070\n"
       "pve_memory_usage_bytes{id=\"node/pve1\"} 8589934592 1700000060\n"
-      "# HELP pve_network_receive_bytes_total Bytes received over the "
-      "network\n"
+      "# HELP pve_network_receive_bytes_total " RECEIVE_HELP "\n"
       "# TYPE pve_network_receive_bytes_total unknown\n"
       "pve_network_receive_bytes_total{id=\"qemu/100\"} 1000 1700000070\n"
       "pve_network_receive_bytes_total{id=\"node/pve1\"} 123456 1700000060\n"
-      "# HELP pve_network_receive_bytes Bytes received over the network "
-      "(older name of pve_network_receive_bytes_total, for old dashboards)\n"
+      "# HELP pve_network_receive_bytes " RECEIVE_OLDER_HELP
       "# TYPE pve_network_receive_bytes gauge\n"
       "pve_network_receive_bytes{id=\"qemu/100\"} 1000 1700000070\n"
       "pve_network_receive_bytes{id=\"node/pve1\"} 123456 1700000060\n"
@@ -492,13 +493,10 @@ static void test_whole_scrape(void **state) {
       &c, "# HELP pve_memory_usage_bytes Used memory in bytes\n"
           "# TYPE pve_memory_usage_bytes gauge\n"
           "pve_memory_usage_bytes{id=\"qemu/100\"} 1073741824 1700000070\n"
-          "# HELP pve_network_receive_bytes_total Bytes received over the "
-          "network\n"
+          "# HELP pve_network_receive_bytes_total " RECEIVE_HELP "\n"
           "# TYPE pve_network_receive_bytes_total unknown\n"
           "pve_network_receive_bytes_total{id=\"qemu/100\"} 1000 1700000070\n"
-          "# HELP pve_network_receive_bytes Bytes received over the network "
-          "(older name of pve_network_receive_bytes_total, for old "
-          "dashboards)\n"
+          "# HELP pve_network_receive_bytes " RECEIVE_OLDER_HELP
           "# TYPE pve_network_receive_bytes gauge\n"
           "pve_network_receive_bytes{id=\"qemu/100\"} 1000 1700000070\n"
           "# HELP pve_pressure_cpu_some_ratio Share of the last 10 s in which "

@@ -90,14 +90,7 @@ STALL_PROM = {c: "pve_pressure_%s_%s_seconds_total" % (
     c[5:-4], {"some": "waiting", "full": "stalled"}[c[-4:]]) for c in STALL_COLUMNS}
 SIGNIFICANT = None
 DROP_LABELS = {"job", "instance", "__name__"}
-# prometheus-pve-exporter's names before its _total counters (gauges in
-# collector/cluster.py, "DEPRECATED"), which old dashboards query.
-OLDER = {
-    "pve_network_receive_bytes_total": "pve_network_receive_bytes",
-    "pve_network_transmit_bytes_total": "pve_network_transmit_bytes",
-    "pve_disk_read_bytes_total": "pve_disk_read_bytes",
-    "pve_disk_written_bytes_total": "pve_disk_write_bytes",
-}
+OLDER = export_points.OLDER
 # Samples the server sends without a time (stored at the scrape's time).
 UNTIMED = {"pve_guest_info", "pve_up", "pve_node_info",
            "pve_guest_balloon_min_bytes"}

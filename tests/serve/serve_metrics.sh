@@ -159,9 +159,14 @@ for line in 'pve_up{id="node/pve1"} 1' 'pve_up{id="qemu/100"} 1' 'pve_up{id="lxc
   'pve_guest_balloon_min_bytes{id="qemu/100"} 1073741824'; do
   grep -qxF "$line" "$T/text.body" || fail "missing: $line"
 done
-# the older counter names: gauges of the same values, in both formats
+# the older counter names: gauges of the same values, in both formats,
+# with prometheus-pve-exporter 3.8's HELP (the counter's, then DEPRECATED)
+grep -qxF "# HELP pve_network_receive_bytes_total The amount of traffic in bytes that was sent to the guest over the network since it was started. (for types 'qemu' and 'lxc')" "$T/text.body" ||
+  fail "pve_network_receive_bytes_total: not the exporter's HELP"
 for old in network_receive_bytes network_transmit_bytes disk_read_bytes disk_write_bytes; do
   new=${old/disk_write/disk_written}_total
+  grep -q "^# HELP pve_$old The amount of .* DEPRECATED: Use pve_$new instead\.$" "$T/text.body" ||
+    fail "pve_$old: not the exporter's deprecated HELP"
   grep -qx "# TYPE pve_$old gauge" "$T/text.body" || fail "pve_$old is not a gauge"
   grep -qx "# TYPE pve_$old gauge" "$T/om.body" || fail "OpenMetrics: pve_$old is not a gauge"
   grep -qx "# TYPE pve_$new unknown" "$T/om.body" || fail "OpenMetrics: pve_$new is not unknown"
