@@ -4,15 +4,14 @@
  * that matter (definitions with the last update; the row pointers),
  * checked by rrd_header.c, then the rows of one archive, in one read or
  * two where the ring wraps.  The preparation areas between them, most of
- * a header, are never read.  A file kept open (refreshed) is read through
- * a shared mapping from its first refresh on (rrd_map.c): the same bytes,
- * without a system call per read.
+ * a header, are never read.  Every pass reads the last update and the row
+ * pointers from the file: nothing about them is carried from an earlier
+ * pass but the bytes to compare after the rows.
  */
 #include "pvecg/rrd_direct.h"
 
 #include "pvecg/monotonic.h"
 #include "rrd_header.h"
-#include "rrd_map.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,21 +30,11 @@
 
 struct rrd_direct {
   int fd;
-  uint64_t size;      /* at the last whole check */
-  struct rrd_map map; /* from the first refresh on, where it maps */
-  bool map_tried;
+  uint64_t size; /* at the last whole check */
   const struct rrd_layout *layout;
   struct rrd_header_plan plan;
   struct rrd_header header;
   double checked_at; /* monotonic s of the last whole check */
-  /* The last update of the last header rows were taken by (no update was
-   * under way then, see rrd_direct_fetch); -1 when the header was read
-   * from the file since. */
-  time_t settled_at;
-  /* The row pointers were worked out from that header's, not read: a torn
-   * pair differs from them, where the rings never realign. */
-  bool worked_out;
-  bool never_realign;
   /* As read: what an update changes in the header. */
   unsigned char live[LIVE_SIZE];
   unsigned char ptrs[RRD_HEADER_RRA_MAX * sizeof(uint64_t)];
@@ -54,8 +43,6 @@ struct rrd_direct {
 /* Exactly len bytes at offset: a short file is not the layout's. */
 static int read_at(const struct rrd_direct *f, void *buf, size_t len,
                    uint64_t offset) {
-  if (f->map.bytes != NULL)
-    return rrd_map_read(&f->map, buf, len, offset);
   int fd = f->fd;
   size_t done = 0;
   while (done < len) {
@@ -74,8 +61,6 @@ static int read_at(const struct rrd_direct *f, void *buf, size_t len,
 
 static int read_header(struct rrd_direct *f, uint64_t size) {
   unsigned char head[HEAD_MAX];
-  f->settled_at = -1;
-  f->worked_out = false;
   if (f->plan.head_len > sizeof(head) || f->plan.head_len < LIVE_SIZE ||
       f->plan.ptr_len > sizeof(f->ptrs) || rrd_header_live_size() != LIVE_SIZE)
     return -EPROTO;
@@ -92,49 +77,9 @@ static int read_header(struct rrd_direct *f, uint64_t size) {
   return r;
 }
 
-/* A file left this long without an update is taken as never updated
- * again; see rings_never_realign. */
-#define REALIGN_NEVER_SECONDS (10ULL * 365 * 86400)
-
-/* Whether one update that writes a row always moves some archive's
- * pointer, unless it follows a gap of REALIGN_NEVER_SECONDS or more.
- * librrd moves each pointer by the rows the update's span crossed in that
- * archive, modulo its rows; all come back only where every archive that
- * crossed a row crossed at least all of its rows.  An archive of one step
- * per row crosses whenever any does, so the gap is at least its ring; an
- * archive whose resolution that reaches crosses too, and lengthens the
- * gap to its own ring, and so on: 10.9 years for PVE 9's layouts (and
- * pvecg's), 1.3 years for pve2's, whose reads ask about the lock. */
-static bool rings_never_realign(const struct rrd_layout *layout) {
-  uint64_t gap = 0;
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (size_t i = 0; i < layout->rra_count; i++) {
-      const struct rrd_rra_def *def = &layout->rra[i];
-      uint64_t reso = (uint64_t)def->steps * layout->step;
-      uint64_t ring = (uint64_t)(def->rows > 0 ? def->rows - 1 : 0) * reso;
-      if ((def->steps == 1 || reso <= gap) && ring > gap) {
-        gap = ring;
-        grew = true;
-      }
-    }
-  }
-  return gap >= REALIGN_NEVER_SECONDS;
-}
-
-/* The live head and the row pointers only: what an update writes.  With
- * guess, the pointers are worked out from the last update (an update
- * moves them by the rows it writes) instead of read: the reading after the
- * rows compares them with the file's and reads them where they differ. */
-static int read_live(struct rrd_direct *f, bool guess) {
+/* The live head and the row pointers only: what an update writes. */
+static int read_live(struct rrd_direct *f) {
   int r = read_at(f, f->live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
-  if (r == 0 && guess &&
-      rrd_header_guess(f->layout, f->live, &f->header, f->ptrs) == 0) {
-    f->worked_out = f->settled_at >= 0 && f->never_realign;
-    return 0;
-  }
-  f->settled_at = -1;
-  f->worked_out = false;
   if (r == 0)
     r = read_at(f, f->ptrs, f->plan.ptr_len, f->plan.ptr_offset);
   if (r == 0)
@@ -170,7 +115,6 @@ int rrd_direct_open(const char *path, const struct rrd_layout *layout,
   if (f == NULL)
     return -ENOMEM;
   f->layout = layout;
-  f->never_realign = rings_never_realign(layout);
   uint64_t size = 0;
   int r = rrd_header_plan(layout, &f->plan) < 0 ? -EPROTO : 0;
   if (r == 0)
@@ -188,12 +132,8 @@ int rrd_direct_open(const char *path, const struct rrd_layout *layout,
 }
 
 int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds) {
-  if (!file->map_tried && file->size <= SIZE_MAX) {
-    file->map_tried = true; /* not mapped: pread, as a file read once */
-    rrd_map_open(&file->map, file->fd, (size_t)file->size);
-  }
   if (monotonic_seconds() - file->checked_at < (double)recheck_seconds)
-    return read_live(file, true);
+    return read_live(file);
   struct stat st;
   if (fstat(file->fd, &st) != 0 || st.st_size < 0)
     return -EIO;
@@ -303,9 +243,8 @@ static int fetch_once(struct rrd_direct *f, size_t rra, time_t start,
 }
 
 /* The rows are taken when no other process is updating the file just
- * after they were read (or the pointers they were read by were worked out
- * from a header rows were taken by), and the header read again after that
- * is the one they were read by.  An update that wrote anything after the header
+ * after they were read, and the header read again after that is the one
+ * they were read by.  An update that wrote anything after the header
  * was read shows: by its lock while it goes on, by the header once it is done
  * (its last write is a last update, later than any before).  One that
  * wrote nothing after it left a header and rows that agree. */
@@ -318,7 +257,7 @@ int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
   for (int i = 0; i < TRIES; i++) {
     if (i > 0) {
       pause_before(i);
-      int r = read_live(file, false);
+      int r = read_live(file);
       if (r < 0)
         return r == -EPROTO ? -EIO : r;
     }
@@ -327,12 +266,9 @@ int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
     int r = fetch_once(file, (size_t)rra, start, end, max_rows, &s);
     if (r < 0)
       return r == -EPROTO ? -EIO : r;
-    /* Worked-out pointers need no question: an update under way has
-     * moved a pointer before its row, and it differs from them. */
-    bool busy = !file->worked_out && being_updated(file);
+    bool busy = being_updated(file);
     r = header_moved(file, &moved);
     if (r == 0 && !moved && !busy) {
-      file->settled_at = file->header.last_update;
       *ret = s;
       return 0;
     }
@@ -346,7 +282,6 @@ int rrd_direct_fetch(struct rrd_direct *file, enum rrd_cf cf,
 void rrd_direct_close(struct rrd_direct *file) {
   if (file == NULL)
     return;
-  rrd_map_close(&file->map);
   if (file->fd >= 0)
     close(file->fd);
   free(file);

@@ -156,28 +156,6 @@ int rrd_header_live(const struct rrd_layout *layout, const void *live,
 
 size_t rrd_header_live_size(void) { return sizeof(live_head_t); }
 
-int rrd_header_advance(const struct rrd_layout *layout,
-                       struct rrd_header *header, time_t last_update) {
-  if (last_update < header->last_update || last_update >= TIME_LIMIT ||
-      header->last_update < 0 || layout->rra_count > RRD_HEADER_RRA_MAX)
-    return -EINVAL;
-  for (size_t i = 0; i < layout->rra_count; i++) {
-    const struct rrd_rra_def *def = &layout->rra[i];
-    time_t reso = (time_t)(def->steps * layout->step);
-    if (reso <= 0 || def->rows == 0)
-      return -EINVAL;
-  }
-  for (size_t i = 0; i < layout->rra_count; i++) {
-    const struct rrd_rra_def *def = &layout->rra[i];
-    time_t reso = (time_t)(def->steps * layout->step);
-    unsigned long crossed =
-        (unsigned long)(last_update / reso - header->last_update / reso);
-    header->cur_row[i] = (header->cur_row[i] + crossed % def->rows) % def->rows;
-  }
-  header->last_update = last_update;
-  return 0;
-}
-
 /* How many of the n rows ending at first, first + reso, ... lie before
  * lo (all of them aligned to reso). */
 static size_t rows_before(time_t first, time_t reso, size_t n, time_t lo) {
@@ -218,22 +196,5 @@ int rrd_header_span(const struct rrd_layout *layout,
     s.first = (header->cur_row[rra] + def->rows - back) % def->rows;
   }
   *ret = s;
-  return 0;
-}
-
-int rrd_header_guess(const struct rrd_layout *layout, const void *live,
-                     struct rrd_header *header, void *ptrs) {
-  time_t last;
-  if (!live_fits(live, &last))
-    return -EPROTO;
-  struct rrd_header h = *header;
-  int r = rrd_header_advance(layout, &h, last);
-  if (r < 0)
-    return r;
-  for (size_t i = 0; i < layout->rra_count; i++) {
-    rra_ptr_t p = {.cur_row = h.cur_row[i]};
-    memcpy((unsigned char *)ptrs + i * sizeof(p), &p, sizeof(p));
-  }
-  *header = h;
   return 0;
 }

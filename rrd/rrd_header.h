@@ -70,27 +70,6 @@ int rrd_header_check(const struct rrd_layout *layout,
 int rrd_header_live(const struct rrd_layout *layout, const void *live,
                     const void *ptrs, struct rrd_header *header);
 
-/*
- * Where each archive's row pointer is after updates up to last_update
- * (not before header->last_update), as librrd moves them: one row per
- * boundary of the archive's resolution crossed since header->last_update.
- * A guess to be checked against the file's own pointers (rrd_direct.c
- * reads them after the rows): an update that wrote otherwise (a gap longer
- * than an archive, a file restored) shows there.  Returns 0 with header's
- * last update and pointers moved, or -EINVAL (last_update earlier, or one
- * the file cannot hold) with header untouched.
- */
-int rrd_header_advance(const struct rrd_layout *layout,
-                       struct rrd_header *header, time_t last_update);
-
-/* rrd_header_live() with the row pointers guessed (rrd_header_advance())
- * instead of read, and written to ptrs (plan's ptr_len bytes) as the file
- * holds them, for comparing with the file's own.  Returns 0, -EPROTO (a
- * live head the file cannot hold) or -EINVAL (an earlier last update),
- * header untouched on failure. */
-int rrd_header_guess(const struct rrd_layout *layout, const void *live,
-                     struct rrd_header *header, void *ptrs);
-
 /* The size of the live head: the bytes `live` points to above. */
 size_t rrd_header_live_size(void);
 

@@ -45,9 +45,8 @@ int rrd_direct_open(const char *path, const struct rrd_layout *layout,
  * with the file's size, as at the open (0: every time).  Between whole
  * checks a definition changed in place (rrdtool tune) goes unnoticed; a
  * file replaced or removed is its directory's business, not this
- * descriptor's, which still reads the file it opened.  From the first
- * refresh on, the file is read through a shared read-only mapping (see
- * rrd/rrd_map.h: a SIGBUS handler is installed for it), where it maps.
+ * descriptor's, which still reads the file it opened.  Every read is a
+ * pread: a file cut short is a short read, never a signal.
  * Returns 0, -EPROTO (no longer a file of the layout, or truncated), -EIO;
  * the caller then closes it.
  */

@@ -9,8 +9,7 @@
  * -EPROTO; a file of another size is always refused; a taken header has
  * row pointers inside their archives and archives inside the file; and
  * every row of a span is where a row-by-row oracle puts it; the reading
- * of a kept file's live head agrees with the whole check, and row
- * pointers guessed for a later update stay inside their archives.
+ * of a kept file's live head agrees with the whole check.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -81,29 +80,6 @@ static void check_span(const struct input *in, const struct rrd_header *h,
   }
 }
 
-/* The row pointers guessed for a later last update stay inside their
- * archives; an earlier one is refused, the header untouched. */
-static void check_advance(const struct input *in,
-                          const struct rrd_header *whole) {
-  struct rrd_header h = *whole;
-  time_t later =
-      whole->last_update + (time_t)((uint64_t)in->end % (1ull << 40));
-  if (later >= (time_t)1 << 53) { /* beyond any time a file holds */
-    FUZZ_CHECK(rrd_header_advance(in->layout, &h, later) == -EINVAL);
-    return;
-  }
-  FUZZ_CHECK(rrd_header_advance(in->layout, &h, later) == 0);
-  FUZZ_CHECK(h.last_update == later);
-  for (size_t i = 0; i < in->layout->rra_count; i++)
-    FUZZ_CHECK(h.cur_row[i] < in->layout->rra[i].rows);
-  if (whole->last_update > 0) {
-    h = *whole;
-    FUZZ_CHECK(rrd_header_advance(in->layout, &h, whole->last_update - 1) ==
-               -EINVAL);
-    FUZZ_CHECK(memcmp(&h, whole, sizeof(h)) == 0);
-  }
-}
-
 /* What a kept file's refresh reads (the live head, the row pointers):
  * 0 or -EPROTO, nothing written on -EPROTO, and where the whole check took
  * the same bytes, the same last update and row pointers. */
@@ -128,8 +104,6 @@ static void check_live(const struct input *in,
     FUZZ_CHECK(whole == NULL || h.cur_row[i] == whole->cur_row[i]);
   }
   FUZZ_CHECK(whole == NULL || h.last_update == whole->last_update);
-  if (whole != NULL)
-    check_advance(in, whole);
   FUZZ_CHECK(memcmp(h.rra_offset, untouched.rra_offset, sizeof(h.rra_offset)) ==
              0);
 }

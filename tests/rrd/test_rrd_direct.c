@@ -4,7 +4,8 @@
  * (the library rrdtool and rrdcached write with) read without it give
  * exactly what librrd's fetch gives, row for row and bit for bit, for every
  * archive, unknown rows and a ring that wrapped around; a file that is not
- * exactly the layout's is refused, never read.
+ * exactly the layout's is refused, never read; reading leaves the
+ * process's signal actions as they were.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,6 +26,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,8 +400,8 @@ static void test_refresh_reads_new_rows(void **state) {
   assert_int_equal(stat(f->path, &named), 0);
   assert_int_equal(kept.st_ino, named.st_ino);
   assert_int_equal(kept.st_mtim.tv_nsec, named.st_mtim.tv_nsec);
-  /* a gap longer than the minute archive: the pointers guessed are not
-   * librrd's, read again after the rows */
+  /* a gap longer than the minute archive: librrd moves each pointer by
+   * fewer rows than the gap crossed, as the pointers read say */
   write_rows(l, f->path, 2100, 2101); /* the gap's end unknown, then 2101 */
   assert_int_equal(rrd_direct_refresh(d, 600), 0);
   assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
@@ -514,7 +516,7 @@ static void test_update_under_way(void **state) {
   char *after = file_after_update(f, l, &size, &plan);
   struct rrd_direct *d;
   assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0); /* mapped from here on */
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
   struct writer w;
   writer_start(&w, f->path, after, size, &plan);
   writer_next(&w);
@@ -524,6 +526,13 @@ static void test_update_under_way(void **state) {
   assert_int_equal(rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, T0 + 60 * 40,
                                     T0 + 60 * 51, SIZE_MAX, &s),
                    -EAGAIN);
+  /* a reader that came in the middle and read the torn pair waits too */
+  struct rrd_direct *late;
+  assert_int_equal(rrd_direct_open(f->path, l, &late), 0);
+  assert_int_equal(rrd_direct_fetch(late, RRD_CF_AVERAGE, 60, T0 + 60 * 40,
+                                    T0 + 60 * 51, SIZE_MAX, &s),
+                   -EAGAIN);
+  rrd_direct_close(late);
   writer_end(&w);
   char *now = fixture_read(f->path, &size);
   assert_memory_equal(now, after, size); /* the whole update, as librrd's */
@@ -552,70 +561,31 @@ static int fetch_span(struct rrd_direct *d, const struct rrd_layout *l,
   return 0;
 }
 
-/* Pointers worked out from a header that rows were taken by need no lock
- * question: while the writer has written nothing the rows are read at
- * once and are the file's; once it moved a pointer they differ from the
- * worked-out ones, and nothing is taken until the update is done.  A
- * reader that comes in the middle reads the torn pair from the file:
- * pointers worked out from it are no settled header's, and it asks. */
-static void test_worked_out_pointers(void **state) {
+/* Every read asks about the writer's lock, also of a file whose rows were
+ * just taken: a writer that holds it and has written nothing yet holds
+ * the read back, for the rings of every layout. */
+static void test_every_read_asks(void **state) {
   struct fixture *f = *state;
-  const struct rrd_layout *l = &layout_pve_vm_9_0;
-  size_t size;
-  struct rrd_header_plan plan;
-  char *after = file_after_update(f, l, &size, &plan);
-  struct rrd_direct *d, *late;
-  double settled[SPAN_ROWS * RRD_LAYOUT_DS_MAX],
-      now[SPAN_ROWS * RRD_LAYOUT_DS_MAX];
-  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
-  assert_int_equal(fetch_span(d, l, settled), 0);
-  struct writer w;
-  writer_start(&w, f->path, after, size, &plan); /* locked, nothing written */
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
-  assert_int_equal(fetch_span(d, l, now), 0);
-  for (size_t i = 0; i < SPAN_ROWS * l->ds_count; i++)
-    assert_true(isnan(settled[i]) ? isnan(now[i]) : now[i] == settled[i]);
-  writer_next(&w); /* pointers and row written */
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
-  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 50);
-  assert_int_equal(fetch_span(d, l, now), -EAGAIN);
-  assert_int_equal(rrd_direct_open(f->path, l, &late), 0);
-  assert_int_equal(rrd_direct_refresh(late, 600), 0);
-  assert_int_equal(rrd_direct_refresh(late, 600), 0);
-  assert_int_equal(fetch_span(late, l, now), -EAGAIN);
-  rrd_direct_close(late);
-  writer_end(&w);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
-  assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 51);
-  assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
-                                    T0 + 60 * 40, T0 + 60 * 51) > 0);
-  rrd_direct_close(d);
-  free(after);
-}
-
-/* pve2's rings come back to the same pointers after 1.3 years without an
- * update: a writer's lock is asked about even where the pointers were
- * worked out, and a read under it waits. */
-static void test_realigning_rings_ask(void **state) {
-  struct fixture *f = *state;
-  const struct rrd_layout *l = &layout_pve2_vm;
-  make_file(f, l, 50);
-  struct rrd_header_plan plan;
-  assert_int_equal(rrd_header_plan(l, &plan), 0);
-  struct rrd_direct *d;
-  double values[SPAN_ROWS * RRD_LAYOUT_DS_MAX];
-  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
-  assert_int_equal(fetch_span(d, l, values), 0);
-  struct writer w;
-  writer_start(&w, f->path, NULL, 0, &plan);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
-  assert_int_equal(fetch_span(d, l, values), -EAGAIN);
-  writer_end(&w);
-  assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
-                                    T0 + 60 * 40, T0 + 60 * 50) > 0);
-  rrd_direct_close(d);
+  const struct rrd_layout *layouts[] = {&layout_pve_vm_9_0, &layout_pve2_vm};
+  for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+    const struct rrd_layout *l = layouts[i];
+    make_file(f, l, 50);
+    struct rrd_header_plan plan;
+    assert_int_equal(rrd_header_plan(l, &plan), 0);
+    struct rrd_direct *d;
+    double values[SPAN_ROWS * RRD_LAYOUT_DS_MAX];
+    assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+    assert_int_equal(rrd_direct_refresh(d, 600), 0);
+    assert_int_equal(fetch_span(d, l, values), 0);
+    struct writer w;
+    writer_start(&w, f->path, NULL, 0, &plan);
+    assert_int_equal(rrd_direct_refresh(d, 600), 0);
+    assert_int_equal(fetch_span(d, l, values), -EAGAIN);
+    writer_end(&w);
+    assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
+                                      T0 + 60 * 40, T0 + 60 * 50) > 0);
+    rrd_direct_close(d);
+  }
 }
 
 /* Between whole checks a definition changed in place is not read; a whole
@@ -633,8 +603,7 @@ static void test_refresh_checks(void **state) {
   assert_int_equal(rrd_direct_refresh(d, 600), 0);
   assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
   rrd_direct_close(d);
-  /* the live head at the refresh; the row pointers, guessed there, when
-   * the rows' reading compares them with the file's */
+  /* what an update writes, read and refused at the refresh */
   const struct {
     size_t offset;
     const char *bytes;
@@ -643,7 +612,7 @@ static void test_refresh_checks(void **state) {
   } damage[] = {
       {plan.head_len - 16, "\377\377\377\377\377\377\377\377", 8, -EPROTO, 0},
       {plan.head_len - 8, "\377\377\377\377", 4, -EPROTO, 0}, /* microseconds */
-      {plan.ptr_offset + 8, "\377\377", 2, 0, -EIO}, /* a row pointer */
+      {plan.ptr_offset + 8, "\377\377", 2, -EPROTO, 0}, /* a row pointer */
   };
   for (size_t i = 0; i < sizeof(damage) / sizeof(damage[0]); i++) {
     make_file(f, l, 3);
@@ -662,8 +631,8 @@ static void test_refresh_checks(void **state) {
   assert_int_equal(truncate(f->path, 4096), 0);
   assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
   rrd_direct_close(d);
-  /* cut short between a refresh (read through the mapping from then on)
-   * and the rows' read: an error, not a SIGBUS */
+  /* cut short between a refresh and the rows' read: a short read, an
+   * error */
   make_file(f, l, 3);
   assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
   assert_int_equal(rrd_direct_refresh(d, 600), 0);
@@ -676,74 +645,64 @@ static void test_refresh_checks(void **state) {
   rrd_direct_close(d);
 }
 
-/* The file's header as the whole check reads it. */
-static void header_of(const char *path, const struct rrd_layout *l,
-                      struct rrd_header *h) {
-  struct rrd_header_plan plan;
-  assert_int_equal(rrd_header_plan(l, &plan), 0);
-  size_t size;
-  unsigned char *data = (unsigned char *)fixture_read(path, &size);
-  assert_non_null(data);
-  assert_int_equal(
-      rrd_header_check(l, &plan, size, data, data + plan.ptr_offset, h), 0);
-  free(data);
+/* ---- signals ------------------------------------------------------------ */
+
+static volatile sig_atomic_t own_calls;
+
+static void own_handler(int sig) {
+  (void)sig;
+  own_calls++;
 }
 
-/* The row pointers a refresh works out from the last update are the ones
- * librrd wrote: one row, a few, across each coarser archive's boundary,
- * more than an archive holds, a gap (one update long after the last), and
- * a stall file's 12 in a row.  (After a gap longer than an archive librrd
- * writes fewer rows: the guess is wrong there, and corrected by reading
- * the pointers after the rows, test_refresh_reads_new_rows.) */
-static void test_guess_is_librrd(void **state) {
+/* A file read, then cut short under a kept descriptor and read again: an
+ * error each time the bytes are not there. */
+static void read_and_cut(struct fixture *f) {
+  const struct rrd_layout *l = &layout_pve_vm_9_0;
+  make_file(f, l, 50);
+  struct rrd_direct *d;
+  double values[SPAN_ROWS * RRD_LAYOUT_DS_MAX];
+  assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(fetch_span(d, l, values), 0);
+  assert_int_equal(truncate(f->path, 4096), 0);
+  assert_int_equal(fetch_span(d, l, values), -EIO);
+  assert_int_equal(rrd_direct_refresh(d, 600), -EPROTO);
+  assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
+  rrd_direct_close(d);
+  assert_int_equal(rrd_direct_open(f->path, l, &d), -EPROTO);
+}
+
+/* A library leaves SIGBUS to the program: whether it ignores it, keeps
+ * the default or handles it itself, its action is the same after files
+ * were read and cut short under the reader, and its handler never ran. */
+static void test_signals_untouched(void **state) {
   struct fixture *f = *state;
-  const struct {
-    const struct rrd_layout *layout;
-    int rows;
-    bool gap; /* one update after rows - 1 minutes without any */
-  } steps[] = {{&layout_pve_vm_9_0, 1, false},
-               {&layout_pve_vm_9_0, 1, false},
-               {&layout_pve_vm_9_0, 7, false},
-               {&layout_pve_vm_9_0, 31, false},
-               {&layout_pve_vm_9_0, 400, false},
-               {&layout_pve_vm_9_0, 1500, false},
-               {&layout_pve_vm_9_0, 45, true},
-               {&layout_pvecg_pressure_vm_1_0, 12, false}};
-  int done = 0;
-  const struct rrd_layout *made = NULL;
-  for (size_t i = 0; i < sizeof(steps) / sizeof(steps[0]); i++) {
-    const struct rrd_layout *l = steps[i].layout;
-    if (l != made) {
-      make_file(f, l, 1);
-      made = l;
-      done = 1;
-    }
-    struct rrd_header before, after;
-    header_of(f->path, l, &before);
-    write_rows(l, f->path, steps[i].gap ? done + steps[i].rows : done + 1,
-               done + steps[i].rows);
-    done += steps[i].rows;
-    header_of(f->path, l, &after);
-    assert_int_equal(after.last_update, T0 + 60 * done);
-    assert_int_equal(rrd_header_advance(l, &before, after.last_update), 0);
-    for (size_t k = 0; k < l->rra_count; k++)
-      assert_int_equal(before.cur_row[k], after.cur_row[k]);
+  struct sigaction saved;
+  assert_int_equal(sigaction(SIGBUS, NULL, &saved), 0);
+  struct sigaction own = {.sa_handler = own_handler};
+  sigemptyset(&own.sa_mask);
+  struct sigaction ign = {.sa_handler = SIG_IGN}, dfl = {.sa_handler = SIG_DFL};
+  const struct sigaction *actions[] = {&ign, &dfl, &own};
+  for (size_t i = 0; i < sizeof(actions) / sizeof(actions[0]); i++) {
+    assert_int_equal(sigaction(SIGBUS, actions[i], NULL), 0);
+    own_calls = 0;
+    read_and_cut(f);
+    struct sigaction now;
+    assert_int_equal(sigaction(SIGBUS, NULL, &now), 0);
+    assert_true(now.sa_handler == actions[i]->sa_handler);
+    assert_false(now.sa_flags & SA_SIGINFO);
+    assert_int_equal(own_calls, 0);
   }
-  struct rrd_header h;
-  header_of(f->path, made, &h);
-  struct rrd_header untouched = h;
-  assert_int_equal(rrd_header_advance(made, &h, h.last_update - 60), -EINVAL);
-  assert_memory_equal(&h, &untouched, sizeof(h));
+  assert_int_equal(sigaction(SIGBUS, &saved, NULL), 0);
 }
 
 static const struct CMUnitTest tests[] = {
-    cmocka_unit_test_setup_teardown(test_guess_is_librrd, setup, teardown),
     cmocka_unit_test_setup_teardown(test_refresh_reads_new_rows, setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_refresh_checks, setup, teardown),
     cmocka_unit_test_setup_teardown(test_update_under_way, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_worked_out_pointers, setup, teardown),
-    cmocka_unit_test_setup_teardown(test_realigning_rings_ask, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_every_read_asks, setup, teardown),
+    cmocka_unit_test_setup_teardown(test_signals_untouched, setup, teardown),
     cmocka_unit_test_setup_teardown(test_every_archive_wrapped, setup,
                                     teardown),
     cmocka_unit_test_setup_teardown(test_every_layout, setup, teardown),
