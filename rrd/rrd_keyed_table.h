@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The one table of rrd/'s entries keyed by (layout, cluster, name): the
- * store's (rrd_store_table.c) and the owners' (rrd_owner_table.c) are
- * this table with their own entries and, for the store, its lock.  An
- * entry begins with a struct rrd_keyed (its first member, so the table
- * hands back the entry itself); the table chains them in buckets whose
- * count doubles when there are more entries than buckets, and owns no
- * entry's memory: the caller allocates, and frees what drop() and
- * destroy() give back.  No lock: each user holds its own.
+ * The table of the store's entries keyed by (layout, cluster, name)
+ * (rrd_store_table.c, with its lock; the owners keep smaller entries of
+ * their own in rrd_owner.c).  An entry begins with a struct rrd_keyed
+ * (its first member, so the table hands back the entry itself); the table
+ * chains them in buckets whose count doubles when there are more entries
+ * than buckets, and owns no entry's memory: the caller allocates, and
+ * frees what drop() and destroy() give back.  No lock: the user holds its
+ * own.
  */
 #ifndef PVECG_RRD_KEYED_TABLE_H
 #define PVECG_RRD_KEYED_TABLE_H

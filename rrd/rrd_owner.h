@@ -65,6 +65,20 @@ unsigned long long rrd_owner_changes(struct rrd_owner *owner);
 int rrd_owner_snapshot(struct rrd_owner *owner, struct rrd_owner_record **ret,
                        size_t *count);
 
+/* Where the owners file's lines go on: after this guest's file. */
+struct rrd_owner_cursor {
+  const struct rrd_layout *layout; /* NULL: from the first */
+  char cluster[RRD_STORE_NAME_MAX + 1];
+  char name[RRD_STORE_NAME_MAX + 1];
+};
+/* The lines of whole guests' files after c, in the file's order, into buf
+ * while they fit (size: at least RRD_OWNER_LINES_MIN), counted in
+ * *records; moves c; returns their length, 0 at the end.  A save takes
+ * them in rounds, the lock held for each round's formatting only. */
+#define RRD_OWNER_LINES_MIN (65 * RRD_OWNER_LINE_SIZE) /* 64 others, owner */
+size_t rrd_owner_lines(struct rrd_owner *owner, struct rrd_owner_cursor *c,
+                       char *buf, size_t size, size_t *records);
+
 #define RRD_OWNER_GIVEN 1     /* replace: the owner is another one now */
 #define RRD_OWNER_FORGOTTEN 2 /* replace: a mark went */
 /* The records of one file (n of them; with n 0, r only names it) replace

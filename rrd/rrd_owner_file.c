@@ -27,26 +27,33 @@ static bool needs_escape(unsigned char c) {
   return c <= ' ' || c == 0x7f || c == '%';
 }
 
-/* A name as one field; the stream's error stays set, checked at the end. */
-static void put_escaped(FILE *f, const char *s) {
-  for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-    fprintf(f, needs_escape(*p) ? "%%%02X" : "%c", *p);
+/* A name as one field, at p; returns the end. */
+static char *put_escaped(char *p, const char *s) {
+  for (const unsigned char *c = (const unsigned char *)s; *c; c++)
+    p += needs_escape(*c) ? sprintf(p, "%%%02X", *c) : sprintf(p, "%c", *c);
+  return p;
+}
+
+size_t rrd_owner_file_line(const struct rrd_owner_record *r,
+                           char buf[RRD_OWNER_LINE_SIZE]) {
+  char *p = buf + sprintf(buf, "%s %s ", kinds[r->kind], r->layout->name);
+  p = put_escaped(p, r->cluster[0] ? r->cluster : ".");
+  *p++ = ' ';
+  p = put_escaped(p, r->name);
+  *p++ = ' ';
+  p = put_escaped(p, r->host);
+  if (r->kind == RRD_OWNER_RECORD_OWNER)
+    p += sprintf(p, " %.17g\n", r->interval);
+  else
+    p += sprintf(p, " %lld\n", r->since);
+  return (size_t)(p - buf);
 }
 
 int rrd_owner_file_write(FILE *f, const struct rrd_owner_record *r, size_t n) {
+  char line[RRD_OWNER_LINE_SIZE];
   fprintf(f, RRD_OWNER_FILE_NAME " %d\n", RRD_OWNER_FILE_VERSION);
-  for (size_t i = 0; i < n; i++) {
-    fprintf(f, "%s %s ", kinds[r[i].kind], r[i].layout->name);
-    put_escaped(f, r[i].cluster[0] ? r[i].cluster : ".");
-    fputc(' ', f);
-    put_escaped(f, r[i].name);
-    fputc(' ', f);
-    put_escaped(f, r[i].host);
-    if (r[i].kind == RRD_OWNER_RECORD_OWNER)
-      fprintf(f, " %.17g\n", r[i].interval);
-    else
-      fprintf(f, " %lld\n", r[i].since);
-  }
+  for (size_t i = 0; i < n; i++)
+    fwrite(line, 1, rrd_owner_file_line(&r[i], line), f);
   fprintf(f, "end %zu\n", n);
   return ferror(f) ? -EIO : 0;
 }
@@ -245,6 +252,35 @@ int rrd_owner_file_save(const char *data_dir, struct rrd_owner_record *r,
   return err != 0 ? err
                   : file_write_durably(data_dir, path, tmp, NULL, 0644, format,
                                        &text);
+}
+
+struct lines {
+  rrd_owner_lines_fn *next;
+  void *ctx;
+  char *buf;
+  size_t size;
+};
+
+static int write_lines(FILE *out, const void *ctx) {
+  const struct lines *t = ctx;
+  size_t len, records = 0;
+  fprintf(out, RRD_OWNER_FILE_NAME " %d\n", RRD_OWNER_FILE_VERSION);
+  while ((len = t->next(t->ctx, t->buf, t->size, &records)) > 0)
+    fwrite(t->buf, 1, len, out);
+  fprintf(out, "end %zu\n", records);
+  return ferror(out) ? -EIO : 0;
+}
+
+int rrd_owner_file_save_lines(const char *data_dir, rrd_owner_lines_fn *next,
+                              void *ctx, char *buf, size_t size) {
+  char path[PATH_MAX], tmp[PATH_MAX];
+  struct lines text = {next, ctx, buf, size};
+  int err = path_of(data_dir, RRD_OWNER_FILE_NAME, path);
+  if (err == 0)
+    err = path_of(data_dir, "." RRD_OWNER_FILE_NAME ".tmp", tmp);
+  return err != 0 ? err
+                  : file_write_durably(data_dir, path, tmp, NULL, 0644,
+                                       write_lines, &text);
 }
 
 /* The records of file q that go: its owner and host's mark (give), or

@@ -28,9 +28,10 @@ struct rrd_owner_sync {
   rrd_sink_log_fn *log;
   void *log_ctx;
   bool (*in_cluster)(const char *cluster, const char *host);
-  atomic_flag busy;         /* one thread looks, the others go on */
-  unsigned long long saved; /* the owners' changes when last saved */
-  struct stat last;         /* the file as last read or written */
+  atomic_flag busy;                /* one thread looks, the others go on */
+  unsigned long long saved;        /* the owners' changes when last saved */
+  struct stat last;                /* the file as last read or written */
+  char lines[RRD_OWNER_LINES_MIN]; /* a save's round of lines */
   double now, next_look, next_gone;
   bool foreign; /* the file is not ours: left alone */
   bool failing; /* a failed save is logged, until one works */
@@ -136,15 +137,25 @@ static void take(struct rrd_owner_sync *s, bool start) {
   s->foreign = r == -EPROTO;
 }
 
+struct saving {
+  struct rrd_owner *owner;
+  struct rrd_owner_cursor at;
+};
+
+static size_t next_lines(void *ctx, char *buf, size_t size, size_t *records) {
+  struct saving *v = ctx;
+  return rrd_owner_lines(v->owner, &v->at, buf, size, records);
+}
+
+/* In rounds of lines formatted under the owners' lock into a buffer of
+ * the sync's, written outside it: no copy of the owners per save. */
 static void save(struct rrd_owner_sync *s) {
   unsigned long long changes = rrd_owner_changes(s->owner);
-  struct rrd_owner_record *r;
-  size_t n;
-  if (s->foreign || changes == s->saved ||
-      rrd_owner_snapshot(s->owner, &r, &n) != 0)
+  struct saving v = {.owner = s->owner};
+  if (s->foreign || changes == s->saved)
     return;
-  int err = rrd_owner_file_save(s->dir, r, n);
-  free(r);
+  int err = rrd_owner_file_save_lines(s->dir, next_lines, &v, s->lines,
+                                      sizeof(s->lines));
   rrd_owner_file_changed(s->dir, &s->last); /* ours */
   if (err != 0 && err != -ENOENT && !s->failing)
     log_line(

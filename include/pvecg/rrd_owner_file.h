@@ -52,6 +52,13 @@ int rrd_owner_file_parse(const char *text, size_t len,
                          struct rrd_owner_records *ret);
 int rrd_owner_file_write(FILE *f, const struct rrd_owner_record *r, size_t n);
 
+/* One record's line, with every name escaped whole, fits in this. */
+#define RRD_OWNER_LINE_SIZE                                                    \
+  (64 + 3 * (2 * RRD_STORE_NAME_MAX + RRD_OWNER_HOST_SIZE))
+/* r's line, ending in '\n', into line; its length. */
+size_t rrd_owner_file_line(const struct rrd_owner_record *r,
+                           char line[RRD_OWNER_LINE_SIZE]);
+
 bool rrd_owner_same_file(const struct rrd_owner_record *a,
                          const struct rrd_owner_record *b);
 /* qsort order: by file, its owner first, then its marks by time, host. */
@@ -68,6 +75,14 @@ int rrd_owner_file_read(const char *data_dir, struct rrd_owner_records *ret);
 /* Sorts the records and saves them: 0 or -errno. */
 int rrd_owner_file_save(const char *data_dir, struct rrd_owner_record *r,
                         size_t n);
+/* Puts the next records' lines into buf (size bytes), counting them in
+ * *records; returns their length, 0 when there are no more. */
+typedef size_t rrd_owner_lines_fn(void *ctx, char *buf, size_t size,
+                                  size_t *records);
+/* Saves the lines next() gives, between the header and the end line, in
+ * buf's rounds: 0 or -errno. */
+int rrd_owner_file_save_lines(const char *data_dir, rrd_owner_lines_fn *next,
+                              void *ctx, char *buf, size_t size);
 /* Under the lock, gives the file to host (its mark goes) or, host NULL,
  * forgets its marks: 0, -ENOENT (nothing to forget), -EPROTO, -errno. */
 int rrd_owner_file_settle(const char *data_dir,
