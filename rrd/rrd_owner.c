@@ -476,10 +476,13 @@ static int each_record(const struct owner_entry *e,
 struct records {
   struct rrd_owner_record *r;
   size_t n, size;
+  bool marks_only;
 };
 
 static int put_record(const struct rrd_owner_record *r, void *ctx) {
   struct records *s = ctx;
+  if (s->marks_only && r->kind != RRD_OWNER_RECORD_COLLISION)
+    return 0;
   struct rrd_owner_record *grown =
       grow_array(s->r, s->n + 1, &s->size, sizeof(*s->r), 64);
   if (grown == NULL)
@@ -489,9 +492,9 @@ static int put_record(const struct rrd_owner_record *r, void *ctx) {
   return 0;
 }
 
-int rrd_owner_snapshot(struct rrd_owner *o, struct rrd_owner_record **ret,
-                       size_t *count) {
-  struct records s = {0};
+int rrd_owner_snapshot(struct rrd_owner *o, bool marks_only,
+                       struct rrd_owner_record **ret, size_t *count) {
+  struct records s = {.marks_only = marks_only};
   int r = 0;
   pthread_mutex_lock(&o->lock);
   for (size_t i = 0; r == 0 && i < o->bucket_count; i++)
@@ -554,11 +557,12 @@ static int put_line(const struct rrd_owner_record *r, void *ctx) {
   return 0;
 }
 
-size_t rrd_owner_lines(struct rrd_owner *o, struct rrd_owner_cursor *c,
-                       char *buf, size_t size, size_t *records) {
+long rrd_owner_lines(struct rrd_owner *o, struct rrd_owner_cursor *c, char *buf,
+                     size_t size, size_t *records) {
   struct lines t = {.buf = buf, .size = size};
   pthread_mutex_lock(&o->lock);
-  size_t i = 0, n = sort_entries(o) ? o->count : 0;
+  bool sorted = sort_entries(o);
+  size_t i = 0, n = sorted ? o->count : 0;
   while (c->layout != NULL && i < n && key_order(o->order[i], c) <= 0)
     i++;
   for (; i < n; i++) { /* whole files: one that does not fit waits */
@@ -573,7 +577,7 @@ size_t rrd_owner_lines(struct rrd_owner *o, struct rrd_owner_cursor *c,
   }
   pthread_mutex_unlock(&o->lock);
   *records += t.records;
-  return t.len;
+  return sorted ? (long)t.len : -ENOMEM;
 }
 
 static bool names(const struct rrd_owner_record *r, size_t n,

@@ -61,9 +61,10 @@ size_t rrd_owner_count(struct rrd_owner *owner); /* guests remembered */
 /* Moves whenever an owner or a mark changes. */
 unsigned long long rrd_owner_changes(struct rrd_owner *owner);
 
-/* Every owner and mark as records, in a new array (*ret, to free). */
-int rrd_owner_snapshot(struct rrd_owner *owner, struct rrd_owner_record **ret,
-                       size_t *count);
+/* Every mark (marks_only) or every owner and mark as records, in a new
+ * array (*ret, to free). */
+int rrd_owner_snapshot(struct rrd_owner *owner, bool marks_only,
+                       struct rrd_owner_record **ret, size_t *count);
 
 /* Where the owners file's lines go on: after this guest's file. */
 struct rrd_owner_cursor {
@@ -73,11 +74,11 @@ struct rrd_owner_cursor {
 };
 /* The lines of whole guests' files after c, in the file's order, into buf
  * while they fit (size: at least RRD_OWNER_LINES_MIN), counted in
- * *records; moves c; returns their length, 0 at the end.  A save takes
- * them in rounds, the lock held for each round's formatting only. */
+ * *records; moves c; returns their length, 0 at the end, or -ENOMEM.  A
+ * save takes them in rounds, the lock held for each round's formatting. */
 #define RRD_OWNER_LINES_MIN (65 * RRD_OWNER_LINE_SIZE) /* 64 others, owner */
-size_t rrd_owner_lines(struct rrd_owner *owner, struct rrd_owner_cursor *c,
-                       char *buf, size_t size, size_t *records);
+long rrd_owner_lines(struct rrd_owner *owner, struct rrd_owner_cursor *c,
+                     char *buf, size_t size, size_t *records);
 
 #define RRD_OWNER_GIVEN 1     /* replace: the owner is another one now */
 #define RRD_OWNER_FORGOTTEN 2 /* replace: a mark went */

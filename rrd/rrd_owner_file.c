@@ -263,12 +263,13 @@ struct lines {
 
 static int write_lines(FILE *out, const void *ctx) {
   const struct lines *t = ctx;
-  size_t len, records = 0;
+  size_t records = 0;
+  long len;
   fprintf(out, RRD_OWNER_FILE_NAME " %d\n", RRD_OWNER_FILE_VERSION);
   while ((len = t->next(t->ctx, t->buf, t->size, &records)) > 0)
-    fwrite(t->buf, 1, len, out);
+    fwrite(t->buf, 1, (size_t)len, out);
   fprintf(out, "end %zu\n", records);
-  return ferror(out) ? -EIO : 0;
+  return len < 0 ? (int)len : ferror(out) ? -EIO : 0;
 }
 
 int rrd_owner_file_save_lines(const char *data_dir, rrd_owner_lines_fn *next,

@@ -87,7 +87,7 @@ static size_t take_records(struct rrd_owner_sync *s,
   }
   struct rrd_owner_record *m;
   size_t n;
-  if (start || rrd_owner_snapshot(s->owner, &m, &n) != 0)
+  if (start || rrd_owner_snapshot(s->owner, true, &m, &n) != 0)
     return moved;
   for (size_t i = 0; i < n; i++)
     if (m[i].kind == RRD_OWNER_RECORD_COLLISION &&
@@ -142,7 +142,7 @@ struct saving {
   struct rrd_owner_cursor at;
 };
 
-static size_t next_lines(void *ctx, char *buf, size_t size, size_t *records) {
+static long next_lines(void *ctx, char *buf, size_t size, size_t *records) {
   struct saving *v = ctx;
   return rrd_owner_lines(v->owner, &v->at, buf, size, records);
 }
@@ -193,7 +193,7 @@ static void drop_gone(struct rrd_owner_sync *s) {
   struct rrd_owner_record *r;
   size_t n;
   char path[PATH_MAX];
-  if (rrd_owner_snapshot(s->owner, &r, &n) != 0)
+  if (rrd_owner_snapshot(s->owner, true, &r, &n) != 0)
     return;
   for (size_t i = 0; i < n; i++)
     if (r[i].kind == RRD_OWNER_RECORD_COLLISION &&

@@ -76,9 +76,9 @@ int rrd_owner_file_read(const char *data_dir, struct rrd_owner_records *ret);
 int rrd_owner_file_save(const char *data_dir, struct rrd_owner_record *r,
                         size_t n);
 /* Puts the next records' lines into buf (size bytes), counting them in
- * *records; returns their length, 0 when there are no more. */
-typedef size_t rrd_owner_lines_fn(void *ctx, char *buf, size_t size,
-                                  size_t *records);
+ * *records; returns their length, 0 when there are no more, or -errno. */
+typedef long rrd_owner_lines_fn(void *ctx, char *buf, size_t size,
+                                size_t *records);
 /* Saves the lines next() gives, between the header and the end line, in
  * buf's rounds: 0 or -errno. */
 int rrd_owner_file_save_lines(const char *data_dir, rrd_owner_lines_fn *next,

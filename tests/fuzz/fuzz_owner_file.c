@@ -84,7 +84,7 @@ static void check_rule(struct rrd_owner_records *f) {
   }
   struct rrd_owner_record *snap;
   size_t n;
-  FUZZ_CHECK(rrd_owner_snapshot(o, &snap, &n) == 0);
+  FUZZ_CHECK(rrd_owner_snapshot(o, false, &snap, &n) == 0);
   for (size_t i = 0; i < n; i++)
     for (size_t j = 0; j < n; j++)
       FUZZ_CHECK(!(snap[i].kind == RRD_OWNER_RECORD_OWNER &&

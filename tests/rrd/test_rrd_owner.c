@@ -141,7 +141,7 @@ static void test_live_migration_within_window(void **state) {
 static void assert_no_marks(struct rrd_owner *o) {
   struct rrd_owner_record *r;
   size_t n;
-  assert_int_equal(rrd_owner_snapshot(o, &r, &n), 0);
+  assert_int_equal(rrd_owner_snapshot(o, false, &r, &n), 0);
   for (size_t i = 0; i < n; i++)
     assert_int_equal(r[i].kind, RRD_OWNER_RECORD_OWNER);
   free(r);
