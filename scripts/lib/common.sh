@@ -7,7 +7,7 @@ PVECG_PACKAGES=(cmake gcc make pkg-config collectd-core collectd-dev librrd-dev
   rrdtool rrdcached libcmocka-dev clang libclang-rt-14-dev valgrind
   gnuplot-nox faketime perl librrds-perl dpkg-dev file fonts-dejavu-core jq
   libmicrohttpd-dev libcurl4-openssl-dev zlib1g-dev curl chromium chromium-driver strace
-  procps clang-format lintian python3 libprotobuf-c1
+  procps clang-format lintian python3 libprotobuf-c1 libsnappy-dev
   influxdb graphite-carbon python3-whisper victoria-metrics prometheus
   prometheus-alertmanager python3-prometheus-client openssl sslscan nodejs
   fail2ban nginx haproxy)
