@@ -41,14 +41,16 @@
 #include <stdint.h>
 
 struct http_sender_options {
-  const char *url;     /* http:// or https:// */
-  const char *token;   /* NULL: no Authorization header */
-  const char *ca_file; /* https: the CAs to trust (NULL: the system's) */
-  bool insecure;       /* https: no check of the certificate at all */
-  double timeout;      /* seconds, for connecting and for each request */
-  unsigned tries;      /* 0: 5 */
-  double backoff;      /* first pause in s (0: 0.5), doubling to 8 s */
-  size_t cap;          /* bytes per request known to pass (0: unknown) */
+  const char *url;            /* http:// or https:// */
+  const char *token;          /* NULL: no Authorization header */
+  const char *ca_file;        /* https: the CAs to trust (NULL: the system's) */
+  bool insecure;              /* https: no check of the certificate at all */
+  double timeout;             /* seconds, for connecting and for each request */
+  unsigned tries;             /* 0: 5 */
+  double backoff;             /* first pause in s (0: 0.5), doubling to 8 s */
+  size_t cap;                 /* bytes per request known to pass (0: unknown) */
+  const char *content_type;   /* NULL: text/plain; charset=utf-8 */
+  const char *const *headers; /* more "Name: value" lines, NULL-ended */
   /* Set by a signal (NULL: none): a batch still in flight 2 s later is
    * given up (-ECANCELED), mid-retry, mid-pause or while the store says
    * nothing.  Read only in the thread that posts. */
@@ -87,6 +89,19 @@ int http_sender_open(const struct http_sender_options *options,
 int http_sender_post(struct http_sender *sender, const char *body, size_t len,
                      const char *label, char *err, size_t err_size);
 
+/*
+ * Hands over a body that is one message, never cut between lines: a
+ * Prometheus remote write request carrying `samples` samples.  Its
+ * answers: taken; a 4xx other than 401, 403, 404, 405, 413 and 429
+ * refuses its samples, which are counted by the refusal the store names
+ * (store_refusal_of()) while the batches after it still go; 413 is the
+ * target's refusal (-EPROTO: a smaller --batch-bytes fixes it); the rest
+ * as http_sender_post().
+ */
+int http_sender_post_whole(struct http_sender *sender, const char *body,
+                           size_t len, size_t samples, const char *label,
+                           char *err, size_t err_size);
+
 /* Waits for the last batch.  Returns 0 or a failed batch's error, as
  * http_sender_post(). */
 int http_sender_finish(struct http_sender *sender, char *err, size_t err_size);
@@ -101,6 +116,12 @@ struct http_sender_stats {
   size_t dropped_by[STORE_REASONS];
   size_t skipped[2]; /* lines skipped alone: [0] too large, [1] unparsable */
   char partial_answer[STORE_WORDS_SIZE]; /* the latest partial write's */
+  /* Whole messages (http_sender_post_whole): samples taken, and those of
+   * requests refused, by refusal, with the latest refusal's words. */
+  size_t samples;
+  size_t refused;
+  size_t refused_by[STORE_REFUSALS];
+  char refused_answer[STORE_WORDS_SIZE];
 };
 void http_sender_stats(struct http_sender *sender,
                        struct http_sender_stats *ret);

@@ -75,6 +75,24 @@ void store_answer_read(long status, const char *body, size_t len,
 /* "retention", "type_conflict", "limit", "unparsable", "other". */
 const char *store_reason_name(enum store_reason reason);
 
+/* Why a Prometheus remote write receiver refused the samples of a
+ * request (a 4xx other than 401, 403, 404, 405, 413, 429): older than it
+ * takes (Prometheus' "out of bounds", Mimir's "too old"), "out of order
+ * sample", "duplicate sample for timestamp", or other. */
+enum store_refusal {
+  STORE_REFUSAL_TOO_OLD,
+  STORE_REFUSAL_OUT_OF_ORDER,
+  STORE_REFUSAL_DUPLICATE,
+  STORE_REFUSAL_OTHER,
+  STORE_REFUSALS
+};
+
+/* The refusal the store's words (store_answer.words) name. */
+enum store_refusal store_refusal_of(const char *words);
+
+/* "too_old", "out_of_order", "duplicate", "other". */
+const char *store_refusal_name(enum store_refusal refusal);
+
 /* "taken", "partial", "too_large", "bad_line", "refused", "away". */
 const char *store_verdict_name(enum store_verdict verdict);
 

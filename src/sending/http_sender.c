@@ -52,8 +52,10 @@ struct http_sender {
   char *body;
   size_t len, capacity;
   char label[LABEL_SIZE];
-  size_t batch; /* the number of the batch in the slot */
-  size_t cap;   /* bytes per request known to pass, 0: any */
+  size_t batch;   /* the number of the batch in the slot */
+  bool whole;     /* one message (http_sender_post_whole) */
+  size_t samples; /* of that message */
+  size_t cap;     /* bytes per request known to pass, 0: any */
   /* The first failure, under lock: nothing is sent after it. */
   int failed;
   char error[ERROR_SIZE];
@@ -169,9 +171,15 @@ static int configure(struct http_sender *s,
                      const struct http_sender_options *o) {
   CURL *c = s->curl;
   long ms = (long)(o->timeout * 1000);
-  if (add_header(s, "Content-Type: text/plain; charset=utf-8") < 0 ||
-      add_header(s, "Expect:") < 0 || set_token(s, o->token) < 0)
+  char type[128];
+  snprintf(type, sizeof(type), "Content-Type: %s",
+           o->content_type ? o->content_type : "text/plain; charset=utf-8");
+  if (add_header(s, type) < 0 || add_header(s, "Expect:") < 0 ||
+      set_token(s, o->token) < 0)
     return -ENOMEM;
+  for (size_t i = 0; o->headers != NULL && o->headers[i] != NULL; i++)
+    if (add_header(s, o->headers[i]) < 0)
+      return -ENOMEM;
   curl_easy_setopt(c, CURLOPT_URL, s->url);
   curl_easy_setopt(c, CURLOPT_HTTPHEADER, s->headers);
   curl_easy_setopt(c, CURLOPT_POST, 1L);
@@ -381,8 +389,51 @@ static void note_failure(struct http_sender *s,
            ERROR_SIZE - LABEL_SIZE - 8, why);
 }
 
+/* Whether a remote write receiver's status refuses the samples rather
+ * than the target: a 4xx that names neither the URL, the credentials, the
+ * size nor a rate. */
+static bool refuses_samples(long status) {
+  return status >= 400 && status < 500 && status != 401 && status != 403 &&
+         status != 404 && status != 405 && status != 413 && status != 429;
+}
+
+/* One whole message: taken, its samples refused (counted, the next goes),
+ * or failed as any batch. */
+static int deliver_whole(struct http_sender *s) {
+  struct store_answer a;
+  try_piece(s, s->body, s->len, &a);
+  bool refused = a.verdict != STORE_AWAY && refuses_samples(a.status);
+  int r = a.verdict == STORE_TAKEN || refused ? 0
+          : atomic_load(&s->cancel)           ? -ECANCELED
+          : a.verdict == STORE_AWAY           ? -EAGAIN
+                                              : -EPROTO;
+  if (a.status == 413)
+    a.fix = "the store takes smaller requests: lower --batch-bytes";
+  pthread_mutex_lock(&s->lock);
+  if (r == 0) {
+    s->stats.requests++;
+    s->stats.bytes += s->len;
+  }
+  if (r == 0 && refused) {
+    s->stats.refused += s->samples;
+    s->stats.refused_by[store_refusal_of(a.words)] += s->samples;
+    memcpy(s->stats.refused_answer, a.words, sizeof(a.words));
+  } else if (r == 0) {
+    s->stats.samples += s->samples;
+  } else {
+    struct http_split_outcome o = {.verdict = a.verdict, .answer = a};
+    if (o.verdict != STORE_AWAY)
+      o.verdict = STORE_REFUSED;
+    note_failure(s, &o, r);
+  }
+  pthread_mutex_unlock(&s->lock);
+  return r;
+}
+
 /* One batch, in pieces as the store needs; 0 or the failure's error. */
 static int deliver(struct http_sender *s) {
+  if (s->whole)
+    return deliver_whole(s);
   struct http_split_outcome o;
   size_t cap = s->cap;
   int r = http_split_send(s->body, s->len, &cap, try_piece, s, &o);
@@ -458,8 +509,8 @@ static int wait_free(struct http_sender *s, char *err, size_t err_size) {
   return s->failed;
 }
 
-int http_sender_post(struct http_sender *s, const char *body, size_t len,
-                     const char *label, char *err, size_t err_size) {
+static int post(struct http_sender *s, const char *body, size_t len, bool whole,
+                size_t samples, const char *label, char *err, size_t err_size) {
   pthread_mutex_lock(&s->lock);
   int r = wait_free(s, err, err_size);
   if (r == 0 && len > s->capacity) {
@@ -475,6 +526,8 @@ int http_sender_post(struct http_sender *s, const char *body, size_t len,
   if (r == 0) {
     memcpy(s->body, body, len);
     s->len = len;
+    s->whole = whole;
+    s->samples = samples;
     snprintf(s->label, sizeof(s->label), "%s", label);
     s->batch++;
     s->busy = true;
@@ -482,6 +535,17 @@ int http_sender_post(struct http_sender *s, const char *body, size_t len,
   }
   pthread_mutex_unlock(&s->lock);
   return r;
+}
+
+int http_sender_post(struct http_sender *s, const char *body, size_t len,
+                     const char *label, char *err, size_t err_size) {
+  return post(s, body, len, false, 0, label, err, err_size);
+}
+
+int http_sender_post_whole(struct http_sender *s, const char *body, size_t len,
+                           size_t samples, const char *label, char *err,
+                           size_t err_size) {
+  return post(s, body, len, true, samples, label, err, err_size);
 }
 
 int http_sender_finish(struct http_sender *s, char *err, size_t err_size) {

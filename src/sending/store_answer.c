@@ -21,6 +21,23 @@ const char *store_reason_name(enum store_reason reason) {
   return (unsigned)reason < STORE_REASONS ? name[reason] : "other";
 }
 
+const char *store_refusal_name(enum store_refusal refusal) {
+  static const char *const name[STORE_REFUSALS] = {"too_old", "out_of_order",
+                                                   "duplicate", "other"};
+  return (unsigned)refusal < STORE_REFUSALS ? name[refusal] : "other";
+}
+
+enum store_refusal store_refusal_of(const char *words) {
+  if (strcasestr(words, "out of bounds") != NULL ||
+      strcasestr(words, "too old") != NULL)
+    return STORE_REFUSAL_TOO_OLD;
+  if (strcasestr(words, "out of order") != NULL)
+    return STORE_REFUSAL_OUT_OF_ORDER;
+  if (strcasestr(words, "duplicate sample") != NULL)
+    return STORE_REFUSAL_DUPLICATE;
+  return STORE_REFUSAL_OTHER;
+}
+
 const char *store_verdict_name(enum store_verdict v) {
   static const char *const name[] = {"taken",    "partial", "too_large",
                                      "bad_line", "refused", "away"};

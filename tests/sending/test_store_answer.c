@@ -5,8 +5,9 @@
  * VictoriaMetrics and nginx give their exact verdict, reason, dropped
  * count, fix and quoted words; Retry-After is read as seconds or as an
  * HTTP date against a fixed now and bounded; a body is read no further
- * than STORE_ANSWER_BODY_MAX and quoted as printable ASCII only.  A wrong
- * verdict here makes the shipper skip rows the store would have taken, or
+ * than STORE_ANSWER_BODY_MAX and quoted as printable ASCII only.
+ * Remote write receivers' refusals of samples are named from their words.  A
+ * wrong verdict here makes the shipper skip rows the store would have taken, or
  * send again forever what it will never take.
  */
 #include <setjmp.h>
@@ -513,6 +514,36 @@ static void test_words_quote(void **state) {
   assert_string_equal(out, "###");
 }
 
+/* Remote write receivers' refusals of samples, read from their 400s:
+ * Prometheus 2.42's bodies (the whole request rolled back), Mimir's. */
+static void test_remote_write_refusals(void **state) {
+  (void)state;
+  static const struct {
+    const char *body;
+    enum store_refusal refusal;
+  } cases[] = {
+      {"out of bounds\n", STORE_REFUSAL_TOO_OLD},
+      {"out of order sample\n", STORE_REFUSAL_OUT_OF_ORDER},
+      {"duplicate sample for timestamp\n", STORE_REFUSAL_DUPLICATE},
+      {"the sample has been rejected because its timestamp is too old "
+       "(err-mimir-sample-timestamp-too-old)",
+       STORE_REFUSAL_TOO_OLD},
+      {"received a series with an invalid label: '__name__'",
+       STORE_REFUSAL_OTHER},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    struct store_answer a;
+    store_answer_read(400, cases[i].body, strlen(cases[i].body), NULL, NOW, &a);
+    assert_int_equal(store_refusal_of(a.words), cases[i].refusal);
+  }
+  assert_string_equal(store_refusal_name(STORE_REFUSAL_TOO_OLD), "too_old");
+  assert_string_equal(store_refusal_name(STORE_REFUSAL_OUT_OF_ORDER),
+                      "out_of_order");
+  assert_string_equal(store_refusal_name(STORE_REFUSAL_DUPLICATE), "duplicate");
+  assert_string_equal(store_refusal_name(STORE_REFUSAL_OTHER), "other");
+  assert_string_equal(store_refusal_name(STORE_REFUSALS), "other");
+}
+
 static void test_names(void **state) {
   (void)state;
   assert_string_equal(store_verdict_name(STORE_TAKEN), "taken");
@@ -548,6 +579,7 @@ int main(void) {
       cmocka_unit_test(test_empty),
       cmocka_unit_test(test_long_body),
       cmocka_unit_test(test_words_quote),
+      cmocka_unit_test(test_remote_write_refusals),
       cmocka_unit_test(test_names),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
