@@ -41,10 +41,13 @@ enum export_format {
   EXPORT_JSON,
   EXPORT_OPENMETRICS, /* export_openmetrics.h: a whole file at a time */
   EXPORT_PROMETHEUS,  /* the same in Prometheus' text format */
+  /* the same series as Prometheus remote write requests (protobuf and
+   * snappy), posted to an http(s):// target only */
+  EXPORT_REMOTE_WRITE,
 };
 
-/* Parses "graphite", "influx", "csv", "json", "openmetrics" or
- * "prometheus".  Returns 0 or -EINVAL. */
+/* Parses "graphite", "influx", "csv", "json", "openmetrics",
+ * "prometheus" or "remote-write".  Returns 0 or -EINVAL. */
 int export_format_parse(const char *name, enum export_format *ret);
 
 /* Writes what precedes a file's rows: CSV's header line, nothing for the

@@ -5,7 +5,9 @@
  * through librrd or rrdcached (rrd_fetch.h), rebuild counters where the
  * names want them (export_counter.h), format them (export_format.h,
  * export_pve.h, export_openmetrics.h), and write them to stdout or hand
- * them to a sender (net_sender.h, http_sender.h) in batches of whole lines.
+ * them to a sender (net_sender.h, http_sender.h) in batches of whole lines,
+ * or as Prometheus remote write requests of at most batch_max bytes before
+ * snappy (format EXPORT_REMOTE_WRITE, to http only).
  * Nothing of the RRD files is ever modified.
  */
 #ifndef PVECG_EXPORT_RUN_H

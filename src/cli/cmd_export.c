@@ -35,7 +35,7 @@ static size_t lines_sent(struct export_args *a) {
   if (a->run.http == NULL)
     return net_sender_lines_sent(a->run.net);
   http_sender_stats(a->run.http, &st);
-  return st.lines;
+  return a->run.format == EXPORT_REMOTE_WRITE ? st.samples : st.lines;
 }
 
 /* Lines the server would not take alone, each said (the first few). */
@@ -102,11 +102,59 @@ static void report_refusal(struct export_args *a) {
             f.retry_after);
 }
 
+/* What fixes a refusal of old samples, per engine. */
+#define FIX_TOO_OLD                                                            \
+  "the engine takes samples older than its newest only within its "            \
+  "out-of-order window: Prometheus' storage: tsdb: out_of_order_time_window "  \
+  "(prometheus.yml, e.g. 30d, with a longer --storage.tsdb.retention.time), "  \
+  "Mimir's -ingester.out-of-order-time-window, or import them into an "        \
+  "empty one"
+
+/* Remote write: the samples taken and refused, by refusal.  Samples
+ * refused make the export's status 1: the history is not all in. */
+static int report_remote(struct export_args *a, const char *shown) {
+  struct http_sender_stats st = {0};
+  http_sender_stats(a->run.http, &st);
+  fprintf(stderr, CMD ": sent %zu samples in %zu requests to %s", st.samples,
+          st.requests, shown);
+  if (st.refused == 0) {
+    fputs("\n", stderr);
+    return PVECG_EXIT_OK;
+  }
+  fprintf(stderr, "; %zu samples refused:", st.refused);
+  for (int r = 0; r < STORE_REFUSALS; r++)
+    if (st.refused_by[r] > 0)
+      fprintf(stderr, " %s %zu", store_refusal_name((enum store_refusal)r),
+              st.refused_by[r]);
+  fprintf(stderr, "\n" CMD ": the server said: %s\n", st.refused_answer);
+  if (st.refused_by[STORE_REFUSAL_TOO_OLD] +
+          st.refused_by[STORE_REFUSAL_OUT_OF_ORDER] >
+      0)
+    fprintf(stderr, CMD ": " FIX_TOO_OLD "\n");
+  return PVECG_EXIT_FAILURE;
+}
+
+/* The URL as messages show it: without user:password@. */
+static void shown_url(const char *url, char *buf, size_t size) {
+  const char *host = strstr(url, "://");
+  host = host != NULL ? host + 3 : url;
+  const char *at = strchr(host, '@');
+  size_t len = strcspn(host, "/?#");
+  if (at != NULL && (size_t)(at - host) < len)
+    snprintf(buf, size, "%.*s%s", (int)(host - url), url, at + 1);
+  else
+    snprintf(buf, size, "%s", url);
+}
+
 static int report_end(struct export_args *a) {
+  char shown[ERR_SIZE];
+  shown_url(a->to != NULL ? a->to : "", shown, sizeof(shown));
+  if (a->run.format == EXPORT_REMOTE_WRITE)
+    return report_remote(a, shown);
   report_dropped(a);
   if (a->run.net != NULL || a->run.http != NULL)
     fprintf(stderr, CMD ": sent %zu lines (%zu values) to %s\n", lines_sent(a),
-            a->run.total.values, a->to);
+            a->run.total.values, shown);
   else if (fflush(stdout) != 0 || ferror(stdout)) {
     perror(CMD ": writing the output");
     return PVECG_EXIT_FAILURE;
@@ -133,8 +181,11 @@ static int export_all(struct export_args *a) {
   }
   export_progress_end(&progress);
   if (export_run_end(&a->run, err, sizeof(err)) < 0 || a->run.net_failed) {
-    fprintf(stderr, CMD ": sending to %s: %s; %zu of %zu lines sent before\n",
-            a->to, err, lines_sent(a), a->run.total.lines);
+    char shown[ERR_SIZE];
+    shown_url(a->to, shown, sizeof(shown));
+    fprintf(stderr, CMD ": sending to %s: %s; %zu of %zu %s sent before\n",
+            shown, err, lines_sent(a), a->run.total.lines,
+            a->run.format == EXPORT_REMOTE_WRITE ? "samples" : "lines");
     report_refusal(a);
     return PVECG_EXIT_FAILURE;
   }
@@ -150,13 +201,28 @@ static int open_sender(struct export_args *a) {
     struct http_sender_options o = {.url = a->to, .timeout = a->timeout};
     o.token = a->token[0] != '\0' ? a->token : NULL;
     o.ca_file = a->ca_file;
+    o.headers = a->headers;
+    if (a->run.format == EXPORT_REMOTE_WRITE) {
+      /* the spec's headers before the user's */
+      static const char *const rw[] = {
+          "Content-Encoding: snappy",
+          "X-Prometheus-Remote-Write-Version: 0.1.0"};
+      memmove(a->headers + 2, a->headers, a->header_count * sizeof(char *));
+      a->headers[0] = rw[0];
+      a->headers[1] = rw[1];
+      a->headers[a->header_count + 2] = NULL;
+      o.content_type = "application/x-protobuf";
+    }
     r = http_sender_open(&o, &a->run.http, err, sizeof(err));
   } else {
     r = net_sender_open(&a->target, a->timeout, NULL, &a->run.net, err,
                         sizeof(err));
   }
-  if (r < 0)
-    fprintf(stderr, CMD ": %s: %s\n", a->to, err);
+  if (r < 0) {
+    char shown[ERR_SIZE];
+    shown_url(a->to, shown, sizeof(shown));
+    fprintf(stderr, CMD ": %s: %s\n", shown, err);
+  }
   return r;
 }
 

@@ -27,12 +27,12 @@ static const char *cmd = "pvecg export";
 
 const char export_usage_text[] =
     "usage: pvecg export --format "
-    "influx|graphite|openmetrics|prometheus|csv|json\n"
+    "influx|graphite|openmetrics|prometheus|remote-write|csv|json\n"
     "                    (--vmid VMID ... | --node NAME ... | --all)\n"
     "                    [--cluster NAME]\n"
     "                    [--names pve|pvecg] [--since T] [--until T]\n"
     "                    [--cf AVERAGE|MAX] [--to URL] [--token-file FILE]\n"
-    "                    [--ca-file FILE]\n"
+    "                    [--ca-file FILE] [--header 'NAME: value' ...]\n"
     "                    [--timeout SECONDS] [--batch-bytes N] [--quiet]\n"
     "                    [--data-dir DIR] [--daemon ADDRESS]\n"
     "                    [--pve-config-dir DIR] [--node-name NAME]\n"
@@ -66,8 +66,12 @@ const char export_usage_text[] =
     "  --to URL         tcp://HOST:PORT or udp://HOST:PORT (Graphite or\n"
     "                   InfluxDB line listener), http(s)://... (a write\n"
     "                   endpoint: InfluxDB /write?db=, /api/v2/write?...,\n"
-    "                   VictoriaMetrics /write, /api/v1/import/prometheus)\n"
+    "                   VictoriaMetrics /write, /api/v1/import/prometheus;\n"
+    "                   remote-write: Prometheus /api/v1/write, Mimir\n"
+    "                   /api/v1/push, VictoriaMetrics /api/v1/write...)\n"
     "  --token-file F   HTTP: a token for the Authorization header\n"
+    "  --header H       HTTP: one more request header, 'NAME: value'\n"
+    "                   (repeatable; X-Scope-OrgID, THANOS-TENANT...)\n"
     "  --ca-file F      HTTPS: trust these CAs (default: the system's)\n"
     "  --timeout S      give up on the network after S seconds (10)\n"
     "  --batch-bytes N  HTTP: at most N bytes per request (1048576)\n"
@@ -198,6 +202,19 @@ static int set_what(struct export_args *a, int opt, const char *value) {
   return 1; /* not one of these */
 }
 
+/* A request header: a token of a name, a colon, a value; never a line
+ * break (it would start a header of its own). */
+static int add_header(struct export_args *a, const char *value) {
+  size_t name = strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrst"
+                              "uvwxyz0123456789!#$%&'*+-.^_`|~");
+  if (name == 0 || value[name] != ':' || strpbrk(value, "\r\n") != NULL)
+    return bad("--header is 'NAME: value' on one line", value);
+  if (a->header_count == EXPORT_HEADERS_MAX)
+    return bad("too many --header options", value);
+  a->headers[a->header_count++] = value;
+  return 0;
+}
+
 /* Where from, where to, and when. */
 static int set_how(struct export_args *a, int opt, const char *value) {
   switch (opt) {
@@ -215,6 +232,8 @@ static int set_how(struct export_args *a, int opt, const char *value) {
   case OPT_CA_FILE:
     a->ca_file = value;
     return 0;
+  case OPT_HEADER:
+    return add_header(a, value);
   case OPT_TIMEOUT:
     return parse_timeout(value, &a->timeout);
   case OPT_BATCH_BYTES:
@@ -269,12 +288,17 @@ static int read_token(struct export_args *a) {
 /* The format, the names and the target must fit together. */
 static int check_combination(struct export_args *a) {
   struct export_run *run = &a->run;
-  bool om =
-      run->format == EXPORT_OPENMETRICS || run->format == EXPORT_PROMETHEUS;
+  bool rw = run->format == EXPORT_REMOTE_WRITE;
+  bool om = run->format == EXPORT_OPENMETRICS ||
+            run->format == EXPORT_PROMETHEUS || rw;
   bool pve = run->names == EXPORT_NAMES_PVE;
   if (om && !pve)
-    return missing("--format openmetrics/prometheus has Prometheus' names: "
-                   "leave out --names pvecg");
+    return missing("--format openmetrics/prometheus/remote-write has "
+                   "Prometheus' names: leave out --names pvecg");
+  if (rw && !a->http)
+    return missing("--format remote-write posts to an http(s):// --to");
+  if (a->header_count > 0 && !a->http)
+    return missing("--header is for an http(s):// --to");
   if (pve && run->format == EXPORT_INFLUX && a->prefix_set)
     return missing("--prefix: Proxmox's InfluxDB measurements have none "
                    "(--names pvecg takes one)");
@@ -282,8 +306,8 @@ static int check_combination(struct export_args *a) {
       run->format != EXPORT_GRAPHITE)
     return missing("--to tcp:// or udp:// takes graphite or influx");
   if (a->http && run->format != EXPORT_INFLUX && !om)
-    return missing("--to http(s):// takes influx, openmetrics or prometheus "
-                   "(Graphite: --to tcp://)");
+    return missing("--to http(s):// takes influx, openmetrics, prometheus "
+                   "or remote-write (Graphite: --to tcp://)");
   if ((a->token_file != NULL || a->ca_file != NULL) && !a->http)
     return missing("--token-file and --ca-file are for an http(s):// --to");
   char why[256];
@@ -381,6 +405,7 @@ int export_args_parse(int argc, char **argv, struct export_args *a) {
       {"cluster", required_argument, NULL, OPT_CLUSTER},
       {"until", required_argument, NULL, OPT_UNTIL},
       {"quiet", no_argument, NULL, OPT_QUIET},
+      {"header", required_argument, NULL, OPT_HEADER},
   };
   struct option options[EXPORT_OPTIONS_MAX];
   export_options_join(own, sizeof(own) / sizeof(own[0]), options);

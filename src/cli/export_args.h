@@ -15,6 +15,7 @@
 
 #define EXPORT_NODE_NAME_SIZE 65
 #define EXPORT_TOKEN_MAX 4096
+#define EXPORT_HEADERS_MAX 16
 
 struct export_args {
   const char *command; /* how messages name it (NULL: "pvecg export") */
@@ -29,6 +30,10 @@ struct export_args {
   struct net_target target; /* --to tcp:// or udp:// */
   char node_name[EXPORT_NODE_NAME_SIZE];
   char token[EXPORT_TOKEN_MAX]; /* read from --token-file */
+  /* --header "Name: value" lines, NULL-ended, with room for remote
+   * write's two before them */
+  const char *headers[EXPORT_HEADERS_MAX + 3];
+  size_t header_count;
   struct export_files files;
   struct export_run run;
 };
@@ -57,6 +62,7 @@ enum {
   OPT_UNKNOWN,
   OPT_PREFIX,
   OPT_CLUSTER,
+  OPT_HEADER,
 };
 
 extern const char export_usage_text[];

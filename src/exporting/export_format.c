@@ -26,6 +26,7 @@ static const char *const format_names[] = {
     [EXPORT_JSON] = "json",
     [EXPORT_OPENMETRICS] = "openmetrics",
     [EXPORT_PROMETHEUS] = "prometheus",
+    [EXPORT_REMOTE_WRITE] = "remote-write",
 };
 
 int export_format_parse(const char *name, enum export_format *ret) {
@@ -249,6 +250,7 @@ int export_format_row(enum export_format format,
     return json_row(src, t, values, out, ret);
   case EXPORT_OPENMETRICS:
   case EXPORT_PROMETHEUS:
+  case EXPORT_REMOTE_WRITE:
     break; /* a whole file at a time: export_openmetrics.h */
   }
   return -EINVAL;

@@ -152,6 +152,31 @@ int export_series_write(struct export_series *s, enum export_format format,
   return 0;
 }
 
+size_t export_series_families(const struct export_series *s,
+                              const struct export_source *src,
+                              struct export_family out[EXPORT_FAMILIES_MAX]) {
+  size_t n = 0;
+  bool node = src->kind == EXPORT_NODE;
+  for (size_t i = 0; i < s->layout->ds_count; i++) {
+    const struct export_metric *m = export_metric_of(s->layout, node, i);
+    if (m == NULL)
+      continue;
+    struct export_family *f = &out[n++];
+    *f = (struct export_family){.column = i, .metric = m};
+    snprintf(f->name, sizeof(f->name), "%s%s", m->prom,
+             m->counter ? "_total" : "");
+    if (m->counter && m->older != NULL) {
+      out[n] = *f;
+      snprintf(out[n++].name, sizeof(f->name), "%s", m->older);
+    }
+  }
+  return n;
+}
+
+double export_family_value(const struct export_family *f, double v) {
+  return f->metric->counter ? v : export_metric_prom_value(f->metric, v);
+}
+
 static bool row_known(const struct export_series *s, size_t r) {
   for (size_t i = 0; i < s->layout->ds_count; i++)
     if (isfinite(s->value[r * RRD_LAYOUT_DS_MAX + i]))

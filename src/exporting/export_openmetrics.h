@@ -94,6 +94,25 @@ size_t export_series_write_info(const struct export_series *s,
                                 const struct export_guest_info *info,
                                 FILE *out);
 
+/* A metric family of a file's rows as a form that carries samples, not
+ * text, names it (Prometheus remote write): its samples' name (X_total
+ * for a counter, then its older gauge), its column and naming. */
+struct export_family {
+  char name[128];
+  size_t column;
+  const struct export_metric *metric;
+};
+#define EXPORT_FAMILIES_MAX (2 * RRD_LAYOUT_DS_MAX)
+
+/* The families of src's rows, in the text's order; returns how many. */
+size_t export_series_families(const struct export_series *s,
+                              const struct export_source *src,
+                              struct export_family out[EXPORT_FAMILIES_MAX]);
+
+/* A sample's value in family f (a gauge in Prometheus' unit, a counter
+ * as rebuilt). */
+double export_family_value(const struct export_family *f, double v);
+
 void export_series_free(struct export_series *s);
 
 /* What ends an OpenMetrics text ("# EOF"), nothing for Prometheus'. */

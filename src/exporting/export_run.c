@@ -8,6 +8,7 @@
 
 #include "pvecg/export_counter.h"
 #include "export_openmetrics.h"
+#include "export_remote.h"
 #include "pvecg/export_range.h"
 #include "pvecg/rrd_direct.h"
 #include "pvecg/rrd_fetch.h"
@@ -52,8 +53,9 @@ struct export_run_state {
   /* What one file's export keeps between its rows. */
   const struct named_layout *file_named; /* its layout's, in named[] */
   struct export_counter counter;
-  bool counters;               /* the names want counters */
-  struct export_series series; /* OpenMetrics: the file's rows */
+  bool counters;                /* the names want counters */
+  struct export_series series;  /* OpenMetrics: the file's rows */
+  struct export_remote *remote; /* remote write's requests */
   char object[8], nodename[RRD_FILE_NAME_MAX + 1];
   char title[GUEST_CONFIG_NAME_SIZE];
   /* a guest's configuration, when one was found: its pve_guest_info */
@@ -63,8 +65,10 @@ struct export_run_state {
   char batch_from[SHOWN_SIZE]; /* the first file in the batch */
 };
 
+/* The forms of Prometheus' names, written a whole file at a time. */
 static bool om_format(enum export_format f) {
-  return f == EXPORT_OPENMETRICS || f == EXPORT_PROMETHEUS;
+  return f == EXPORT_OPENMETRICS || f == EXPORT_PROMETHEUS ||
+         f == EXPORT_REMOTE_WRITE;
 }
 
 /* Whether values take Proxmox's names (and counters): CSV and JSON keep
@@ -88,6 +92,10 @@ int export_run_begin(struct export_run *run) {
   if (run->batch_max == 0)
     run->batch_max =
         run->http != NULL ? EXPORT_HTTP_BATCH_BYTES : NET_BATCH_BYTES;
+  if (run->format == EXPORT_REMOTE_WRITE &&
+      (run->http == NULL || (run->state->remote = export_remote_new(
+                                 run->http, run->batch_max)) == NULL))
+    return run->http == NULL ? -EINVAL : -ENOMEM;
   if (!sending(run)) {
     if (run->out == NULL)
       run->out = stdout;
@@ -575,36 +583,66 @@ static int begin_file(struct export_run *run, const struct export_file *file,
 
 /* OpenMetrics: a configured guest's pve_guest_info at the times of its
  * pve file's rows (not again for its pvecg files). */
+static bool guest_info(const struct export_run *run,
+                       const struct export_file *file,
+                       struct export_guest_info *ret) {
+  const struct export_run_state *st = run->state;
+  if (!st->configured || file->layout != &layout_pve_vm_9_0)
+    return false;
+  *ret = (struct export_guest_info){.node = st->nodename,
+                                    .name = st->title,
+                                    .tags = st->tags,
+                                    .template = st->template};
+  return true;
+}
+
 static void write_guest_info(struct export_run *run,
                              const struct export_file *file,
                              const struct export_source *src) {
-  struct export_run_state *st = run->state;
-  if (!st->configured || file->layout != &layout_pve_vm_9_0)
+  struct export_guest_info info;
+  if (!guest_info(run, file, &info))
     return;
-  struct export_guest_info info = {.node = st->nodename,
-                                   .name = st->title,
-                                   .tags = st->tags,
-                                   .template = st->template};
-  size_t n =
-      export_series_write_info(&st->series, run->format, src, &info, run->out);
+  size_t n = export_series_write_info(&run->state->series, run->format, src,
+                                      &info, run->out);
   counted(run, &(struct export_count){n, n});
 }
 
+/* Remote write: the file's gathered rows into requests. */
+static int add_remote(struct export_run *run, const struct export_file *file,
+                      const struct export_source *src, char *err,
+                      size_t err_size) {
+  struct export_run_state *st = run->state;
+  struct export_guest_info info;
+  bool has_info = guest_info(run, file, &info);
+  size_t n;
+  int r = export_remote_file(st->remote, &st->series, src,
+                             has_info ? &info : NULL, &n, err, err_size);
+  st->series.count = 0;
+  counted(run, &(struct export_count){n, n});
+  if (r < 0)
+    run->net_failed = true;
+  return r;
+}
+
 /* OpenMetrics: the file's gathered rows, metric by metric. */
-static void end_file(struct export_run *run, const struct export_file *file) {
+static int end_file(struct export_run *run, const struct export_file *file,
+                    char *err, size_t err_size) {
   struct export_run_state *st = run->state;
   if (!om_format(run->format))
-    return;
+    return 0;
   struct export_source src = {.kind = file->kind,
                               .name = file->name,
                               .layout = file->layout,
                               .names = run->names,
                               .object = st->object,
                               .cluster = shown_cluster(run, file)};
+  if (run->format == EXPORT_REMOTE_WRITE)
+    return add_remote(run, file, &src, err, err_size);
   struct export_count c;
   write_guest_info(run, file, &src);
   export_series_write(&st->series, run->format, &src, run->out, &c);
   counted(run, &c);
+  return 0;
 }
 
 /* With a legacy file, its rows come first, up to its last update (when
@@ -642,7 +680,8 @@ int export_run_file(struct export_run *run, const struct export_file *file,
     run->resume->counter = run->state->counter;
     run->resume->last_update = last;
   }
-  end_file(run, file);
+  if ((r = end_file(run, file, err, err_size)) < 0)
+    return r;
   /* A line listener gets every file at once; HTTP batches fill up. */
   if (run->net != NULL)
     return send_batch(run, true, err, err_size);
@@ -670,6 +709,8 @@ int export_run_end(struct export_run *run, char *err, size_t err_size) {
     export_series_end(run->format, run->out);
   if (sending(run) && !run->net_failed) {
     r = send_batch(run, true, err, err_size);
+    if (r == 0 && run->state != NULL && run->state->remote != NULL)
+      r = export_remote_flush(run->state->remote, err, err_size);
     if (r == 0 && run->net != NULL)
       r = net_sender_finish(run->net, err, err_size);
     if (r == 0 && run->http != NULL)
@@ -679,8 +720,10 @@ int export_run_end(struct export_run *run, char *err, size_t err_size) {
   }
   if (sending(run) && run->out != NULL)
     fclose(run->out);
-  if (run->state != NULL)
+  if (run->state != NULL) {
     export_series_free(&run->state->series);
+    export_remote_free(run->state->remote);
+  }
   free(run->state);
   run->state = NULL;
   free(run->batch);

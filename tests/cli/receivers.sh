@@ -175,10 +175,12 @@ stop_pid() {
 }
 
 # start_prometheus DATA_DIR [CONFIG]: PROMETHEUS_URL, serving the blocks in
-# DATA_DIR (and scraping what CONFIG says).
+# DATA_DIR (and scraping what CONFIG says), with PROMETHEUS_FLAGS (an
+# array, e.g. --web.enable-remote-write-receiver) added.
 start_prometheus() {
   need prometheus prometheus
   local d=$T/prometheus port config=${2:-}
+  [ -n "${PROMETHEUS_FLAGS+set}" ] || PROMETHEUS_FLAGS=()
   port=$(free_port)
   mkdir -p "$d"
   if [ -z "$config" ]; then
@@ -187,7 +189,7 @@ start_prometheus() {
   fi
   prometheus --config.file="$config" --storage.tsdb.path="$1" \
     --web.listen-address="127.0.0.1:$port" --storage.tsdb.retention.time=100y \
-    >"$d/log" 2>&1 &
+    "${PROMETHEUS_FLAGS[@]}" >"$d/log" 2>&1 &
   RECEIVER_PIDS+=($!)
   PROMETHEUS_URL=http://127.0.0.1:$port
   wait_until prometheus curl -sf "$PROMETHEUS_URL/-/ready"

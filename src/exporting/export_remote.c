@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Remote write requests of files' rows (see export_remote.h).  A request
+ * is gathered as offsets into growing arrays (labels' text, samples,
+ * series) and only made into remote_write.h's structures when posted, so
+ * that growing never leaves a pointer behind.
+ */
+#include "export_remote.h"
+
+#include "remote_write.h"
+#include "pvecg/export_names.h"
+#include "pvecg/rrd_file_name.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A sample's bytes at most: tag, length, a double's field, a time's. */
+#define SAMPLE_BYTES_MAX (2 + 9 + 11)
+/* A series' tag and length at most. */
+#define SERIES_HEAD_MAX 6
+#define LABELS_MAX (3 + EXPORT_GUEST_INFO_LABELS)
+
+struct pending_series {
+  size_t label_at, label_count, sample_at, sample_count;
+};
+
+struct export_remote {
+  struct http_sender *http;
+  size_t max;
+  char *text; /* labels' names and values, NUL-ended */
+  size_t text_len, text_cap;
+  size_t *label; /* offsets into text: name, value, name, value... */
+  size_t label_len, label_cap;
+  struct remote_write_sample *sample;
+  size_t sample_len, sample_cap;
+  struct pending_series *series;
+  size_t series_len, series_cap;
+  size_t size; /* the request's bytes, at most */
+  size_t requests;
+};
+
+/* An array p of len elements with room for `more`: p itself, or grown
+ * (NULL: out of memory, p untouched). */
+static void *room(void *p, size_t *cap, size_t len, size_t more, size_t elem) {
+  if (p != NULL && len + more <= *cap)
+    return p;
+  size_t n = *cap ? *cap * 2 : 64;
+  while (n < len + more)
+    n *= 2;
+  void *q = realloc(p, n * elem);
+  if (q != NULL)
+    *cap = n;
+  return q;
+}
+
+/* Grows array field of rw for `more` elements, or returns -ENOMEM. */
+#define GROW(rw, field, more)                                                  \
+  do {                                                                         \
+    void *p_ = room((rw)->field, &(rw)->field##_cap, (rw)->field##_len,        \
+                    (more), sizeof(*(rw)->field));                             \
+    if (p_ == NULL)                                                            \
+      return -ENOMEM;                                                          \
+    (rw)->field = p_;                                                          \
+  } while (0)
+
+struct export_remote *export_remote_new(struct http_sender *http, size_t max) {
+  struct export_remote *rw = calloc(1, sizeof(*rw));
+  if (rw != NULL) {
+    rw->http = http;
+    rw->max = max;
+  }
+  return rw;
+}
+
+static int add_text(struct export_remote *rw, const char *s) {
+  size_t n = strlen(s) + 1;
+  GROW(rw, text, n);
+  GROW(rw, label, 1);
+  memcpy(rw->text + rw->text_len, s, n);
+  rw->label[rw->label_len++] = rw->text_len;
+  rw->text_len += n;
+  rw->size += n + 4; /* its field's tag and length, the label's */
+  return 0;
+}
+
+/* A new series of these labels (sorted by name) in the request. */
+static int begin_series(struct export_remote *rw,
+                        const struct remote_write_label *l, size_t n) {
+  GROW(rw, series, 1);
+  struct pending_series *ps = &rw->series[rw->series_len++];
+  *ps = (struct pending_series){.label_at = rw->label_len / 2,
+                                .sample_at = rw->sample_len};
+  rw->size += SERIES_HEAD_MAX;
+  for (size_t i = 0; i < n; i++) {
+    if (l[i].value[0] == '\0')
+      continue;
+    if (add_text(rw, l[i].name) < 0 || add_text(rw, l[i].value) < 0)
+      return -ENOMEM;
+    ps->label_count++;
+  }
+  return 0;
+}
+
+/* The gathered request, encoded, compressed and posted. */
+static int post(struct export_remote *rw, char *err, size_t err_size) {
+  size_t nl = rw->label_len / 2, ns = rw->series_len;
+  struct remote_write_label *labels = malloc((nl ? nl : 1) * sizeof(*labels));
+  struct remote_write_series *series = malloc((ns ? ns : 1) * sizeof(*series));
+  int r = labels != NULL && series != NULL ? 0 : -ENOMEM;
+  for (size_t i = 0; r == 0 && i < nl; i++)
+    labels[i] = (struct remote_write_label){rw->text + rw->label[2 * i],
+                                            rw->text + rw->label[2 * i + 1]};
+  for (size_t i = 0; r == 0 && i < ns; i++) {
+    const struct pending_series *p = &rw->series[i];
+    series[i] = (struct remote_write_series){
+        labels + p->label_at, p->label_count, rw->sample + p->sample_at,
+        p->sample_count};
+  }
+  size_t len = r == 0 ? remote_write_size(series, ns) : 0;
+  unsigned char *body = r == 0 ? malloc(len ? len : 1) : NULL;
+  char *z = NULL;
+  size_t zlen = 0;
+  if (body == NULL ||
+      remote_write_compress(body, remote_write_encode(series, ns, body), &z,
+                            &zlen) < 0)
+    r = -ENOMEM;
+  if (r == -ENOMEM)
+    snprintf(err, err_size, "out of memory");
+  if (r == 0) {
+    char label[96];
+    rw->requests++;
+    snprintf(label, sizeof(label), "request %zu (%zu samples, %zu bytes)",
+             rw->requests, rw->sample_len, zlen);
+    r = http_sender_post_whole(rw->http, z, zlen, rw->sample_len, label, err,
+                               err_size);
+  }
+  free(z);
+  free(body);
+  free(series);
+  free(labels);
+  rw->text_len = rw->label_len = rw->sample_len = rw->series_len = 0;
+  rw->size = 0;
+  return r;
+}
+
+int export_remote_flush(struct export_remote *rw, char *err, size_t err_size) {
+  return rw->sample_len > 0 ? post(rw, err, err_size) : 0;
+}
+
+/* One sample of the series begun last; a full request is posted first,
+ * and the series goes on in the next one. */
+static int add_sample(struct export_remote *rw,
+                      const struct remote_write_label *l, size_t n, double v,
+                      time_t t, char *err, size_t err_size) {
+  if (rw->sample_len > 0 && rw->size + SAMPLE_BYTES_MAX > rw->max) {
+    int r = post(rw, err, err_size);
+    if (r < 0 || (r = begin_series(rw, l, n)) < 0)
+      return r;
+  }
+  GROW(rw, sample, 1);
+  rw->sample[rw->sample_len++] =
+      (struct remote_write_sample){v, (int64_t)t * 1000};
+  rw->series[rw->series_len - 1].sample_count++;
+  rw->size += SAMPLE_BYTES_MAX;
+  return 0;
+}
+
+/* "qemu/100", "node/pve1": prometheus-pve-exporter's id. */
+static void id_of(const struct export_source *src, char *buf, size_t size) {
+  snprintf(buf, size, "%s/%s", src->kind == EXPORT_NODE ? "node" : src->object,
+           src->name);
+}
+
+static int add_family(struct export_remote *rw, const struct export_series *s,
+                      const struct export_family *f,
+                      const struct remote_write_label *l, size_t n,
+                      size_t *samples, char *err, size_t err_size) {
+  bool begun = false;
+  for (size_t r = 0; r < s->count; r++) {
+    double v = s->value[r * RRD_LAYOUT_DS_MAX + f->column];
+    if (!isfinite(v))
+      continue;
+    int e = begun ? 0 : begin_series(rw, l, n);
+    begun = true;
+    if (e == 0)
+      e = add_sample(rw, l, n, export_family_value(f, v), s->time[r], err,
+                     err_size);
+    if (e < 0)
+      return e;
+    (*samples)++;
+  }
+  return 0;
+}
+
+static bool row_known(const struct export_series *s, size_t r) {
+  for (size_t i = 0; i < s->layout->ds_count; i++)
+    if (isfinite(s->value[r * RRD_LAYOUT_DS_MAX + i]))
+      return true;
+  return false;
+}
+
+/* pve_guest_info 1 at each row with a known value, with /metrics' labels
+ * sorted by name. */
+static int add_info(struct export_remote *rw, const struct export_series *s,
+                    const struct remote_write_label *id,
+                    const struct export_source *src,
+                    const struct export_guest_info *info, size_t *samples,
+                    char *err, size_t err_size) {
+  const struct remote_write_label l[] = {
+      {"__name__", EXPORT_GUEST_INFO},
+      id[0],
+      id[1],
+      {"name", info->name},
+      {"node", info->node},
+      {"tags", info->tags},
+      {"template", info->template ? "1" : "0"},
+      {"type", src->object}};
+  size_t n = sizeof(l) / sizeof(l[0]);
+  bool begun = false;
+  for (size_t r = 0; r < s->count; r++) {
+    if (!row_known(s, r))
+      continue;
+    int e = begun ? 0 : begin_series(rw, l, n);
+    begun = true;
+    if (e == 0)
+      e = add_sample(rw, l, n, 1, s->time[r], err, err_size);
+    if (e < 0)
+      return e;
+    (*samples)++;
+  }
+  return 0;
+}
+
+int export_remote_file(struct export_remote *rw, const struct export_series *s,
+                       const struct export_source *src,
+                       const struct export_guest_info *info, size_t *samples,
+                       char *err, size_t err_size) {
+  char id[2 * RRD_FILE_NAME_MAX + 16];
+  id_of(src, id, sizeof(id));
+  /* cluster < id: sorted as the spec wants; "" (no cluster) is left out */
+  const struct remote_write_label where[2] = {
+      {"cluster", EXPORT_SOURCE_CLUSTERED(src) ? src->cluster : ""},
+      {"id", id}};
+  *samples = 0;
+  int r = 0;
+  if (info != NULL)
+    r = add_info(rw, s, where, src, info, samples, err, err_size);
+  struct export_family f[EXPORT_FAMILIES_MAX];
+  size_t nf = export_series_families(s, src, f);
+  for (size_t i = 0; r == 0 && i < nf; i++) {
+    const struct remote_write_label l[] = {
+        {"__name__", f[i].name}, where[0], where[1]};
+    r = add_family(rw, s, &f[i], l, 3, samples, err, err_size);
+  }
+  if (r == -ENOMEM)
+    snprintf(err, err_size, "out of memory");
+  return r;
+}
+
+void export_remote_free(struct export_remote *rw) {
+  if (rw == NULL)
+    return;
+  free(rw->text);
+  free(rw->label);
+  free(rw->sample);
+  free(rw->series);
+  free(rw);
+}
