@@ -14,7 +14,8 @@ Each request takes the next ANSWER (the last one repeats):
 The port it listens on (127.0.0.1; $STANDIN_PORT, or any free one) goes
 to PORT_FILE; per request one
 line to LOG_FILE: "<method> <path> <authorization> <body bytes>
-<client port>" (one port: one kept-alive connection).
+<client port>" (one port: one kept-alive connection), then
+" NAME=value" for each header named in $STANDIN_HEADERS (blanks as '_').
 """
 import http.server
 import os
@@ -44,9 +45,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         count += 1
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
         with open(sys.argv[2], "a") as log:
-            log.write("POST %s %s %d %d\n" % (
+            log.write("POST %s %s %d %d%s\n" % (
                 self.path, self.headers.get("Authorization", "-")
-                .replace(" ", "_"), len(body), self.client_address[1]))
+                .replace(" ", "_"), len(body), self.client_address[1],
+                "".join(" %s=%s" % (h, self.headers.get(h, "-")
+                                    .replace(" ", "_"))
+                        for h in os.environ.get("STANDIN_HEADERS", "")
+                        .split())))
         if answer == "close":
             self.close_connection = True
             self.connection.shutdown(2)
