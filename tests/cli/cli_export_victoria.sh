@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pvecg export into a real VictoriaMetrics (Debian's victoria-metrics),
 # over HTTP, read back with its /api/v1/export: InfluxDB line protocol to
-# /write and /api/v2/write (with a token), and Prometheus' text format to
-# /api/v1/import/prometheus.  Every point equals, series, time and value,
+# /write and /api/v2/write (with a token), Prometheus' text format to
+# /api/v1/import/prometheus, and Prometheus remote write to /api/v1/write.  Every point equals, series, time and value,
 # what Proxmox's names make of `pvecg export --format json` for the same
 # files (measurement_field{tags} for line protocol, prometheus-pve-
 # exporter's names with id labels, pressure as a ratio) to the 12
@@ -66,4 +66,13 @@ check_stall "$T/got" 'pve_pressure_cpu_waiting_seconds_total{id="qemu/100"}' \
 export_to prometheus /api/v1/import/prometheus
 read_back
 diff "$T/expected" "$T/got" >/dev/null || fail "import/prometheus twice: points differ"
+stop_receivers
+
+# Prometheus remote write: the same points, in several requests.
+start_victoria
+export_to remote-write /api/v1/write --batch-bytes 65536
+read_back
+diff "$T/expected" "$T/got" >"$T/diff" || { head "$T/diff"; fail "remote write: points differ"; }
+grep -q "^pvecg export: sent $(wc -l <"$T/expected") samples in [0-9]* requests to $VICTORIA_URL/api/v1/write\$" "$T/err" ||
+  fail "remote write's summary: $(cat "$T/err")"
 echo PASS
