@@ -29,7 +29,8 @@ struct pending_series {
 };
 
 struct export_remote {
-  struct http_sender *http;
+  export_remote_post post;
+  void *ctx;
   size_t max;
   char *text; /* labels' names and values, NUL-ended */
   size_t text_len, text_cap;
@@ -67,10 +68,12 @@ static void *room(void *p, size_t *cap, size_t len, size_t more, size_t elem) {
     (rw)->field = p_;                                                          \
   } while (0)
 
-struct export_remote *export_remote_new(struct http_sender *http, size_t max) {
+struct export_remote *export_remote_new(export_remote_post post, void *ctx,
+                                        size_t max) {
   struct export_remote *rw = calloc(1, sizeof(*rw));
   if (rw != NULL) {
-    rw->http = http;
+    rw->post = post;
+    rw->ctx = ctx;
     rw->max = max;
   }
   return rw;
@@ -135,8 +138,7 @@ static int post(struct export_remote *rw, char *err, size_t err_size) {
     rw->requests++;
     snprintf(label, sizeof(label), "request %zu (%zu samples, %zu bytes)",
              rw->requests, rw->sample_len, zlen);
-    r = http_sender_post_whole(rw->http, z, zlen, rw->sample_len, label, err,
-                               err_size);
+    r = rw->post(rw->ctx, z, zlen, rw->sample_len, label, err, err_size);
   }
   free(z);
   free(body);
@@ -151,14 +153,28 @@ int export_remote_flush(struct export_remote *rw, char *err, size_t err_size) {
   return rw->sample_len > 0 ? post(rw, err, err_size) : 0;
 }
 
-/* One sample of the series begun last; a full request is posted first,
- * and the series goes on in the next one. */
+static bool full(const struct export_remote *rw) {
+  return rw->sample_len > 0 && rw->size + SAMPLE_BYTES_MAX > rw->max;
+}
+
+/* A series of these labels, in a request with room for a sample: a
+ * series is never sent without one. */
+static int open_series(struct export_remote *rw,
+                       const struct remote_write_label *l, size_t n, char *err,
+                       size_t err_size) {
+  int r = full(rw) ? post(rw, err, err_size) : 0;
+  return r < 0 ? r : begin_series(rw, l, n);
+}
+
+/* One sample of the series opened last; when the request is full, and the
+ * series has a sample in it, the request is posted first and the series
+ * goes on in the next one. */
 static int add_sample(struct export_remote *rw,
                       const struct remote_write_label *l, size_t n, double v,
                       time_t t, char *err, size_t err_size) {
-  if (rw->sample_len > 0 && rw->size + SAMPLE_BYTES_MAX > rw->max) {
-    int r = post(rw, err, err_size);
-    if (r < 0 || (r = begin_series(rw, l, n)) < 0)
+  if (full(rw) && rw->series[rw->series_len - 1].sample_count > 0) {
+    int r = open_series(rw, l, n, err, err_size);
+    if (r < 0)
       return r;
   }
   GROW(rw, sample, 1);
@@ -184,7 +200,7 @@ static int add_family(struct export_remote *rw, const struct export_series *s,
     double v = s->value[r * RRD_LAYOUT_DS_MAX + f->column];
     if (!isfinite(v))
       continue;
-    int e = begun ? 0 : begin_series(rw, l, n);
+    int e = begun ? 0 : open_series(rw, l, n, err, err_size);
     begun = true;
     if (e == 0)
       e = add_sample(rw, l, n, export_family_value(f, v), s->time[r], err,
@@ -224,7 +240,7 @@ static int add_info(struct export_remote *rw, const struct export_series *s,
   for (size_t r = 0; r < s->count; r++) {
     if (!row_known(s, r))
       continue;
-    int e = begun ? 0 : begin_series(rw, l, n);
+    int e = begun ? 0 : open_series(rw, l, n, err, err_size);
     begun = true;
     if (e == 0)
       e = add_sample(rw, l, n, 1, s->time[r], err, err_size);

@@ -4,7 +4,8 @@
  * samples the OpenMetrics export writes (export_openmetrics.h: the same
  * names, id and cluster labels, counters as rebuilt, pve_guest_info), in
  * requests of at most about `max` bytes of protobuf before snappy, each
- * posted whole to the HTTP sender (http_sender_post_whole()).  A series
+ * posted whole through the caller's post (export_run: the HTTP sender's
+ * http_sender_post_whole()).  A series
  * longer than a request goes on in the next one, its samples still in
  * time order; a label of empty value is left out, as Prometheus reads it.
  */
@@ -12,19 +13,25 @@
 #define PVECG_EXPORT_REMOTE_H
 
 #include "export_openmetrics.h"
-#include "pvecg/http_sender.h"
 
 #include <stddef.h>
 
 struct export_remote;
 
+/* Posts one request: its snappy body, the samples in it and a label that
+ * names it in a message.  Returns 0 or an error with the reason in err. */
+typedef int (*export_remote_post)(void *ctx, const char *body, size_t len,
+                                  size_t samples, const char *label, char *err,
+                                  size_t err_size);
+
 /* Returns NULL when out of memory. */
-struct export_remote *export_remote_new(struct http_sender *http, size_t max);
+struct export_remote *export_remote_new(export_remote_post post, void *ctx,
+                                        size_t max);
 
 /* Adds the gathered rows of src (and, info not NULL, its guest's
- * pve_guest_info), posting every request that fills up.  Returns the
- * samples added in *samples and 0, or a sender's error (http_sender.h)
- * or -ENOMEM with the reason in err. */
+ * pve_guest_info first), posting every request that fills up.  Returns
+ * the samples added in *samples and 0, or post's error or -ENOMEM with
+ * the reason in err. */
 int export_remote_file(struct export_remote *rw, const struct export_series *s,
                        const struct export_source *src,
                        const struct export_guest_info *info, size_t *samples,

@@ -83,6 +83,12 @@ static bool sending(const struct export_run *run) {
   return run->net != NULL || run->http != NULL;
 }
 
+/* Remote write's requests go to the HTTP sender whole. */
+static int post_whole(void *ctx, const char *body, size_t len, size_t samples,
+                      const char *label, char *err, size_t err_size) {
+  return http_sender_post_whole(ctx, body, len, samples, label, err, err_size);
+}
+
 int export_run_begin(struct export_run *run) {
   if (run->daemon != NULL &&
       rrdcached_client_new(run->daemon, &run->client) < 0)
@@ -92,10 +98,12 @@ int export_run_begin(struct export_run *run) {
   if (run->batch_max == 0)
     run->batch_max =
         run->http != NULL ? EXPORT_HTTP_BATCH_BYTES : NET_BATCH_BYTES;
+  if (run->format == EXPORT_REMOTE_WRITE && run->http == NULL)
+    return -EINVAL;
   if (run->format == EXPORT_REMOTE_WRITE &&
-      (run->http == NULL || (run->state->remote = export_remote_new(
-                                 run->http, run->batch_max)) == NULL))
-    return run->http == NULL ? -EINVAL : -ENOMEM;
+      (run->state->remote =
+           export_remote_new(post_whole, run->http, run->batch_max)) == NULL)
+    return -ENOMEM;
   if (!sending(run)) {
     if (run->out == NULL)
       run->out = stdout;
