@@ -409,6 +409,9 @@ static int deliver_whole(struct http_sender *s) {
                                               : -EPROTO;
   if (a.status == 413)
     a.fix = "the store takes smaller requests: lower --batch-bytes";
+  else if (a.status == 401)
+    a.fix = "the store refused the credentials: check --token-file or the "
+            "user:password in the URL";
   pthread_mutex_lock(&s->lock);
   if (r == 0) {
     s->stats.requests++;

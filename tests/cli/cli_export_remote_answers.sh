@@ -88,6 +88,8 @@ standin 401:unauthorized
 run 1 export_vm "prom:s3cret@127.0.0.1:$PORT/api/v1/write"
 [ "$(wc -l <"$T/log")" -eq 1 ] || fail "401 tried again: $(cat "$T/log")"
 grep -q "HTTP 401" "$T/err" || fail "401 unsaid: $(cat "$T/err")"
+grep -q "check --token-file or the user:password in the URL" "$T/err" ||
+  fail "401's fix: $(cat "$T/err")"
 grep -q s3cret "$T/err" && fail "the password is in a message"
 standin 413:too large
 run 1 export_vm "127.0.0.1:$PORT/api/v1/write"
