@@ -115,8 +115,8 @@ static void report_refusal(struct export_args *a) {
 static int report_remote(struct export_args *a, const char *shown) {
   struct http_sender_stats st = {0};
   http_sender_stats(a->run.http, &st);
-  fprintf(stderr, CMD ": sent %zu samples in %zu requests to %s", st.samples,
-          st.requests, shown);
+  fprintf(stderr, CMD ": sent %zu samples in %zu request%s to %s", st.samples,
+          st.requests, st.requests == 1 ? "" : "s", shown);
   if (st.refused == 0) {
     fputs("\n", stderr);
     return PVECG_EXIT_OK;

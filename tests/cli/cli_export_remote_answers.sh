@@ -58,7 +58,7 @@ samples=$(grep -vc '^#' "$T/all.txt")
 standin 204
 run 0 export_vm "prom:s3cret@127.0.0.1:$PORT/api/v1/write" \
   --header 'X-Scope-OrgID: tenant-1'
-[ "$(cat "$T/err")" == "pvecg export: sent $samples samples in 1 requests to http://127.0.0.1:$PORT/api/v1/write" ] ||
+[ "$(cat "$T/err")" == "pvecg export: sent $samples samples in 1 request to http://127.0.0.1:$PORT/api/v1/write" ] ||
   fail "summary: $(cat "$T/err")"
 [ "$(wc -l <"$T/log")" -eq 1 ] || fail "not one request: $(cat "$T/log")"
 read -r _ path auth _ _ type encoding version tenant <"$T/log"
@@ -71,7 +71,7 @@ read -r _ path auth _ _ type encoding version tenant <"$T/log"
 standin 503:busy retry:1 204
 run 0 export_vm "127.0.0.1:$PORT/api/v1/write"
 [ "$(wc -l <"$T/log")" -eq 3 ] || fail "not 3 tries: $(cat "$T/log")"
-grep -q "sent $samples samples in 1 requests" "$T/err" || fail "$(cat "$T/err")"
+grep -q "sent $samples samples in 1 request to" "$T/err" || fail "$(cat "$T/err")"
 
 # Refused samples: every request once, its samples counted, status 1.
 standin '400:out of order sample'
