@@ -63,7 +63,8 @@ static struct reader field(struct reader *r, unsigned char tag) {
   return f;
 }
 
-static void out(struct posted *o, const char *fmt, ...) {
+__attribute__((format(printf, 2, 3))) static void out(struct posted *o,
+                                                      const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   o->len +=
