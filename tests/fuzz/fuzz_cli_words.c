@@ -34,7 +34,8 @@ static const struct word formats[] = {{"graphite", EXPORT_GRAPHITE},
                                       {"csv", EXPORT_CSV},
                                       {"json", EXPORT_JSON},
                                       {"openmetrics", EXPORT_OPENMETRICS},
-                                      {"prometheus", EXPORT_PROMETHEUS}};
+                                      {"prometheus", EXPORT_PROMETHEUS},
+                                      {"remote-write", EXPORT_REMOTE_WRITE}};
 
 static const struct word names[] = {{"pve", EXPORT_NAMES_PVE},
                                     {"pvecg", EXPORT_NAMES_PVECG}};
