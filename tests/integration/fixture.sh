@@ -87,3 +87,11 @@ lxc_guest() {
   # The container's own view: must not be mistaken for the guest.
   psi_file "$d/ns/cpu.pressure" 99.99 99.99
 }
+
+# guest_196 ROOT CURRENT CPU_SOME: a fixture tree with QEMU guest 196 only, as
+# the central collector tests give each node one (the same VMID).
+guest_196() {
+  mkdir -p "$1"
+  qemu_guest "$1" 196 "$3" 0.75 2.25 1.00 0.50 0.25
+  v2_memory "$1/qemu.slice/196.scope" "$2" 104857600
+}

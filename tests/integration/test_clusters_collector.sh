@@ -20,12 +20,6 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/examples.sh"
 PVECG=${PVECG:?the built pvecg}
 
-# guest_196 ROOT CURRENT CPU_SOME: a fixture tree with QEMU guest 196 only.
-guest_196() {
-  mkdir -p "$1"
-  qemu_guest "$1" 196 "$3" 0.75 2.25 1.00 0.50 0.25
-  v2_memory "$1/qemu.slice/196.scope" "$2" 104857600
-}
 guest_196 "$T/node1" 1073741824 1.50
 guest_196 "$T/node2" 3221225472 7.25
 guest_196 "$T/node3" 2147483648 3.25
