@@ -71,7 +71,7 @@ check "control: Package Version Architecture Section" \
   "pvecg $VERSION-1 $ARCH utils" \
   "$(dpkg-deb -f "$DEB" Package Version Architecture Section | cut -d' ' -f2 | xargs)"
 check "control: Depends" \
-  "collectd-core (>= 5.12.0), libc6 (>= 2.34), libcurl4 (>= 7.16.2), libmicrohttpd12 (>= 0.9.50), librrd8 (>= 1.6.0), zlib1g (>= 1:1.2.0)" \
+  "collectd-core (>= 5.12.0), libc6 (>= 2.34), libcurl4 (>= 7.16.2), libmicrohttpd12 (>= 0.9.50), librrd8 (>= 1.6.0), libsnappy1v5 (>= 1.1.9), zlib1g (>= 1:1.2.0)" \
   "$(dpkg-deb -f "$DEB" Depends)"
 check "control: no conffiles, no maintainer scripts" "./ ./control ./md5sums" \
   "$(dpkg-deb --ctrl-tarfile "$DEB" | tar -t | sort | xargs)"
