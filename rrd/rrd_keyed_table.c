@@ -15,7 +15,7 @@
 
 #define INITIAL_BUCKETS 64
 
-static size_t hash_of(const struct rrd_layout *layout, const char *cluster,
+size_t rrd_keyed_hash(const struct rrd_layout *layout, const char *cluster,
                       const char *name) {
   uint64_t h = 14695981039346656037ULL; /* FNV-1a */
   for (const unsigned char *p = (const unsigned char *)cluster; *p; p++)
@@ -29,7 +29,8 @@ static size_t hash_of(const struct rrd_layout *layout, const char *cluster,
 static struct rrd_keyed **bucket_of(const struct rrd_keyed_table *t,
                                     const struct rrd_layout *layout,
                                     const char *cluster, const char *name) {
-  return &t->buckets[hash_of(layout, cluster, name) & (t->bucket_count - 1)];
+  return &t->buckets[rrd_keyed_hash(layout, cluster, name) &
+                     (t->bucket_count - 1)];
 }
 
 int rrd_keyed_table_init(struct rrd_keyed_table *t) {
@@ -81,7 +82,7 @@ static void grow(struct rrd_keyed_table *t) {
   for (size_t i = 0; i < t->bucket_count; i++)
     for (struct rrd_keyed *k = t->buckets[i], *next; k != NULL; k = next) {
       next = k->next;
-      size_t b = hash_of(k->layout, k->cluster, k->name) & (count - 1);
+      size_t b = rrd_keyed_hash(k->layout, k->cluster, k->name) & (count - 1);
       k->next = buckets[b];
       buckets[b] = k;
     }

@@ -64,4 +64,9 @@ size_t rrd_keyed_table_drop(struct rrd_keyed_table *table,
 int rrd_keyed_table_each(const struct rrd_keyed_table *table,
                          int (*visit)(struct rrd_keyed *, void *), void *ctx);
 
+/* FNV-1a of (layout, cluster, name): the tables keyed by a file's name
+ * (this one, the owners') hash alike. */
+size_t rrd_keyed_hash(const struct rrd_layout *layout, const char *cluster,
+                      const char *name);
+
 #endif

@@ -7,6 +7,8 @@
  */
 #include "rrd_owner.h"
 
+#include "rrd_keyed_table.h"
+
 #include "pvecg/grow.h"
 
 #include <errno.h>
@@ -107,31 +109,20 @@ static void word_put(struct rrd_owner *o, const char *s) {
 
 /* ---- the table of entries, keyed by (layout, cluster, name) ------------- */
 
-static size_t hash_of(const struct rrd_layout *layout, const char *cluster,
-                      const char *name) {
-  uint64_t h = 14695981039346656037ULL; /* FNV-1a */
-  for (const unsigned char *p = (const unsigned char *)cluster; *p; p++)
-    h = (h ^ *p) * 1099511628211ULL;
-  h *= 1099511628211ULL; /* the NUL between them */
-  for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-    h = (h ^ *p) * 1099511628211ULL;
-  return (size_t)(h ^ ((uintptr_t)layout * 0x9e3779b97f4a7c15ULL));
-}
-
 static const char *cluster_of(const struct owner_entry *e) {
   return e->cluster != NULL ? e->cluster : "";
 }
 
 static struct owner_entry **bucket_of(const struct rrd_owner *o,
                                       const struct owner_entry *e) {
-  size_t h = hash_of(e->layout, cluster_of(e), e->name);
+  size_t h = rrd_keyed_hash(e->layout, cluster_of(e), e->name);
   return &o->buckets[h & (o->bucket_count - 1)];
 }
 
 static struct owner_entry **link_of(struct rrd_owner *o,
                                     const struct rrd_layout *layout,
                                     const char *cluster, const char *name) {
-  size_t h = hash_of(layout, cluster, name);
+  size_t h = rrd_keyed_hash(layout, cluster, name);
   struct owner_entry **p = &o->buckets[h & (o->bucket_count - 1)];
   while (*p != NULL &&
          ((*p)->layout != layout || strcmp((*p)->name, name) != 0 ||
