@@ -19,6 +19,13 @@
 # guest ever seen grows from the middle to the end by CHURN * ROUNDS/2
 # times it.
 #
+# What a gone guest leaves is let go minutes later, not at once: its
+# once-a-minute files (stall time, KSM) after four missed rows (4 min),
+# collectd's value cache their identifiers after two (2 min), its owner
+# after twice its window.  So resident memory climbs for about 200 rounds
+# of 2 s, then stays: ROUNDS=300 measures the steady state from its middle
+# on; the default 40 rounds measure that climb.
+#
 # usage: bench/churn_soak.sh [BUILD_DIR]                     (build)
 # environment: ROUNDS (40), CHURN (50), STANDING (200), ROUND_SECONDS (2),
 #   PVE_CGROUP_LINES (extra lines for pve_cgroup's block, e.g. "KSM false"),

@@ -32,9 +32,9 @@ static c_complain_t gone_complaint = C_COMPLAIN_INIT_STATIC;
 static c_complain_t missing_complaint = C_COMPLAIN_INIT_STATIC;
 static c_complain_t bad_complaint = C_COMPLAIN_INIT_STATIC;
 static c_complain_t no_ksm_complaint = C_COMPLAIN_INIT_STATIC;
-/* VMs whose ksm_stat is told to be unreadable: said when it starts and
+/* VMs whose ksm_stat is told to be unreadable: logged when it starts and
  * when it ends, like the guests' cgroup files; more than this many are
- * said together, with back-off.  Only the read callback's thread uses it. */
+ * logged together, with back-off.  Only the read callback's thread uses it. */
 #define BAD_VMIDS_MAX 256
 static uint32_t bad_vmids[BAD_VMIDS_MAX];
 static size_t bad_count;
@@ -61,7 +61,7 @@ int ksm_dispatch_init(const char *sys_root, const char *node_name,
 }
 
 /* A file missing on an older kernel is no failure; other errors are, and
- * are said when they start and when they end. */
+ * are logged when they start and when they end. */
 static void log_changes(void) {
   uint32_t now = 0;
   for (int v = 0; v < KSM_NODE_VALUE_COUNT; v++)
@@ -140,7 +140,7 @@ static bool told_bad(uint32_t vmid, size_t *at) {
 }
 
 /* A ksm_stat that cannot be read or parsed: one line when it starts. */
-static void tell_bad(const struct guest_sample *s) {
+static void log_bad(const struct guest_sample *s) {
   size_t at;
   if (told_bad(s->vmid, &at))
     return;
@@ -160,7 +160,7 @@ static void tell_bad(const struct guest_sample *s) {
 }
 
 /* ...and one when it is read again. */
-static void tell_recovered(const struct guest_sample *s) {
+static void log_recovered(const struct guest_sample *s) {
   size_t at;
   if (!told_bad(s->vmid, &at))
     return;
@@ -169,7 +169,7 @@ static void tell_recovered(const struct guest_sample *s) {
        (unsigned)s->vmid);
 }
 
-/* Why a VM's KSM values are unknown this interval, said sparingly. */
+/* Why a VM's KSM values are unknown this interval, logged sparingly. */
 static void complain(const struct guest_sample *s) {
   unsigned vmid = (unsigned)s->vmid;
   if (s->ksm_error == -ESRCH)
@@ -185,14 +185,14 @@ static void complain(const struct guest_sample *s) {
                            "recorded as unknown.",
                vmid);
   else if (s->ksm_error != 0)
-    tell_bad(s);
+    log_bad(s);
 }
 
 void ksm_dispatch_guest(const struct guest_sample *s, uint64_t time) {
   if (reader == NULL || s->type != GUEST_QEMU)
     return;
   if (s->ksm_valid)
-    tell_recovered(s);
+    log_recovered(s);
   else
     complain(s);
   double row[KSM_VM_COLUMNS];

@@ -508,7 +508,7 @@ static void dispatch_batch(const struct read_run *run) {
   }
 }
 
-/* Which guests are reported, said when it changes. */
+/* Which guests are reported, logged when it changes. */
 static void log_scope(void) {
   enum sampler_scope scope = sampler_scope(state.sampler);
   if (state.scope_logged && scope == state.scope)

@@ -15,16 +15,16 @@
  * Everything about files -- creation, layout checks, refusing foreign
  * files, leaving alone files someone else writes, dropping rows that are
  * not newer, when a problem deserves a log line -- is the store's
- * (rrd/rrd_store*.c), and how rows reach a daemon without making
- * collectd's write threads wait is the sink's (rrd/rrd_sink*.c,
- * rrd/rrd_sender.c), and so is which host a guest's file belongs to when
- * hosts sharing VMIDs send to one collector (rrd/rrd_owner.c), kept in
- * <DataDir>/pvecg-owners across restarts (rrd/rrd_owner_sync.c).  Which
- * cluster's directory a host's rows go to, <DataDir>/<cluster>/... with
- * <Cluster> blocks, is cluster_config.c's.  This file maps value lists to
- * rows (with their cluster, host and interval) and collectd's FLUSH to the
- * sink's, and hands the sink collectd's log.  Write callbacks run
- * on several collectd threads at once; the sink is thread-safe.
+ * (rrd/store/); how rows reach a daemon without making collectd's write
+ * threads wait is the sink's (rrd/sink/); which host a guest's file
+ * belongs to when hosts sharing VMIDs send to one collector is the
+ * owners' (rrd/owner/), kept in <DataDir>/pvecg-owners across restarts.
+ * Which cluster's directory a host's rows go to, <DataDir>/<cluster>/...
+ * with <Cluster> blocks, is cluster_config.c's.  This file maps value
+ * lists to rows (with their cluster, host and interval) and collectd's
+ * FLUSH to the sink's, and hands the sink collectd's log.  Write
+ * callbacks run on several collectd threads at once; the sink is
+ * thread-safe.
  */
 #include "collectd/core/daemon/plugin.h"
 #include "collectd/core/utils/common/common.h"

@@ -21,7 +21,7 @@ static struct {
   struct stall_counter node_counter;
 } st = {.enabled = true};
 
-/* Counters that restarted within a cgroup: rare (a kernel change), said
+/* Counters that restarted within a cgroup: rare (a kernel change), logged
  * with collectd's back-off whichever guest it is. */
 static c_complain_t restart_complaint = C_COMPLAIN_INIT_STATIC;
 
@@ -70,7 +70,7 @@ static void dispatch(const char *host, const char *instance,
   plugin_dispatch_values(&vl);
 }
 
-static void tell_restart(const char *who, unsigned restarted) {
+static void log_restart(const char *who, unsigned restarted) {
   static const char *const names[STALL_COLUMNS] = {
       "cpu some", "cpu full",    "io some",
       "io full",  "memory some", "memory full"};
@@ -91,7 +91,7 @@ void stall_dispatch_guest(const struct guest_sample *s, cdtime_t time) {
   if (s->stall_restarted) {
     snprintf(who, sizeof(who), "%s %u", guest_type_name(s->type),
              (unsigned)s->vmid);
-    tell_restart(who, s->stall_restarted);
+    log_restart(who, s->stall_restarted);
   }
   dispatch(NULL, instance, guest_type_name(s->type),
            &layout_pvecg_pressure_vm_1_0, s->stall, s->stall_valid, time);
@@ -107,7 +107,7 @@ void stall_dispatch_node(const struct node_sample *s, cdtime_t time) {
   stall_counter_advance(&st.node_counter, total, have, CDTIME_T_TO_DOUBLE(time),
                         &reading);
   if (reading.restarted)
-    tell_restart("node", reading.restarted);
+    log_restart("node", reading.restarted);
   dispatch(st.node, "", "", &layout_pvecg_pressure_node_1_0, reading.value,
            reading.valid, time);
 }

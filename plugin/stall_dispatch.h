@@ -12,7 +12,7 @@
  * cost one value list per guest a minute.  Their values are gauges
  * holding whole microseconds (a counter to the RRD); an unknown one is a
  * column whose file was not read.  A counter that restarted within a
- * guest's cgroup is said once, rate-limited.
+ * guest's cgroup is logged once, rate-limited.
  */
 #ifndef PVECG_STALL_DISPATCH_H
 #define PVECG_STALL_DISPATCH_H

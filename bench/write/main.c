@@ -2,7 +2,7 @@
 /*
  * pvecg-bench-write: rows per second through pve_rrd's write path, straight
  * into librrd and through rrdcached, for a number of guests (see
- * docs/performance-write.md).  Each run works in a fresh directory below
+ * docs/performance.md).  Each run works in a fresh directory below
  * --dir (a pve-vm-9.0 file is 1.3 MB: 10,000 guests take 13.5 GB), removed
  * afterwards.
  *

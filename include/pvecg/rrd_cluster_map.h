@@ -2,7 +2,7 @@
 /*
  * Which cluster's directory a host's rows go to: pve_rrd's <Cluster>
  * blocks and StandaloneHosts, checked once at start and looked up for
- * every row (rrd/rrd_cluster_map.c).
+ * every row (rrd/store/rrd_cluster_map.c).
  *
  * VMIDs are unique inside one Proxmox VE cluster only; a collector for
  * several clusters or standalone hosts keeps each in a directory of its

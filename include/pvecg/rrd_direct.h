@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Reading an RRD file of this host without librrd: one open, the header
- * read with two small preads and checked in full against the layout the
+ * read with two preads and checked in full against the layout the
  * file must have, then only the rows asked for.  What a pass of `pvecg
  * ship` reads of every file, where librrd opened and mapped the whole
  * file once for its last update and again for its rows.
@@ -25,6 +25,7 @@
 #include "pvecg/rrd_fetch.h"
 #include "pvecg/rrd_layout.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -47,14 +48,13 @@ int rrd_direct_open(const char *path, const struct rrd_layout *layout,
  * file replaced or removed is its directory's business, not this
  * descriptor's, which still reads the file it opened.  Every read is a
  * pread: a file cut short is a short read, never a signal.
+ * *moved (unless NULL) says whether the last update or a row pointer
+ * differs from the last read: whether anything was written since.
  * Returns 0, -EPROTO (no longer a file of the layout, or truncated), -EIO;
  * the caller then closes it.
  */
-int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds);
-
-/* fstat of the file opened: its size, mtime and identity without a path
- * lookup.  Returns 0 or a negative errno. */
-int rrd_direct_stat(const struct rrd_direct *file, struct stat *st);
+int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds,
+                       bool *moved);
 
 /* The file's last update, as its header said at the open (or at the latest
  * rrd_direct_refresh()). */

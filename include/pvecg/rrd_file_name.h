@@ -38,8 +38,8 @@ int rrd_file_name_path(const char *data_dir, const struct rrd_layout *layout,
 /*
  * Why name cannot name a cluster's directory: anything
  * rrd_file_name_problem() refuses, a leading '.' (hidden, and kept for the
- * tools' own files), or the name of a directory of files itself: a layout
- * of rrd_layouts[] or one of Proxmox VE's storage layouts (pve2-storage,
+ * tools' own files), a space, or the name of a directory of files itself: a
+ * layout of rrd_layouts[] or one of Proxmox VE's storage layouts (pve2-storage,
  * pve-storage-9.0), which would mix a cluster with the files of the data
  * directory.  NULL when it can.
  */

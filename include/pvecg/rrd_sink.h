@@ -25,7 +25,7 @@
  * again, queue full, queue accepting again, rows lost or giving up at
  * shutdown — plus what the store reports about single files, for
  * guests' rows a migration or two hosts reporting one VMID
- * (rrd_sink_write_guest), and the owners file's (rrd/rrd_owner_sync.c).
+ * (rrd_sink_write_guest), and the owners file's (rrd/owner/rrd_owner.c).
  */
 #ifndef PVECG_RRD_SINK_H
 #define PVECG_RRD_SINK_H
@@ -109,9 +109,9 @@ void rrd_sink_write(struct rrd_sink *sink, const struct rrd_layout *layout,
  * error line per guest and pair of hosts and hour says so.  Every layout
  * of a guest (its KSM file too) follows the owner of its pve-vm-9.0 file.
  * interval is the seconds between host's rows (0: 10).  Memory, restarts
- * and the reasons for the window are rrd/rrd_owner.h's; the owners and
+ * and the reasons for the window are rrd/owner/rrd_owner.h's; the owners and
  * marks are kept in <DataDir>/pvecg-owners where the files are on this
- * machine (rrd/rrd_owner_sync.c, from the write path every few seconds).
+ * machine (rrd/owner/rrd_owner.c, from the write path every few seconds).
  * Thread-safe; the check is one lookup under a lock never held across I/O.
  */
 void rrd_sink_write_guest(struct rrd_sink *sink,

@@ -49,8 +49,8 @@ struct rrd_store_options {
    * daemon's base directory ("" for the base itself, no "..") otherwise. */
   const char *data_dir;
   /* Foreign files are re-examined this often, files another writer updates
-   * are left alone this long, and every file is asked this often whether
-   * someone else wrote it. */
+   * are left alone this long, and every file is writer_checked this often
+   * whether someone else wrote it. */
   unsigned long recheck_seconds;
   /* A row more than this ahead of now is dropped (0: no limit): a sender
    * whose clock runs ahead would otherwise move the file's last update
@@ -69,7 +69,7 @@ enum rrd_store_outcome {
   RRD_STORE_RECOVERED, /* row applied after earlier problems with the file */
   RRD_STORE_HELD,      /* another writer updates the file: it is left
                           alone for a while, nothing written (but the row
-                          sent after the question that found it out, in
+                          sent after the writer check that found it out, in
                           the same exchange, when newer than theirs) */
   RRD_STORE_UNAVAILABLE, /* the daemon could not be reached: nothing done,
                             the row may be written again later */
@@ -109,22 +109,23 @@ int rrd_store_write(struct rrd_store *store, const struct rrd_layout *layout,
  * second row for it is not prepared until the first is completed, so the
  * rows of one file reach the daemon one per batch and in order.
  *
- * Now and then (every recheck_seconds) the store asks a file whether
- * someone else wrote it since our last row: an update of unknowns at that
- * row's time, which must be refused.  rrd_store_write asks in a round trip
- * of its own; a prepared row carries the question in ask, to go to the
- * same file just before the row in the same exchange, where it costs the
- * daemon one refused line.
+ * Now and then (every recheck_seconds) the store checks whether someone
+ * else wrote a file since our last row (the writer check): an update of
+ * unknowns at that row's time, which must be refused.  rrd_store_write checks
+ * in a round trip of its own; a prepared row carries the writer check in
+ * `check`, to go to the same file just before the row in the same exchange,
+ * where it costs the daemon one refused line.
  */
-#define RRD_STORE_ASK_SIZE 128 /* "<time>:U:...:U" for RRD_LAYOUT_DS_MAX */
+#define RRD_STORE_CHECK_SIZE 128 /* "<time>:U:...:U" for RRD_LAYOUT_DS_MAX */
 
 struct rrd_store_pending {
   void *entry; /* the store's */
   time_t t;
-  bool created;                 /* the file was made for this row */
-  const char *path;             /* the file; valid until completed */
-  char row[RRD_ROW_SIZE];       /* the row as the daemon takes it */
-  char ask[RRD_STORE_ASK_SIZE]; /* the question for p->path first, or "" */
+  bool created;                     /* the file was made for this row */
+  const char *path;                 /* the file; valid until completed */
+  char row[RRD_ROW_SIZE];           /* the row as the daemon takes it */
+  char check[RRD_STORE_CHECK_SIZE]; /* the writer check for p->path first, or ""
+                                     */
 };
 
 /* The daemon's answer to one line, as the store's access returns an
@@ -150,12 +151,12 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
                       struct rrd_store_result *res);
 
 /*
- * The daemon's answers for a prepared row: to its question when p->ask was
- * sent (ask, NULL otherwise) and to the row.  -ENOTCONN makes the row
+ * The daemon's answers for a prepared row: to its writer check when p->check
+ * was sent (check, NULL otherwise) and to the row.  -ENOTCONN makes the row
  * UNAVAILABLE: it may be prepared again.  The outcome in *res.
  */
 void rrd_store_complete(struct rrd_store *store, struct rrd_store_pending *p,
-                        const struct rrd_store_answer *ask,
+                        const struct rrd_store_answer *check,
                         const struct rrd_store_answer *row, time_t now,
                         struct rrd_store_result *res);
 

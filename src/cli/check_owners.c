@@ -15,132 +15,143 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define CMD "pvecg check"
 
-/* One line per file, the owner first (records come sorted); whether a
- * host is seen colliding. */
-static bool print(const struct rrd_owner_record *r, size_t n,
-                  const struct rrd_owner_record *only) {
-  bool colliding = false, open = false;
-  for (size_t i = 0; i < n; i++) {
-    char label[PATH_MAX], since[40];
-    bool owner = r[i].kind == RRD_OWNER_RECORD_OWNER;
-    if (only != NULL && !rrd_owner_same_file(&r[i], only))
-      continue;
-    if (!open || !rrd_owner_same_file(&r[i], &r[i - 1])) {
-      rrd_cluster_file_path(NULL, r[i].cluster, r[i].layout, r[i].name, label,
-                            sizeof(label));
-      printf("%s%s: owner %s", open ? "\n" : "", label,
-             owner ? r[i].host : "unknown");
-    }
-    open = true;
-    time_t t = (time_t)r[i].since;
-    struct tm tm;
-    if (!owner && gmtime_r(&t, &tm) != NULL &&
-        strftime(since, sizeof(since), "%Y-%m-%d %H:%M:%S UTC", &tm) > 0)
-      printf("; %s seen colliding since %s", r[i].host, since);
-    colliding |= !owner;
+struct listing {
+  const struct rrd_owner_record *only;
+  const char *name; /* the table's name of the file whose line is open */
+  bool colliding;
+};
+
+/* One line per file, the owner first (records come by file). */
+static int print(const struct rrd_owner_record *r, void *ctx) {
+  struct listing *l = ctx;
+  const struct rrd_owner_record *q = l->only;
+  char label[PATH_MAX], since[40];
+  if (q != NULL && (r->layout != q->layout || strcmp(r->cluster, q->cluster) ||
+                    strcmp(r->name, q->name)))
+    return 0;
+  if (r->name != l->name) {
+    rrd_cluster_file_path(NULL, r->cluster, r->layout, r->name, label,
+                          sizeof(label));
+    printf("%s%s: owner %s", l->name ? "\n" : "", label,
+           r->collision ? "unknown" : r->host);
   }
-  if (open)
-    putchar('\n');
-  return colliding;
+  l->name = r->name;
+  time_t t = (time_t)r->since;
+  struct tm tm;
+  if (r->collision && gmtime_r(&t, &tm) != NULL &&
+      strftime(since, sizeof(since), "%Y-%m-%d %H:%M:%S UTC", &tm) > 0)
+    printf("; %s seen colliding since %s", r->host, since);
+  l->colliding |= r->collision;
+  return 0;
 }
 
-/* The owners file listed (or one file's line); an exit status. */
-static int list(const char *data_dir, const struct rrd_owner_record *only) {
-  struct rrd_owner_records f = {0};
-  int r = rrd_owner_file_read(data_dir, &f);
-  bool colliding = r == 0 && print(f.r, f.count, only);
-  free(f.r);
+/* Reads the owners file: 0, -ENOENT, or an exit status (the problem printed).
+ */
+static int load(const char *data_dir, struct rrd_owner *o) {
+  struct rrd_owner_read f;
+  char buf[128];
+  int r = rrd_owner_file_load(data_dir, o, NULL, 0, &f);
+  const char *problem = rrd_owner_file_problem(r, &f, buf, sizeof(buf));
+  if (problem[0])
+    fprintf(stderr, CMD ": %s/" RRD_OWNER_FILE_NAME ": %s\n", data_dir,
+            problem);
+  return problem[0] ? PVECG_EXIT_FAILURE : r;
+}
+
+/* The owners' lines (or only one file's): whether a host is colliding.
+ * The visit prints: the table is the command's own. */
+static bool list(struct rrd_owner *o, const struct rrd_owner_record *only) {
+  struct listing l = {.only = only};
+  rrd_owner_each(o, print, &l);
+  if (l.name != NULL)
+    putchar('\n');
+  return l.colliding;
+}
+
+static int list_all(const char *data_dir, struct rrd_owner *o) {
+  int r = load(data_dir, o);
   if (r == -ENOENT)
     printf("%s has no owners file (" RRD_OWNER_FILE_NAME "): pve_rrd has "
            "written no guest's file there yet\n",
            data_dir);
-  else if (r == -EPROTO)
-    fprintf(stderr,
-            CMD ": %s/" RRD_OWNER_FILE_NAME ": not a version %d owners file "
-                "(its first line is not \"" RRD_OWNER_FILE_NAME " %d\")\n",
-            data_dir, RRD_OWNER_FILE_VERSION, RRD_OWNER_FILE_VERSION);
-  else if (r < 0 || f.cut || f.bad_lines > 0)
-    fprintf(stderr,
-            CMD ": %s/" RRD_OWNER_FILE_NAME ": %s (%zu lines skipped)\n",
-            data_dir,
-            r < 0   ? strerror(-r)
-            : f.cut ? "cut short"
-                    : "damaged",
-            f.bad_lines);
-  bool bad = (r < 0 && r != -ENOENT) || f.cut || f.bad_lines > 0;
-  return bad || (colliding && only == NULL) ? PVECG_EXIT_FAILURE
-                                            : PVECG_EXIT_OK;
+  return list(o, NULL) || r > 0 ? PVECG_EXIT_FAILURE : PVECG_EXIT_OK;
 }
-
-int check_owners_list(const char *data_dir) { return list(data_dir, NULL); }
 
 /* FILE as LAYOUT/VMID, CLUSTER/LAYOUT/VMID or a path below data_dir. */
 static bool unlabel(const char *data_dir, const char *file,
-                    struct rrd_owner_record *q) {
-  char copy[PATH_MAX], *name, *layout, *cluster = "";
+                    char part[3][PATH_MAX], struct rrd_owner_record *q) {
+  int end = 0, n;
   size_t dir_len = strlen(data_dir);
   if (strncmp(file, data_dir, dir_len) == 0 && file[dir_len] == '/')
     file += dir_len + 1;
-  if (snprintf(copy, sizeof(copy), "%s", file) >= (int)sizeof(copy) ||
-      (name = strrchr(copy, '/')) == NULL)
+  if (strlen(file) >= PATH_MAX)
     return false;
-  *name++ = '\0';
-  if ((layout = strrchr(copy, '/')) != NULL) {
-    *layout++ = '\0';
-    cluster = copy;
-  } else {
-    layout = copy;
-  }
-  memset(q, 0, sizeof(*q));
-  for (size_t i = 0; i < rrd_layouts_count; i++)
-    if (rrd_layouts[i]->kind == RRD_LAYOUT_GUEST &&
-        strcmp(rrd_layouts[i]->name, layout) == 0)
-      q->layout = rrd_layouts[i];
-  if (q->layout == NULL || rrd_file_name_problem(name) != NULL ||
-      (cluster[0] && rrd_cluster_name_problem(cluster) != NULL))
-    return false;
-  memcpy(q->cluster, cluster, strlen(cluster) + 1); /* both checked to fit */
-  memcpy(q->name, name, strlen(name) + 1);
-  return true;
+  n = sscanf(file, "%[^/]/%[^/]%n/%[^/]%n", part[0], part[1], &end, part[2],
+             &end);
+  return file[end] == '\0' &&
+         (n == 2
+              ? rrd_owner_file_named(q, part[0], "", part[1])
+              : n == 3 && rrd_owner_file_named(q, part[1], part[0], part[2]));
 }
 
-int check_owners_settle(const char *data_dir, const char *file,
-                        const char *host) {
+/* Under the file's lock: q's file given to q->host, or (NULL) its marks
+ * forgotten, and saved: 0, -ENOENT (nothing to forget), an exit status
+ * (the problem printed), or -errno. */
+static int settle(const char *data_dir, struct rrd_owner *o,
+                  const struct rrd_owner_record *q) {
+  int fd = rrd_owner_file_lock(data_dir), r = fd < 0 ? fd : 0;
+  if (r == 0 && (r = load(data_dir, o)) == -ENOENT)
+    r = 0; /* none yet: nothing to forget */
+  if (r == 0 && q->host != NULL)
+    r = rrd_owner_put(o, q, 0);
+  else if (r == 0 && rrd_owner_forget(o, q) == 0)
+    r = -ENOENT;
+  if (r == 0)
+    r = rrd_owner_file_save(data_dir, o);
+  if (fd >= 0)
+    close(fd);
+  return r;
+}
+
+int check_owners(const char *data_dir, const char *file, const char *host) {
   struct rrd_owner_record q;
-  char path[PATH_MAX];
-  struct stat st;
-  if (!unlabel(data_dir, file, &q)) {
+  struct rrd_owner *o = NULL;
+  char part[3][PATH_MAX], path[PATH_MAX];
+  if (file != NULL && !unlabel(data_dir, file, part, &q)) {
     fprintf(stderr,
             CMD ": %s: not a guest's file of %s (LAYOUT/VMID or "
                 "CLUSTER/LAYOUT/VMID, e.g. pve-vm-9.0/196)\n",
             file, data_dir);
     return PVECG_EXIT_USAGE;
   }
-  if (host != NULL && (host[0] == '\0' || strlen(host) >= sizeof(q.host))) {
+  if (host != NULL && !rrd_owner_host_fits(host)) {
     fprintf(stderr, CMD ": \"%s\" is no host name\n", host);
     return PVECG_EXIT_USAGE;
   }
   if (host != NULL && (rrd_cluster_file_path(data_dir, q.cluster, q.layout,
                                              q.name, path, sizeof(path)) != 0 ||
-                       stat(path, &st) != 0)) {
+                       access(path, F_OK) != 0)) {
     fprintf(stderr, CMD ": %s/%s: no such file\n", data_dir, file);
     return PVECG_EXIT_FAILURE;
   }
-  int r = rrd_owner_file_settle(data_dir, &q, host);
+  q.host = host;
+  int r = rrd_owner_new(NULL, &o) != 0 ? -ENOMEM
+          : file == NULL               ? list_all(data_dir, o)
+                                       : settle(data_dir, o, &q);
   if (r == -ENOENT)
     fprintf(stderr, CMD ": %s has no collision to forget\n", file);
-  else if (r == -EPROTO)
-    list(data_dir, &q); /* says what the file is not */
   else if (r < 0)
     fprintf(stderr, CMD ": %s/" RRD_OWNER_FILE_NAME ": %s\n", data_dir,
             strerror(-r));
-  if (r < 0)
-    return PVECG_EXIT_FAILURE;
-  printf("saved; a running pve_rrd follows within seconds\n");
-  return list(data_dir, &q);
+  if (r == 0 && file != NULL) {
+    printf("saved; a running pve_rrd follows within seconds\n");
+    list(o, &q);
+  }
+  rrd_owner_free(o);
+  return r < 0 ? PVECG_EXIT_FAILURE : r;
 }

@@ -1,17 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * pvecg check --owners (check_owners.c): the owners pve_rrd keeps of a
- * data directory's guest files, and settling one of them.
- */
 #ifndef PVECG_CHECK_OWNERS_H
 #define PVECG_CHECK_OWNERS_H
 
-/* Every file with its owner and the hosts seen colliding (and since when).
- * An exit status: 1 when a host is seen colliding or the file is bad. */
-int check_owners_list(const char *data_dir);
-
-/* --give FILE HOST (host not NULL) or --forget FILE; an exit status. */
-int check_owners_settle(const char *data_dir, const char *file,
-                        const char *host);
+/* pvecg check --owners: lists every guest file of data_dir with its owner
+ * and the hosts seen colliding (exit status 1 when one is, or the owners
+ * file is bad) or, file given, gives it to host or (host NULL) forgets
+ * its collisions.  An exit status. */
+int check_owners(const char *data_dir, const char *file, const char *host);
 
 #endif

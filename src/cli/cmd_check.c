@@ -239,11 +239,8 @@ static int owners_command(const struct owners_args *a, const char *data_dir,
     return PVECG_EXIT_USAGE;
   }
   data_dir = data_dir ? data_dir : PVECG_DEFAULT_DATA_DIR;
-  if (a->give != NULL)
-    return check_owners_settle(data_dir, a->give, argv[optind]);
-  if (a->forget != NULL)
-    return check_owners_settle(data_dir, a->forget, NULL);
-  return check_owners_list(data_dir);
+  return check_owners(data_dir, a->give ? a->give : a->forget,
+                      a->give ? argv[optind] : NULL);
 }
 
 static bool owners_option(int opt, struct owners_args *a) {

@@ -13,39 +13,53 @@
 #include <stdlib.h>
 #include <string.h>
 
+struct found {
+  struct serve_collision *c;
+  size_t n, size;
+  const char *owner; /* of the file whose records come, "": none */
+  const char *name;  /* that file's name in the table */
+};
+
+/* The records come by file, its owner first. */
+static int take(const struct rrd_owner_record *r, void *ctx) {
+  struct found *f = ctx;
+  if (r->name != f->name) /* the table's own names: one per file */
+    f->owner = "";
+  f->name = r->name;
+  if (!r->collision) {
+    f->owner = r->host;
+    return 0;
+  }
+  struct serve_collision *grown =
+      grow_array(f->c, f->n + 1, &f->size, sizeof(*f->c), 8);
+  if (grown == NULL)
+    return -ENOMEM;
+  f->c = grown;
+  struct serve_collision *c = &f->c[f->n++];
+  snprintf(c->cluster, sizeof(c->cluster), "%s", r->cluster);
+  snprintf(c->vmid, sizeof(c->vmid), "%s", r->name);
+  snprintf(c->owner, sizeof(c->owner), "%s", f->owner);
+  snprintf(c->other, sizeof(c->other), "%s", r->host);
+  c->since = r->since;
+  return 0;
+}
+
 int serve_collisions_read(const char *dir, struct serve_collision **ret,
                           size_t *count) {
-  struct rrd_owner_records f = {0};
-  struct serve_collision *c = NULL;
-  size_t n = 0, size = 0;
-  const char *owner = "";
+  struct found f = {.owner = ""};
+  struct rrd_owner *o;
+  struct rrd_owner_read read;
+  if (rrd_owner_new(NULL, &o) != 0)
+    return -ENOMEM;
   if (dir != NULL)
-    rrd_owner_file_read(dir, &f);
-  for (size_t i = 0; i < f.count; i++) {
-    const struct rrd_owner_record *r = &f.r[i];
-    if (i == 0 || !rrd_owner_same_file(r, &f.r[i - 1]))
-      owner = ""; /* the records come by file, its owner first */
-    if (r->kind == RRD_OWNER_RECORD_OWNER) {
-      owner = r->host;
-      continue;
-    }
-    struct serve_collision *grown = grow_array(c, n + 1, &size, sizeof(*c), 8);
-    if (grown == NULL) {
-      free(c);
-      free(f.r);
-      return -ENOMEM;
-    }
-    c = grown;
-    memcpy(c[n].cluster, r->cluster, sizeof(c[n].cluster));
-    memcpy(c[n].vmid, r->name, sizeof(c[n].vmid));
-    snprintf(c[n].owner, sizeof(c[n].owner), "%s", owner);
-    memcpy(c[n].other, r->host, sizeof(c[n].other));
-    c[n++].since = r->since;
-  }
-  free(f.r);
-  *ret = c;
-  *count = n;
-  return 0;
+    rrd_owner_file_load(dir, o, NULL, 0, &read);
+  int r = rrd_owner_each(o, take, &f); /* the table is this reader's own */
+  rrd_owner_free(o);
+  if (r != 0)
+    free(f.c);
+  *ret = r == 0 ? f.c : NULL;
+  *count = r == 0 ? f.n : 0;
+  return r;
 }
 
 /* A label value: '\', '"' and newlines escaped, as Prometheus wants. */

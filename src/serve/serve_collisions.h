@@ -8,6 +8,7 @@
 #define PVECG_SERVE_COLLISIONS_H
 
 #include "pvecg/rrd_owner_file.h"
+#include "pvecg/rrd_store.h"
 
 #include <stdio.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for rrd/rrd_header.c, which decides whether bytes read from
+ * Fuzz target for rrd/file/rrd_header.c, which decides whether bytes read from
  * a file are an RRD header of the expected layout and where a range of
  * rows lies in the file.  Input: a layout's index, a range (start, end,
  * a row limit), then the header's bytes (its definitions and live head,

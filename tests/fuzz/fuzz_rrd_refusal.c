@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for rrd_words_refusal (rrd/rrd_words.c), which reads the
+ * Fuzz target for rrd_words_refusal (rrd/file/rrd_words.c), which reads the
  * file's last update out of librrd's and rrdcached's error text.  Checks,
  * beyond memory safety: the result is 0 or -ENOENT with *ret untouched;
  * it agrees with an oracle that looks for the same two phrases and reads

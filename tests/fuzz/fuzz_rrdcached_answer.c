@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for rrdcached_answer_parse (rrd/rrdcached_answer.c), which
- * reads the daemon's answer to a BATCH exchange as it arrives.  The first
+ * Fuzz target for rrdcached_answer_parse (rrd/rrdcached/rrdcached_answer.c),
+ * which reads the daemon's answer to a BATCH exchange as it arrives.  The first
  * byte of the input is the number of commands sent (0..255), the rest the
  * bytes received.  Checks, beyond memory safety: the result is a length
  * within the input, 0, -EPROTO or -EOPNOTSUPP; a whole answer has at most

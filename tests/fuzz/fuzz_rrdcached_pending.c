@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Fuzz target for rrdcached_pending_parse (rrd/rrdcached_pending.c), which
- * reads rrdcached's answer to PENDING as it arrives.  Checks, beyond memory
- * safety: the result is 0, -EPROTO or a length within the input; a whole
+ * Fuzz target for rrdcached_pending_parse (rrd/rrdcached/rrdcached_pending.c),
+ * which reads rrdcached's answer to PENDING as it arrives.  Checks, beyond
+ * memory safety: the result is 0, -EPROTO or a length within the input; a whole
  * answer ends with a newline and its newest update lies inside it, right
  * after a newline, without one in it; and it is a prefix property: the
  * answer alone parses the same, and a shorter piece of it asks for more

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_cluster_map.c: pve_rrd's <Cluster> blocks and
+ * Tests of rrd/store/rrd_cluster_map.c: pve_rrd's <Cluster> blocks and
  * StandaloneHosts.  Without either every host goes to the data directory
  * itself; listed hosts go to their cluster; unlisted hosts are refused, or
  * are clusters of their own with StandaloneHosts unless their name cannot

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_direct.c and rrd/rrd_header.c: files written by librrd
- * (the library rrdtool and rrdcached write with) read without it give
+ * Tests of rrd/file/rrd_direct.c and rrd/file/rrd_header.c: files written by
+ * librrd (the library rrdtool and rrdcached write with) read without it give
  * exactly what librrd's fetch gives, row for row and bit for bit, for every
  * archive, unknown rows and a ring that wrapped around; a file that is not
  * exactly the layout's is refused, never read; reading leaves the
@@ -294,6 +294,11 @@ static void test_refuses_damage(void **state) {
   const struct rrd_layout *l = &layout_pve_vm_9_0;
   struct rrd_header_plan plan;
   assert_int_equal(rrd_header_plan(l, &plan), 0);
+  /* what an update rewrites: the live head, 17 pdp_prep of 112 bytes, 8 x
+   * 17 cdp_prep of 80, 8 row pointers */
+  assert_int_equal(plan.moving_offset, plan.head_len - 16);
+  assert_int_equal(plan.moving_len, 16 + 17 * 112 + 8 * 17 * 80 + 8 * 8);
+  assert_int_equal(plan.moving_offset + plan.moving_len, plan.data_offset);
   const struct {
     size_t offset;
     const char *bytes;
@@ -369,47 +374,48 @@ static void patch_in_place(const char *path, size_t offset, const void *bytes,
 }
 
 /* The rows written since the open, after a refresh, as librrd reads them
- * (also where an update comes between the refresh and the read); the
- * descriptor's stat is the path's. */
+ * (also where an update comes between the refresh and the read); whether
+ * anything was written since the last read. */
 static void test_refresh_reads_new_rows(void **state) {
   struct fixture *f = *state;
   const struct rrd_layout *l = &layout_pve_vm_9_0;
   make_file(f, l, 50);
   struct rrd_direct *d;
+  bool moved = true;
   assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600, &moved), 0);
+  assert_false(moved);
   write_rows(l, f->path, 51, 60);
   assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 50);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600, &moved), 0);
+  assert_true(moved);
   assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 60);
+  assert_int_equal(rrd_direct_refresh(d, 0, &moved), 0); /* a whole check */
+  assert_false(moved);
   assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
                                     T0 + 60 * 40, T0 + 60 * 60) > 0);
   /* an update between the refresh and the read: the rows are read again,
    * the update's row with them */
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
   write_rows(l, f->path, 61, 61);
   assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 60);
   assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
                                     T0 + 60 * 50, T0 + 60 * 61) > 0);
   assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 61);
-  assert_int_equal(rrd_direct_refresh(d, 0), 0); /* a whole check */
+  assert_int_equal(rrd_direct_refresh(d, 0, NULL), 0); /* a whole check */
   assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 61);
   assert_true(assert_same_as_librrd(f->path, d, RRD_CF_MAX, 60, T0 + 60 * 51,
                                     T0 + 60 * 61) > 0);
-  struct stat kept, named;
-  assert_int_equal(rrd_direct_stat(d, &kept), 0);
-  assert_int_equal(stat(f->path, &named), 0);
-  assert_int_equal(kept.st_ino, named.st_ino);
-  assert_int_equal(kept.st_mtim.tv_nsec, named.st_mtim.tv_nsec);
   /* a gap longer than the minute archive: librrd moves each pointer by
    * fewer rows than the gap crossed, as the pointers read say */
   write_rows(l, f->path, 2100, 2101); /* the gap's end unknown, then 2101 */
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
   assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
                                     T0 + 60 * 2000, T0 + 60 * 2101) > 0);
   assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 2101);
   /* removed: the descriptor still reads the file it opened */
   assert_int_equal(unlink(f->path), 0);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
   assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 2101);
   rrd_direct_close(d);
 }
@@ -516,12 +522,12 @@ static void test_update_under_way(void **state) {
   char *after = file_after_update(f, l, &size, &plan);
   struct rrd_direct *d;
   assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
   struct writer w;
   writer_start(&w, f->path, after, size, &plan);
   writer_next(&w);
   struct rrd_series s;
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
   assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 50);
   assert_int_equal(rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, T0 + 60 * 40,
                                     T0 + 60 * 51, SIZE_MAX, &s),
@@ -537,7 +543,7 @@ static void test_update_under_way(void **state) {
   char *now = fixture_read(f->path, &size);
   assert_memory_equal(now, after, size); /* the whole update, as librrd's */
   free(now);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
   assert_int_equal(rrd_direct_last_update(d), T0 + 60 * 51);
   assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
                                     T0 + 60 * 40, T0 + 60 * 51) > 0);
@@ -575,11 +581,11 @@ static void test_every_read_asks(void **state) {
     struct rrd_direct *d;
     double values[SPAN_ROWS * RRD_LAYOUT_DS_MAX];
     assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
-    assert_int_equal(rrd_direct_refresh(d, 600), 0);
+    assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
     assert_int_equal(fetch_span(d, l, values), 0);
     struct writer w;
     writer_start(&w, f->path, NULL, 0, &plan);
-    assert_int_equal(rrd_direct_refresh(d, 600), 0);
+    assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
     assert_int_equal(fetch_span(d, l, values), -EAGAIN);
     writer_end(&w);
     assert_true(assert_same_as_librrd(f->path, d, RRD_CF_AVERAGE, 60,
@@ -600,8 +606,8 @@ static void test_refresh_checks(void **state) {
   make_file(f, l, 3);
   assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
   patch_in_place(f->path, 128, "M", 1); /* ds[0]'s name */
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
-  assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
+  assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
+  assert_int_equal(rrd_direct_refresh(d, 0, NULL), -EPROTO);
   rrd_direct_close(d);
   /* what an update writes, read and refused at the refresh */
   const struct {
@@ -618,7 +624,7 @@ static void test_refresh_checks(void **state) {
     make_file(f, l, 3);
     assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
     patch_in_place(f->path, damage[i].offset, damage[i].bytes, damage[i].len);
-    assert_int_equal(rrd_direct_refresh(d, 600), damage[i].refresh);
+    assert_int_equal(rrd_direct_refresh(d, 600, NULL), damage[i].refresh);
     struct rrd_series got;
     if (damage[i].refresh == 0)
       assert_int_equal(
@@ -629,19 +635,19 @@ static void test_refresh_checks(void **state) {
   make_file(f, l, 3); /* cut short: the row pointers are past its end */
   assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
   assert_int_equal(truncate(f->path, 4096), 0);
-  assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
+  assert_int_equal(rrd_direct_refresh(d, 0, NULL), -EPROTO);
   rrd_direct_close(d);
   /* cut short between a refresh and the rows' read: a short read, an
    * error */
   make_file(f, l, 3);
   assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
   assert_int_equal(truncate(f->path, 4096), 0);
   struct rrd_series got;
   assert_int_equal(
       rrd_direct_fetch(d, RRD_CF_AVERAGE, 60, T0, T0 + 180, SIZE_MAX, &got),
       -EIO);
-  assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
+  assert_int_equal(rrd_direct_refresh(d, 0, NULL), -EPROTO);
   rrd_direct_close(d);
 }
 
@@ -662,12 +668,12 @@ static void read_and_cut(struct fixture *f) {
   struct rrd_direct *d;
   double values[SPAN_ROWS * RRD_LAYOUT_DS_MAX];
   assert_int_equal(rrd_direct_open(f->path, l, &d), 0);
-  assert_int_equal(rrd_direct_refresh(d, 600), 0);
+  assert_int_equal(rrd_direct_refresh(d, 600, NULL), 0);
   assert_int_equal(fetch_span(d, l, values), 0);
   assert_int_equal(truncate(f->path, 4096), 0);
   assert_int_equal(fetch_span(d, l, values), -EIO);
-  assert_int_equal(rrd_direct_refresh(d, 600), -EPROTO);
-  assert_int_equal(rrd_direct_refresh(d, 0), -EPROTO);
+  assert_int_equal(rrd_direct_refresh(d, 600, NULL), -EPROTO);
+  assert_int_equal(rrd_direct_refresh(d, 0, NULL), -EPROTO);
   rrd_direct_close(d);
   assert_int_equal(rrd_direct_open(f->path, l, &d), -EPROTO);
 }

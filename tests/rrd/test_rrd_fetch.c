@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_fetch.c: rows written with librrd (or sent to a real
+ * Tests of rrd/file/rrd_fetch.c: rows written with librrd (or sent to a real
  * rrdcached and not yet on disk) come back with their exact values and
  * Proxmox's row times, from the archive the resolution asks for.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_file.c against the real librrd: files are made in a
+ * Tests of rrd/file/rrd_file.c against the real librrd: files are made in a
  * temporary directory and read back with rrd_info_r, and the check is fed
  * files made with definitions that differ from a layout in one property.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_keyed_table.c, the table the store and the owners key
+ * Tests of rrd/store/rrd_keyed_table.c, the table the store and the owners key
  * their entries by: (layout, cluster, name) are three parts of one key
  * (the same name in two layouts or two clusters is two entries, and no two
  * keys run together), every entry is found again after the buckets grew

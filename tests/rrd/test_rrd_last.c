@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_last.c and rrd/rrdcached_pending.c: the newest row of a
- * file, from its header alone or, through a real rrdcached, from the
- * updates the daemon still holds.
+ * Tests of rrd/rrdcached/rrd_last.c and rrd/rrdcached/rrdcached_pending.c: the
+ * newest row of a file, from its header alone or, through a real rrdcached,
+ * from the updates the daemon still holds.
  *
  * rrdcached_pending_parse is fed answers a real rrdcached 1.7.2 (Debian
  * 12) gave, byte for byte, each cut everywhere; the files are made with

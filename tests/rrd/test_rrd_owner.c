@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_owner.c: which host a guest's
+ * Tests of rrd/owner/rrd_owner.c: which host a guest's
  * file belongs to when hosts that share VMIDs send to one collector, on a
  * clock the test sets.  A migration after the window passes the file on
  * with one piece of news; a collision refuses the other host's rows from
@@ -54,8 +54,7 @@ static time_t test_wall(void) { return (time_t)(WALL_BASE + clock_now); }
 
 static int setup(void **state) {
   struct rrd_owner *o = NULL;
-  assert_int_equal(rrd_owner_new(&o), 0);
-  rrd_owner_set_wall_clock(o, test_wall);
+  assert_int_equal(rrd_owner_new(test_wall, &o), 0);
   *state = o;
   return 0;
 }
@@ -89,8 +88,8 @@ static void test_first_host_owns(void **state) {
   for (int i = 0; i < 10; i++)
     assert_true(row(o, &t, "196", "nodea", 100.0 + i));
   assert_int_equal(t.migrated + t.collisions, 0);
-  assert_int_equal(rrd_owner_refused(o), 0);
-  assert_int_equal(rrd_owner_count(o), 1);
+  assert_int_equal(rrd_owner_counts(o).refused, 0);
+  assert_int_equal(rrd_owner_counts(o).count, 1);
 }
 
 static void test_migration_after_window(void **state) {
@@ -112,7 +111,7 @@ static void test_migration_after_window(void **state) {
   assert_int_equal(t.collisions, 0);
   /* nodea is now the other host: its rows are refused while nodeb goes on */
   assert_false(row(o, &t, "196", "nodea", 136.0));
-  assert_int_equal(rrd_owner_refused(o), 2);
+  assert_int_equal(rrd_owner_counts(o).refused, 2);
 }
 
 /* A live migration: the target reports the guest before the source stops.
@@ -133,18 +132,20 @@ static void test_live_migration_within_window(void **state) {
   assert_string_equal(t.last.host, "nodeb");
   assert_string_equal(t.last.other, "nodea");
   /* 107..115 refused (17 rows), from 115.5 on admitted (3 rows) */
-  assert_int_equal(rrd_owner_refused(o), 17);
+  assert_int_equal(rrd_owner_counts(o).refused, 17);
   assert_int_equal(t.admitted, 11 + 3);
+}
+
+static int count_mark(const struct rrd_owner_record *r, void *ctx) {
+  *(int *)ctx += r->collision;
+  return 0;
 }
 
 /* No host is marked as seen colliding for any guest. */
 static void assert_no_marks(struct rrd_owner *o) {
-  struct rrd_owner_record *r;
-  size_t n;
-  assert_int_equal(rrd_owner_snapshot(o, false, &r, &n), 0);
-  for (size_t i = 0; i < n; i++)
-    assert_int_equal(r[i].kind, RRD_OWNER_RECORD_OWNER);
-  free(r);
+  int marks = 0;
+  assert_int_equal(rrd_owner_each(o, count_mark, &marks), 0);
+  assert_int_equal(marks, 0);
 }
 
 /* A handover: nodeb reports the guest while nodea still does for two
@@ -172,17 +173,21 @@ static void test_handover(void **state) {
   assert_int_equal(t.migrated + t.collisions, 1);
 }
 
-/* nodeb's first rows come 10 minutes after nodea's last: its file. */
+/* nodeb's first rows come 10 minutes after nodea's last (a guest
+ * migrated while stopped): its file, with nothing to say, since nodea's
+ * claim was forgotten long before. */
 static void test_handover_after_silence(void **state) {
   struct rrd_owner *o = *state;
   struct tally t = {0};
   for (int i = 0; i < 10; i++)
     assert_true(row(o, &t, "196", "nodea", 100.0 + i));
+  assert_true(row(o, &t, "197", "nodea", 200.0)); /* a look for the gone */
+  assert_int_equal(rrd_owner_counts(o).count, 1);
   for (int i = 0; i < 10; i++)
     assert_true(row(o, &t, "196", "nodeb", 709.0 + i));
-  assert_int_equal(t.migrated, 1);
+  assert_int_equal(t.migrated, 0);
   assert_int_equal(t.collisions, 0);
-  assert_int_equal(rrd_owner_refused(o), 0);
+  assert_int_equal(rrd_owner_counts(o).refused, 0);
   assert_no_marks(o);
 }
 
@@ -242,7 +247,7 @@ static void test_collision_told_once(void **state) {
   assert_int_equal(t.collisions, 1);
   assert_int_equal(t.migrated, 0);
   assert_int_equal(t.refused, 207);
-  assert_int_equal(rrd_owner_refused(o), 207);
+  assert_int_equal(rrd_owner_counts(o).refused, 207);
   assert_int_equal(t.admitted, 208);
   /* an hour after it was told, told again, once */
   both(o, &t, "196", 3707.0, 10);
@@ -282,7 +287,7 @@ static void test_marked_host_never_takes_over(void **state) {
   assert_string_equal(t.last.other, "nodea");
   assert_false(row(o, &t, "196", "nodeb", 3811.0));
   assert_true(row(o, &t, "196", "nodec", 3811.0));
-  assert_int_equal(rrd_owner_refused(o), 10 + 3700 + 1);
+  assert_int_equal(rrd_owner_counts(o).refused, 10 + 3700 + 1);
 }
 
 /* In a named cluster's directory two nodes of the cluster reporting one
@@ -314,13 +319,13 @@ static void test_long_live_migration_in_a_cluster(void **state) {
   assert_int_equal(news.kind, RRD_OWNER_MIGRATED);
 }
 
-/* The mark keeps a guest that nobody reports for a day. */
+/* The mark keeps a guest that nobody reports for longer than the expiry. */
 static void test_marked_guest_not_forgotten(void **state) {
   struct rrd_owner *o = *state;
   struct tally t = {0};
   both(o, &t, "196", 100.0, 10);
   row(o, &t, "100", "nodea", 100.0 + 2 * RRD_OWNER_EXPIRY);
-  assert_int_equal(rrd_owner_count(o), 2);
+  assert_int_equal(rrd_owner_counts(o).count, 2);
   assert_false(row(o, &t, "196", "nodeb", 101.0 + 2 * RRD_OWNER_EXPIRY));
 }
 
@@ -363,7 +368,7 @@ static void test_many_rival_hosts(void **state) {
     }
   }
   assert_int_equal(t.migrated, 0);
-  assert_int_equal(rrd_owner_refused(o), 180 + 30 * 200);
+  assert_int_equal(rrd_owner_counts(o).refused, 180 + 30 * 200);
 }
 
 static void test_guests_apart(void **state) {
@@ -378,12 +383,12 @@ static void test_guests_apart(void **state) {
   assert_true(rrd_owner_admit(o, &layout_pve_node_9_0, NULL, "100", "nodeb",
                               1.0, 110.0, &news));
   assert_int_equal(t.refused + t.migrated + t.collisions, 0);
-  assert_int_equal(rrd_owner_count(o), 3);
+  assert_int_equal(rrd_owner_counts(o).count, 3);
 }
 
 /* ---- memory ------------------------------------------------------------ */
 
-static void test_forgotten_after_a_day(void **state) {
+static void test_forgotten_once_gone(void **state) {
   struct rrd_owner *o = *state;
   struct tally t = {0};
   char name[16];
@@ -391,15 +396,15 @@ static void test_forgotten_after_a_day(void **state) {
     snprintf(name, sizeof(name), "%d", 1000 + i);
     row(o, &t, name, "nodea", 100.0);
   }
-  row(o, &t, "196", "nodea", 50000.0);
-  assert_int_equal(rrd_owner_count(o), 1001);
-  /* a day after: the 1000 are dropped, 196 (seen at 50000) is kept */
+  row(o, &t, "196", "nodea", 100.0 + RRD_OWNER_EXPIRY / 2);
+  assert_int_equal(rrd_owner_counts(o).count, 1001);
+  /* the expiry after: the 1000 are dropped, 196 (seen later) is kept */
   row(o, &t, "100", "nodeb", 100.0 + RRD_OWNER_EXPIRY + 1);
-  assert_int_equal(rrd_owner_count(o), 2);
+  assert_int_equal(rrd_owner_counts(o).count, 2);
   /* a forgotten guest belongs to whoever reports it first, with no news */
   assert_true(row(o, &t, "1000", "nodeb", 100.0 + RRD_OWNER_EXPIRY + 2));
   assert_int_equal(t.migrated + t.collisions, 0);
-  assert_int_equal(rrd_owner_count(o), 3);
+  assert_int_equal(rrd_owner_counts(o).count, 3);
 }
 
 /* ---- threads ----------------------------------------------------------- */
@@ -452,8 +457,8 @@ static void test_threads(void **state) {
     owners += w[i].admitted_shared > 0;
   assert_int_equal(owners, 1);
   assert_int_equal(shared, ROWS);
-  assert_int_equal(rrd_owner_refused(o), (THREADS - 1) * ROWS);
-  assert_int_equal(rrd_owner_count(o), THREADS + 1);
+  assert_int_equal(rrd_owner_counts(o).refused, (THREADS - 1) * ROWS);
+  assert_int_equal(rrd_owner_counts(o).count, THREADS + 1);
 }
 
 /* ---- through the sink -------------------------------------------------- */
@@ -605,13 +610,13 @@ static void collision_line(const struct sink_fixture *f, char *buf,
   snprintf(buf, size,
            "guest 196 is reported by both nodea and nodeb (since 2027-01-15 "
            "08:01:40 UTC): its file %s stays with nodea, and the rows from "
-           "nodeb are dropped, also once nodea stops reporting it (said again "
-           "hourly while they come). If nodea and nodeb are in different "
+           "nodeb are dropped, also once nodea stops reporting it (logged "
+           "again hourly while they come). If nodea and nodeb are in different "
            "clusters or are standalone hosts that share VMIDs, put each "
            "cluster's hosts in a <Cluster> block of pve_rrd's configuration "
            "(Host \"nodea\" in one, Host \"nodeb\" in another, or "
-           "StandaloneHosts true for hosts of their own; see \"Several "
-           "clusters on one collector\" in pvecg's deployment guide). "
+           "StandaloneHosts true for hosts of their own; see \"Cluster\" in "
+           "collectd-pve_rrd(5)). "
            "\"pvecg check --owners --data-dir %s --give pve-vm-9.0/196 "
            "nodeb\" hands the file to nodeb, \"pvecg check --owners "
            "--data-dir %s --forget pve-vm-9.0/196\" forgets the collision.",
@@ -749,12 +754,12 @@ static void test_sink_memory_only_over_tcp(void **state) {
       "guest 196 is reported by both nodea and nodeb (since 2027-01-15 "
       "08:01:40 UTC): its file pvecg/pve-vm-9.0/196 stays with nodea, and "
       "the rows from nodeb are dropped, also once nodea stops reporting it "
-      "(said again hourly while they come). If nodea and nodeb are in "
+      "(logged again hourly while they come). If nodea and nodeb are in "
       "different clusters or are standalone hosts that share VMIDs, put each "
       "cluster's hosts in a <Cluster> block of pve_rrd's configuration (Host "
       "\"nodea\" in one, Host \"nodeb\" in another, or StandaloneHosts true "
-      "for hosts of their own; see \"Several clusters on one collector\" in "
-      "pvecg's deployment guide). The owners are kept in memory only here: a "
+      "for hosts of their own; see \"Cluster\" in collectd-pve_rrd(5)). The "
+      "owners are kept in memory only here: a "
       "restart of collectd forgets the collision."));
   assert_int_equal(sink_stats(f).other_host, 20);
 }
@@ -812,7 +817,7 @@ int main(void) {
       T(test_third_host_told_once),
       T(test_many_rival_hosts),
       T(test_guests_apart),
-      T(test_forgotten_after_a_day),
+      T(test_forgotten_once_gone),
       T(test_threads),
 #define S(name) cmocka_unit_test_setup_teardown(name, sink_setup, sink_teardown)
       S(test_sink_collision_direct),

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of the owners kept in <DataDir>/pvecg-owners (rrd/rrd_owner_sync.c)
+ * Tests of the owners kept in <DataDir>/pvecg-owners (rrd/owner/rrd_owner.c)
  * on a clock the test sets: a collision saved exactly on the write path;
- * after a restart the owner keeps the file (heard at start) and the host
+ * after a restart the owner keeps the file (reporting at start) and the host
  * seen colliding never gets it, while a host never seen colliding does
  * after the window; a marked guest whose file went is forgotten; a file
  * cut short is logged once and what it holds still counts, a marked owner
  * is none; a file of another version is logged once and never
- * overwritten; `pvecg check --owners`' edit (rrd_owner_file_settle) is
- * taken while the writer runs, logged and kept; an owner whose host the
- * configuration moved is left out; a data directory not there yet is
- * waited for, not made; and write threads ticking at once (build-tsan).
+ * overwritten; `pvecg check --owners`' edit (give, forget, save) is
+ * taken while the writer runs, logged in one line and kept; an owner whose host
+ * the configuration moved is left out; a data directory not there yet is waited
+ * for, not made; and write threads ticking at once (build-tsan).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -44,7 +44,6 @@ struct fixture {
   char *dir;
   char owners_path[PATH_MAX];
   struct rrd_owner *owners;
-  struct rrd_owner_sync *sync;
   pthread_mutex_t lock; /* ticks of several threads log */
   char lines[LOG_MAX][1024];
   enum rrd_sink_level levels[LOG_MAX];
@@ -83,18 +82,14 @@ static bool test_host_in_cluster(const char *cluster, const char *host) {
 
 static void start(struct fixture *f, double now) {
   rrd_owner_free(f->owners);
-  assert_int_equal(rrd_owner_new(&f->owners), 0);
-  rrd_owner_set_wall_clock(f->owners, test_wall);
+  assert_int_equal(rrd_owner_new(test_wall, &f->owners), 0);
   clock_now = now;
-  assert_int_equal(rrd_owner_sync_start(f->dir, f->owners, capture, f,
-                                        test_host_in_cluster, now, &f->sync),
-                   0);
+  assert_int_equal(
+      rrd_owner_keep(f->owners, f->dir, capture, f, test_host_in_cluster, now),
+      0);
 }
 
-static void stop(struct fixture *f) {
-  rrd_owner_sync_stop(f->sync);
-  f->sync = NULL;
-}
+static void stop(struct fixture *f) { rrd_owner_unkeep(f->owners); }
 
 static int setup(void **state) {
   struct fixture *f = calloc(1, sizeof(*f));
@@ -123,7 +118,7 @@ static bool admit(struct fixture *f, const char *name, const char *host,
   struct rrd_owner_news news;
   clock_now = now;
   bool ok = rrd_owner_admit(f->owners, VM, NULL, name, host, 1.0, now, &news);
-  rrd_owner_sync_tick(f->sync, now);
+  rrd_owner_tick(f->owners, now);
   return ok;
 }
 
@@ -151,17 +146,17 @@ static void test_restart_keeps_owner(void **state) {
   start(f, 0);
   collide(f, "196");
   assert_true(admit(f, "100", "nodea", 112.0)); /* saved with this look */
-  assert_file(f, "pvecg-owners 1\n"
-                 "owner pve-vm-9.0 . 100 nodea 1\n"
-                 "owner pve-vm-9.0 . 196 nodea 1\n"
-                 "collision pve-vm-9.0 . 196 nodeb 1800000100\n"
+  assert_file(f, "pvecg-owners 2\n"
+                 "owner pve-vm-9.0 . 100 1 nodea\n"
+                 "owner pve-vm-9.0 . 196 1 nodea\n"
+                 "collision pve-vm-9.0 . 196 1800000100 nodeb\n"
                  "end 3\n");
   stop(f);
   start(f, 500.0);
   assert_int_equal(f->count, 1);
   assert_non_null(strstr(f->lines[0], "Read back the owners of 2 guests' "
                                       "files and 1 hosts seen colliding"));
-  /* nodea counts as heard at start: nodec waits for its window */
+  /* nodea counts as reporting at start: nodec waits for its window */
   assert_false(admit(f, "100", "nodec", 503.0));
   assert_true(admit(f, "100", "nodec", 506.0));
   /* nodeb never gets 196, not even long after nodea's last row */
@@ -179,18 +174,18 @@ static void test_marked_file_gone_forgotten(void **state) {
   snprintf(path, sizeof(path), "%s/pve-vm-9.0/196", f->dir);
   unlink(path);
   admit(f, "100", "nodea", 1000.0); /* the look for files gone */
-  assert_int_equal(rrd_owner_count(f->owners), 1);
-  assert_file(f, "pvecg-owners 1\n"
-                 "owner pve-vm-9.0 . 100 nodea 1\n"
+  assert_int_equal(rrd_owner_counts(f->owners).count, 1);
+  assert_file(f, "pvecg-owners 2\n"
+                 "owner pve-vm-9.0 . 100 1 nodea\n"
                  "end 1\n");
 }
 
 static void test_cut_short_logged_once(void **state) {
   struct fixture *f = *state;
   guest_file(f, "196");
-  write_text(f->owners_path, "pvecg-owners 1\n"
-                             "owner pve-vm-9.0 . 196 nodeb 1\n"
-                             "collision pve-vm-9.0 . 196 nodeb 1800000100\n"
+  write_text(f->owners_path, "pvecg-owners 2\n"
+                             "owner pve-vm-9.0 . 196 1 nodeb\n"
+                             "collision pve-vm-9.0 . 196 1800000100 nodeb\n"
                              "owner pve-vm-9.0 . 197 no");
   start(f, 0);
   assert_int_equal(f->count, 1);
@@ -205,15 +200,38 @@ static void test_cut_short_logged_once(void **state) {
 static void test_other_version_left_alone(void **state) {
   struct fixture *f = *state;
   guest_file(f, "196");
-  write_text(f->owners_path, "pvecg-owners 2\nowner x\n");
+  write_text(f->owners_path, "pvecg-owners 1\nowner x\n");
   start(f, 0);
   assert_int_equal(f->count, 1);
-  assert_non_null(strstr(f->lines[0], "is not a version 1 owners file"));
+  assert_non_null(strstr(f->lines[0], "is not a version 2 owners file"));
   collide(f, "196");
   admit(f, "196", "nodea", 200.0);
   stop(f);
-  assert_file(f, "pvecg-owners 2\nowner x\n");
+  assert_file(f, "pvecg-owners 1\nowner x\n");
   assert_int_equal(f->count, 1);
+}
+
+/* What `pvecg check --owners` does under the file's lock: guest 196's
+ * file given to host, or (host NULL) its marks forgotten: how many. */
+static size_t settle(struct fixture *f, const char *host) {
+  struct rrd_owner *o;
+  struct rrd_owner_read read;
+  struct rrd_owner_record q = {.layout = VM, .cluster = "", .name = "196"};
+  size_t forgot = 0;
+  int fd = rrd_owner_file_lock(f->dir);
+  assert_true(fd >= 0);
+  assert_int_equal(rrd_owner_new(NULL, &o), 0);
+  assert_int_equal(rrd_owner_file_load(f->dir, o, NULL, 0, &read), 0);
+  q.host = host;
+  if (host != NULL)
+    assert_int_equal(rrd_owner_put(o, &q, 0), 0);
+  else
+    forgot = rrd_owner_forget(o, &q);
+  if (host != NULL || forgot > 0)
+    assert_int_equal(rrd_owner_file_save(f->dir, o), 0);
+  rrd_owner_free(o);
+  close(fd);
+  return forgot;
 }
 
 /* The operator gives the file to nodeb and later forgets a collision,
@@ -224,14 +242,16 @@ static void test_operator_edit_taken(void **state) {
   start(f, 0);
   collide(f, "196");
   admit(f, "196", "nodea", 112.0);
-  struct rrd_owner_record q = {.layout = VM, .name = "196"};
-  assert_int_equal(rrd_owner_file_settle(f->dir, &q, "nodeb"), 0);
+  settle(f, "nodeb");
   int before = f->count;
   assert_true(admit(f, "196", "nodea", 115.0)); /* the edit taken after it */
   assert_int_equal(f->count, before + 1);
-  assert_string_equal(f->lines[before], "The file pve-vm-9.0/196 now belongs "
-                                        "to nodeb, as pvecg check --owners "
-                                        "asked.");
+  char want[PATH_MAX + 200];
+  snprintf(want, sizeof(want),
+           "Took the edit of %s (pvecg check --owners): now 1 guests' files "
+           "have an owner and 0 hosts are seen colliding.",
+           f->owners_path);
+  assert_string_equal(f->lines[before], want);
   assert_true(admit(f, "196", "nodeb", 115.5));
   assert_false(admit(f, "196", "nodea", 116.0));
   /* nodea goes on: seen colliding in turn, then forgotten */
@@ -239,18 +259,20 @@ static void test_operator_edit_taken(void **state) {
     assert_true(admit(f, "196", "nodeb", 117.0 + i));
     assert_false(admit(f, "196", "nodea", 117.5 + i));
   }
-  assert_file(f, "pvecg-owners 1\n"
-                 "owner pve-vm-9.0 . 196 nodeb 1\n"
-                 "collision pve-vm-9.0 . 196 nodea 1800000116\n"
+  assert_file(f, "pvecg-owners 2\n"
+                 "owner pve-vm-9.0 . 196 1 nodeb\n"
+                 "collision pve-vm-9.0 . 196 1800000116 nodea\n"
                  "end 2\n");
-  assert_int_equal(rrd_owner_file_settle(f->dir, &q, NULL), 0);
-  assert_int_equal(rrd_owner_file_settle(f->dir, &q, NULL), -ENOENT);
+  assert_int_equal(settle(f, NULL), 1);
+  assert_int_equal(settle(f, NULL), 0);
   before = f->count;
   admit(f, "196", "nodeb", 130.0);
   assert_int_equal(f->count, before + 1);
-  assert_non_null(strstr(f->lines[before], "are forgotten"));
-  assert_file(f, "pvecg-owners 1\n"
-                 "owner pve-vm-9.0 . 196 nodeb 1\n"
+  assert_non_null(strstr(f->lines[before], ": now 1 guests' files have an "
+                                           "owner and 0 hosts are seen "
+                                           "colliding."));
+  assert_file(f, "pvecg-owners 2\n"
+                 "owner pve-vm-9.0 . 196 1 nodeb\n"
                  "end 1\n");
 }
 
@@ -264,7 +286,7 @@ static void test_owner_moved_away(void **state) {
   snprintf(path, sizeof(path), "%s/prod/pve-vm-9.0/100", f->dir);
   fixture_write(path, "", 0);
   write_text(f->owners_path,
-             "pvecg-owners 1\nowner pve-vm-9.0 prod 100 pve1 10\nend 1\n");
+             "pvecg-owners 2\nowner pve-vm-9.0 prod 100 10 pve1\nend 1\n");
   moved_hosts = true;
   start(f, 0);
   assert_int_equal(f->count, 2);
@@ -290,7 +312,7 @@ static void test_data_dir_waited_for(void **state) {
   assert_int_equal(f->count, 0);
   mkdir(sub, 0750);
   admit(f, "196", "nodea", 5.0);
-  assert_file(f, "pvecg-owners 1\nowner pve-vm-9.0 . 196 nodea 1\nend 1\n");
+  assert_file(f, "pvecg-owners 2\nowner pve-vm-9.0 . 196 1 nodea\nend 1\n");
   stop(f);
   f->dir = dir;
 }
@@ -328,7 +350,7 @@ static void *tick_rows(void *arg) {
     double now = 10.0 + i * 0.01;
     snprintf(name, sizeof(name), "%d", 100 + t->n * 1000 + i % 50);
     rrd_owner_admit(t->f->owners, VM, NULL, name, "nodea", 1.0, now, &news);
-    rrd_owner_sync_tick(t->f->sync, now);
+    rrd_owner_tick(t->f->owners, now);
   }
   return NULL;
 }
@@ -345,13 +367,15 @@ static void test_threads_tick(void **state) {
   for (int i = 0; i < 3; i++)
     pthread_join(th[i], NULL);
   stop(f);
-  struct rrd_owner_records r = {0};
+  struct rrd_owner *o;
+  struct rrd_owner_read r;
+  assert_int_equal(rrd_owner_new(NULL, &o), 0);
   int fd = rrd_owner_file_lock(f->dir);
-  assert_int_equal(rrd_owner_file_read(f->dir, &r), 0);
+  assert_int_equal(rrd_owner_file_load(f->dir, o, NULL, 0, &r), 0);
   close(fd);
-  assert_int_equal(r.count, 150);
+  assert_int_equal(r.owners, 150);
   assert_false(r.cut);
-  free(r.r);
+  rrd_owner_free(o);
 }
 
 int main(void) {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_queue.c: first in first out across the ring's end, the
+ * Tests of rrd/sink/rrd_queue.c: first in first out across the ring's end, the
  * bound, and rows that carry a copy of everything (the caller's buffers
  * are reused by collectd as soon as the write callback returns).
  */

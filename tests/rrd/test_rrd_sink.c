@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_sink.c and rrd_sender.c (with the link's states,
+ * Tests of rrd/sink/rrd_sink.c and rrd_sender.c (with the link's states,
  * rrd_sink_link.c, a full queue's, rrd_sink_overflow.c, and their lines,
  * rrd_sink_log.c) with a real rrdcached: rows in order and exact (read back
  * from the daemon's journal, which lists every row it accepted), a daemon

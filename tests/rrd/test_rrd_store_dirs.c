@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrd_store_dirs.c on a mkdtemp directory: a file's
+ * Tests of rrd/store/rrd_store_dirs.c on a mkdtemp directory: a file's
  * directory found by its path; one look per second of the rows' clock; a
  * directory changed less than a second ago moves its epoch at every look,
  * a settled one keeps it until an entry is added, removed or renamed

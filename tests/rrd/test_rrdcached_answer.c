@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrdcached_answer.c, the parser of rrdcached's answer to one
- * BATCH exchange, without I/O: real answers of rrdcached 1.7.2 read
+ * Tests of rrd/rrdcached/rrdcached_answer.c, the parser of rrdcached's answer
+ * to one BATCH exchange, without I/O: real answers of rrdcached 1.7.2 read
  * exactly (each refused command's number and message bytes, the answer's
  * length even with the next bytes behind it); every cut of an answer asks
  * for more rather than reading half of it; a daemon refusing BATCH itself

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrdcached_batch.c (BATCH exchanges with rrdcached) and of
- * the sink's batches (rrd_sender_batch.c) end to end.
+ * Tests of rrd/rrdcached/rrdcached_batch.c (BATCH exchanges with rrdcached) and
+ * of the sink's batches (rrd_sender_batch.c) end to end.
  *
  * Against a real rrdcached: rows the daemon refuses in the middle of one
  * exchange come back with their own indices and the daemon's words, the
@@ -12,7 +12,7 @@
  * paths.
  *
  * Against stand-ins (a thread on a unix socket): answers that arrive one
- * byte at a time, a daemon that refuses BATCH (nothing but the question
+ * byte at a time, a daemon that refuses BATCH (nothing but the probe
  * is sent to it), one that closes the connection instead of answering,
  * one whose answer cannot be rrdcached's, and none at all.  A real daemon
  * gives these only by chance.
@@ -152,7 +152,7 @@ static bool send_all(int fd, const char *p, size_t n) {
 /* ---- a stand-in daemon ------------------------------------------------- */
 
 enum standin_script {
-  ANSWER,           /* answers the question and the batch */
+  ANSWER,           /* answers the probe and the batch */
   REFUSE,           /* answers BATCH as a daemon without it */
   CLOSE_THEN_ANSWER /* closes instead of answering the batch, then
                        answers on a second connection */
@@ -227,7 +227,7 @@ static bool standin_connection(struct standin *s, int fd, int c) {
     read_to_end(s, fd, c);
     return true; /* a second connection would be counted */
   }
-  if (!read_exchange(s, fd, c)) /* the question: "BATCH\n.\n" */
+  if (!read_exchange(s, fd, c)) /* the probe: "BATCH\n.\n" */
     return false;
   reply(s, fd, GO_AHEAD "0 errors\n");
   if (!read_exchange(s, fd, c))
@@ -299,7 +299,7 @@ struct proxy {
   char cut_answer[512];  /* the daemon's answer it kept from the sink */
   size_t batch_rows;     /* UPDATE lines of every BATCH passed on */
   size_t batch_asks;     /* ...of them with unknowns only: the store's
-                            question whether someone else wrote the file */
+                            writer check: whether someone else wrote the file */
   size_t single_updates; /* UPDATE lines outside a BATCH */
   int batches;           /* BATCH lines passed on */
   int refused;           /* BATCH lines answered as refused */
@@ -850,7 +850,7 @@ static void exchange_with(size_t chunk) {
   assert_refused(&refused, 0, 1, "No such file: /somewhere/x y\\z");
   assert_refused(&refused, 1, 3, STALE(1800000120, 1800000180));
   char want[sizeof(s.request) + 16];
-  fixture_path(want, "BATCH\n.\n%s", s.request); /* the question first */
+  fixture_path(want, "BATCH\n.\n%s", s.request); /* the probe first */
   assert_string_equal(d.received[0], want);
   assert_int_equal(d.connections, 1);
   stage_end(&s);
@@ -866,7 +866,7 @@ static void test_answer_byte_by_byte(void **state) {
   exchange_with(1);
 }
 
-/* A daemon without BATCH hears the question and nothing else. */
+/* A daemon without BATCH hears the probe and nothing else. */
 static void test_batch_refused(void **state) {
   (void)state;
   struct stage s;
@@ -1167,7 +1167,7 @@ static void test_sink_answer_lost(void **state) {
   assert_int_equal(s->proxy.cut_rows, GUESTS);
   assert_string_equal(s->proxy.cut_answer, GO_AHEAD "0 errors\n");
   /* ...and sent again: every row once more than the cut ones, and before
-   * each of them, in the same exchange, the question whether someone else
+   * each of them, in the same exchange, the writer check whether someone else
    * wrote the file, due at the second row for a file (rrd_store.h): a
    * refusal at the file's start names the row applied before the cut,
    * which is ours */
@@ -1250,16 +1250,16 @@ static void test_sink_no_batch(void **state) {
   }
 }
 
-/* Another writer between two of our rows: the question before our second
+/* Another writer between two of our rows: the writer check before our second
  * row, in its exchange, finds it out, and the file is held from then on.
- * The row after the question, in the same exchange, is newer than theirs
+ * The row after the writer check, in the same exchange, is newer than theirs
  * and goes in; later rows do not. */
-static void test_sink_question_in_batch(void **state) {
+static void test_sink_writer_check_in_batch(void **state) {
   (void)state;
   if (!rrdcached_available())
     skip();
   struct sink_stage *s = &stage;
-  sink_stage_set(s, "batch-sink-question", PASS);
+  sink_stage_set(s, "batch-sink-writer-check", PASS);
   proxy_release(&s->proxy);
   double v[17];
   values_at(100, START, v);
@@ -1289,7 +1289,7 @@ static void test_sink_question_in_batch(void **state) {
   s->sink = NULL;
   proxy_stop(&s->proxy); /* joined: its counts are read without the lock */
   assert_int_equal(s->proxy.batch_asks, 1);
-  /* START, then the question and START + 2; START + 3 is not sent */
+  /* START, then the writer check and START + 2; START + 3 is not sent */
   assert_int_equal(s->proxy.batch_rows, 2 + 1);
   assert_int_equal(s->proxy.single_updates, 0);
   const unsigned long long *rows = st.store.rows;
@@ -1332,7 +1332,7 @@ int main(void) {
       cmocka_unit_test(test_unreachable),
       cmocka_unit_test_teardown(test_sink_answer_lost, teardown),
       cmocka_unit_test_teardown(test_sink_no_batch, teardown),
-      cmocka_unit_test_teardown(test_sink_question_in_batch, teardown),
+      cmocka_unit_test_teardown(test_sink_writer_check_in_batch, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

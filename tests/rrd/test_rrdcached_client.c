@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tests of rrd/rrdcached_client.c against a real rrdcached -B (unix socket
- * and TCP on 127.0.0.1): files created through the daemon with exactly the
- * layout, checked through its INFO (a foreign file recognised, not
+ * Tests of rrd/rrdcached/rrdcached_client.c against a real rrdcached -B (unix
+ * socket and TCP on 127.0.0.1): files created through the daemon with exactly
+ * the layout, checked through its INFO (a foreign file recognised, not
  * touched), updates and refusals, the last update including rows the
  * daemon has not written yet, and -ENOTCONN whenever the daemon is away --
  * including a daemon restarted under an open connection, which the client

@@ -5,11 +5,13 @@
 #   or through another header of include/pvecg/;
 # - the parts include each other's headers in one direction only: a part
 #   includes headers of the parts before it in LAYERS, never after it;
+# - inside rrd/, a folder includes the own headers of the folders before
+#   it in RRD_FOLDERS (rrd/CMakeLists.txt), never after it;
 # - the senders know nothing of RRD files (KNOWS_NOT), and the shipper
 #   drives the export only through the interface it declares
 #   (THROUGH: the only headers of that part it includes).
-# A header belongs to the part whose folder holds the .c of the same name
-# (OWNER below for the few interfaces without one).
+# A header belongs to the part whose folder (or a folder in it) holds the
+# .c of the same name (OWNER below for the few interfaces without one).
 # usage: check_layers.sh SOURCE_DIR
 set -euo pipefail
 cd "${1:-$(dirname "$0")/../..}"
@@ -30,7 +32,8 @@ owner_of() {
   local h=$1 c=${1%.h}.c part
   [ -n "${OWNER[$h]:-}" ] && { echo "${OWNER[$h]}"; return; }
   for part in "${LAYERS[@]}"; do
-    [ -f "$part/$c" ] && { echo "$part"; return; }
+    compgen -G "$part/$c" >/dev/null || compgen -G "$part/*/$c" >/dev/null &&
+      { echo "$part"; return; }
   done
   echo unknown
 }
@@ -54,7 +57,7 @@ reach() {
 
 declare -A USERS
 for part in "${LAYERS[@]}"; do
-  for f in "$part"/*.c "$part"/*.h; do
+  for f in "$part"/*.[ch] "$part"/*/*.[ch]; do
     [ -f "$f" ] || continue
     for h in $(includes_of "$f"); do
       owner=$(owner_of "$h")
@@ -73,6 +76,25 @@ for part in "${LAYERS[@]}"; do
       done
     done
   done
+done
+
+RRD_FOLDERS=(file rrdcached store owner sink)
+for i in "${!RRD_FOLDERS[@]}"; do
+  for f in rrd/"${RRD_FOLDERS[$i]}"/*.[ch]; do
+    for h in $(sed -n 's|^#include "\([^/"]*\.h\)".*|\1|p' "$f"); do
+      for j in "${!RRD_FOLDERS[@]}"; do
+        [ -f "rrd/${RRD_FOLDERS[$j]}/$h" ] && [ "$j" -gt "$i" ] &&
+          problem "$f includes $h of rrd/${RRD_FOLDERS[$j]}/, a folder after it"
+      done
+    done
+  done
+done
+for f in rrd/*.[ch]; do
+  [ -f "$f" ] && problem "$f is in none of rrd/'s folders"
+done
+for d in rrd/*/; do
+  [[ " ${RRD_FOLDERS[*]} " == *" $(basename "$d") "* ]] ||
+    problem "$d is not one of rrd/'s folders (${RRD_FOLDERS[*]})"
 done
 
 for path in include/pvecg/*.h; do

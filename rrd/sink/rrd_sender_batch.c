@@ -32,17 +32,17 @@ struct slot {
   int r; /* the daemon's answer: 0, -ESTALE (last), -EIO (message) */
   time_t last;
   char message[512];
-  int ask_r; /* ...and to the question before the row, when one went */
-  time_t ask_last;
+  int check_r; /* ...and to the writer check before the row, when one went */
+  time_t check_last;
 };
 
-/* A line of the exchange: a row, or the question before it. */
+/* A line of the exchange: a row, or the writer check before it. */
 struct line_of {
   unsigned slot;
-  bool ask;
+  bool check;
 };
 
-/* A row and its question are at most two lines. */
+/* A row and its writer check are at most two lines. */
 #define BATCH_LINES_MAX (2 * BATCH_ROWS_MAX)
 
 struct rrd_sender_batch {
@@ -79,7 +79,7 @@ bool rrd_sender_batch_usable(const struct rrd_sender_batch *b) {
 
 int rrd_sender_batch_connect(struct rrd_sender_batch *b, char *err,
                              size_t err_size) {
-  /* asked when the link is down: a connection still open is stale */
+  /* writer_checked when the link is down: a connection still open is stale */
   rrdcached_batch_disconnect(b->conn);
   int r = rrdcached_batch_connect(b->conn, err, err_size);
   if (r == -EOPNOTSUPP)
@@ -92,7 +92,7 @@ int rrd_sender_batch_connect(struct rrd_sender_batch *b, char *err,
 /* What a step found, for the lock's part at its end. */
 struct step {
   size_t ready;     /* rows in the exchange (slots) */
-  size_t lines;     /* its lines: the rows and their questions */
+  size_t lines;     /* its lines: the rows and their writer checks */
   bool sent;        /* the daemon answered for them */
   bool away;        /* ...or could not be reached: reason */
   bool no_batch;    /* ...or does not take BATCH: reason */
@@ -109,31 +109,31 @@ static void log_row(struct rrd_sink *s, int err,
   rrd_sink_log_store(s, orphaned, err, res);
 }
 
-/* The daemon refused a line: its answer in the row's slot.  A question is
+/* The daemon refused a line: its answer in the row's slot.  A writer check is
  * meant to be refused: only the file's last update counts. */
 static void refused(void *ctx, size_t index, const char *message) {
   struct rrd_sender_batch *b = ctx;
   struct line_of of = b->line_of[index];
   struct slot *slot = &b->slots[of.slot];
-  if (of.ask) {
-    slot->ask_r =
-        rrd_words_refusal(message, &slot->ask_last) == 0 ? -ESTALE : -EIO;
+  if (of.check) {
+    slot->check_r =
+        rrd_words_refusal(message, &slot->check_last) == 0 ? -ESTALE : -EIO;
     return;
   }
   slot->r = rrd_words_refusal(message, &slot->last) == 0 ? -ESTALE : -EIO;
   snprintf(slot->message, sizeof(slot->message), "%s", message);
 }
 
-/* The slot's lines: its question, when the store has one, then its row. */
+/* The slot's lines: its writer check, when the store has one, then its row. */
 static size_t add_lines(struct rrd_sender_batch *b, struct step *step) {
   struct slot *slot = &b->slots[step->ready];
   size_t bytes = 0;
-  for (int ask = slot->pending.ask[0] != '\0'; ask >= 0; ask--) {
-    const char *text = ask ? slot->pending.ask : slot->pending.row;
+  for (int check = slot->pending.check[0] != '\0'; check >= 0; check--) {
+    const char *text = check ? slot->pending.check : slot->pending.row;
     b->lines[step->lines] =
         (struct rrdcached_batch_row){.path = slot->pending.path, .row = text};
     b->line_of[step->lines] =
-        (struct line_of){.slot = (unsigned)step->ready, .ask = ask};
+        (struct line_of){.slot = (unsigned)step->ready, .check = check};
     bytes += strlen(text) + strlen(slot->pending.path) + 9;
     step->lines++;
   }
@@ -180,8 +180,8 @@ static void prepare(struct rrd_sink *s, struct rrd_sender_batch *b,
       continue;
     }
     slot->row = row;
-    slot->r = slot->ask_r = 0;
-    slot->last = slot->ask_last = 0;
+    slot->r = slot->check_r = 0;
+    slot->last = slot->check_last = 0;
     slot->message[0] = '\0';
     bytes += add_lines(b, step);
     step->ready++;
@@ -208,12 +208,12 @@ static void exchange(struct rrd_sink *s, struct rrd_sender_batch *b,
   for (size_t i = 0; i < step->ready; i++) {
     struct slot *slot = &b->slots[i];
     struct rrd_store_result res;
-    struct rrd_store_answer ask = {step->sent ? slot->ask_r : -ENOTCONN,
-                                   slot->ask_last, err},
+    struct rrd_store_answer check = {step->sent ? slot->check_r : -ENOTCONN,
+                                     slot->check_last, err},
                             answer = {step->sent ? slot->r : -ENOTCONN,
                                       slot->last,
                                       step->sent ? slot->message : err};
-    rrd_store_complete(s->store, &slot->pending, &ask, &answer, now, &res);
+    rrd_store_complete(s->store, &slot->pending, &check, &answer, now, &res);
     if (step->sent) {
       slot->row->done = true;
       log_row(s, 0, &res);

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * An RRD file read with pread (see rrd_direct.h): the header's two parts
- * that matter (definitions with the last update; the row pointers),
- * checked by rrd_header.c, then the rows of one archive, in one read or
- * two where the ring wraps.  The preparation areas between them, most of
- * a header, are never read.  Every pass reads the last update and the row
- * pointers from the file: nothing about them is carried from an earlier
- * pass but the bytes to compare after the rows.
+ * An RRD file read with pread (see rrd_direct.h): the header's
+ * definitions checked by rrd_header.c at the open and every few minutes,
+ * and in between only what an update rewrites (the last update through
+ * the row pointers, one read), then the rows of one archive, in one read
+ * or two where the ring wraps.  Every pass reads the last update and the
+ * row pointers from the file: nothing about them is carried from an
+ * earlier pass but the bytes to compare with.  One read of the 12 KiB
+ * from the last update to the row pointers costs less than two reads of
+ * the 16 and 64 bytes at either end (over 2,000 files: 7.8 us against
+ * 4.5 + 4.5 us; the system call is most of it).
  */
 #include "pvecg/rrd_direct.h"
 
@@ -77,11 +80,23 @@ static int read_header(struct rrd_direct *f, uint64_t size) {
   return r;
 }
 
-/* The live head and the row pointers only: what an update writes. */
+/* The live head and the row pointers, as an update leaves them. */
+static int read_moving(const struct rrd_direct *f,
+                       unsigned char live[LIVE_SIZE], unsigned char *ptrs) {
+  unsigned char buf[RRD_HEADER_MOVING_MAX];
+  const struct rrd_header_plan *p = &f->plan;
+  if (p->moving_len > sizeof(buf) || p->moving_len < LIVE_SIZE + p->ptr_len)
+    return -EPROTO;
+  int r = read_at(f, buf, p->moving_len, p->moving_offset);
+  if (r == 0) {
+    memcpy(live, buf, LIVE_SIZE);
+    memcpy(ptrs, buf + p->moving_len - p->ptr_len, p->ptr_len);
+  }
+  return r;
+}
+
 static int read_live(struct rrd_direct *f) {
-  int r = read_at(f, f->live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
-  if (r == 0)
-    r = read_at(f, f->ptrs, f->plan.ptr_len, f->plan.ptr_offset);
+  int r = read_moving(f, f->live, f->ptrs);
   if (r == 0)
     r = rrd_header_live(f->layout, f->live, f->ptrs, &f->header);
   return r;
@@ -131,7 +146,7 @@ int rrd_direct_open(const char *path, const struct rrd_layout *layout,
   return 0;
 }
 
-int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds) {
+static int refresh(struct rrd_direct *file, unsigned recheck_seconds) {
   if (monotonic_seconds() - file->checked_at < (double)recheck_seconds)
     return read_live(file);
   struct stat st;
@@ -140,8 +155,16 @@ int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds) {
   return read_header(file, (uint64_t)st.st_size);
 }
 
-int rrd_direct_stat(const struct rrd_direct *file, struct stat *st) {
-  return fstat(file->fd, st) == 0 ? 0 : -errno;
+int rrd_direct_refresh(struct rrd_direct *file, unsigned recheck_seconds,
+                       bool *moved) {
+  unsigned char live[LIVE_SIZE], ptrs[sizeof(file->ptrs)];
+  memcpy(live, file->live, sizeof(live));
+  memcpy(ptrs, file->ptrs, file->plan.ptr_len);
+  int r = refresh(file, recheck_seconds);
+  if (moved != NULL)
+    *moved = memcmp(live, file->live, sizeof(live)) != 0 ||
+             memcmp(ptrs, file->ptrs, file->plan.ptr_len) != 0;
+  return r;
 }
 
 time_t rrd_direct_last_update(const struct rrd_direct *file) {
@@ -187,9 +210,7 @@ static int read_span(const struct rrd_direct *f, size_t rra,
  * done. */
 static int header_moved(const struct rrd_direct *f, bool *moved) {
   unsigned char live[LIVE_SIZE], ptrs[sizeof(f->ptrs)];
-  int r = read_at(f, live, LIVE_SIZE, f->plan.head_len - LIVE_SIZE);
-  if (r == 0)
-    r = read_at(f, ptrs, f->plan.ptr_len, f->plan.ptr_offset);
+  int r = read_moving(f, live, ptrs);
   *moved = r == 0 && (memcmp(live, f->live, LIVE_SIZE) != 0 ||
                       memcmp(ptrs, f->ptrs, f->plan.ptr_len) != 0);
   return r;

@@ -22,7 +22,6 @@
 
 struct rrd_sender_batch;
 struct rrd_owner;
-struct rrd_owner_sync;
 
 struct rrd_sink {
   struct rrd_store *store;
@@ -34,8 +33,6 @@ struct rrd_sink {
   /* Which host each guest's file belongs to, checked by collectd's
    * threads as rows arrive (rrd_owner.c has its own lock). */
   struct rrd_owner *owners;
-  /* Keeps them on disk (rrd_owner_sync.c); NULL: in memory only. */
-  struct rrd_owner_sync *owners_sync;
   bool owners_kept; /* on disk: the collision's line names the command */
   char *data_dir;   /* as given, for that command's --data-dir */
   double (*clock)(void);

@@ -18,7 +18,7 @@ bool rrd_sink_link_reachable(const struct rrd_sink *s) {
   return s->link == RRD_SINK_LINK_UP;
 }
 
-/* Called when not connected (NEW or DOWN): "Connected" is said only the
+/* Called when not connected (NEW or DOWN): "Connected" is logged only the
  * first time, every later return is "reachable again". */
 void rrd_sink_link_connect_ok(struct rrd_sink *s) {
   enum rrd_sink_link was = s->link;
@@ -39,8 +39,8 @@ static void back_off(struct rrd_sink *s) {
   s->retry_at = monotonic_seconds() + s->retry_delay;
 }
 
-/* Called when not connected: only the first failure is said; a daemon
- * that was lost was said to be lost already. */
+/* Called when not connected: only the first failure is logged; a daemon
+ * that was lost was logged as lost already. */
 void rrd_sink_link_connect_failed(struct rrd_sink *s, const char *reason,
                                   double tried_at) {
   back_off(s);
@@ -51,15 +51,16 @@ void rrd_sink_link_connect_failed(struct rrd_sink *s, const char *reason,
   rrd_sink_log_cannot_reach(s, reason);
 }
 
-/* A daemon already said not to answer is not said to be lost as well. */
+/* A daemon already logged as not answering is not logged as lost too. */
 void rrd_sink_link_lost(struct rrd_sink *s, const char *reason) {
   double now = monotonic_seconds();
-  bool said = s->link == RRD_SINK_LINK_STALLED || s->link == RRD_SINK_LINK_DOWN;
+  bool logged =
+      s->link == RRD_SINK_LINK_STALLED || s->link == RRD_SINK_LINK_DOWN;
   s->link = RRD_SINK_LINK_DOWN;
   s->down_since = now;
   s->retry_delay = s->retry_min;
   s->retry_at = now + s->retry_delay;
-  if (!said)
+  if (!logged)
     rrd_sink_log_lost(s, reason);
 }
 

@@ -220,7 +220,7 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
     store_table_give_back(e);
     return -EBUSY;
   }
-  int ready = store_entry_prepare(&row, p->ask, sizeof(p->ask), &ev);
+  int ready = store_entry_prepare(&row, p->check, sizeof(p->check), &ev);
   if (ready) {
     e->file.pending = true;
     p->entry = e;
@@ -240,7 +240,7 @@ int rrd_store_prepare(struct rrd_store *store, const struct rrd_layout *layout,
 }
 
 void rrd_store_complete(struct rrd_store *store, struct rrd_store_pending *p,
-                        const struct rrd_store_answer *ask,
+                        const struct rrd_store_answer *check,
                         const struct rrd_store_answer *answer, time_t now,
                         struct rrd_store_result *res) {
   struct entry *e = p->entry;
@@ -249,7 +249,7 @@ void rrd_store_complete(struct rrd_store *store, struct rrd_store_pending *p,
   struct store_event ev = {.created = p->created};
   pthread_mutex_lock(&e->lock);
   e->file.pending = false;
-  store_entry_answered(&row, p->ask[0] != '\0' ? ask : NULL, answer, &ev);
+  store_entry_answered(&row, p->check[0] != '\0' ? check : NULL, answer, &ev);
   store_report(&row, &ev, res);
   pthread_mutex_unlock(&e->lock);
   store_table_give_back(e);

@@ -120,7 +120,7 @@ void rrd_sink_destroy(struct rrd_sink *s) {
     pthread_cond_destroy(&s->work);
     pthread_cond_destroy(&s->progress);
   }
-  rrd_owner_sync_stop(s->owners_sync);
+  rrd_owner_unkeep(s->owners);
   rrd_store_free(s->store);
   rrd_owner_free(s->owners);
   rrdcached_client_free(s->client);
@@ -153,11 +153,8 @@ static void keep_owners(struct rrd_sink *s, const struct rrd_sink_options *o) {
            "are not on this machine.");
     return;
   }
-  if (rrd_owner_sync_start(o->data_dir, s->owners, s->log, s->log_ctx,
-                           o->host_in_cluster, s->clock(),
-                           &s->owners_sync) != 0)
-    s->owners_sync = NULL; /* out of memory: the owners live in memory */
-  s->owners_kept = s->owners_sync != NULL;
+  s->owners_kept = rrd_owner_keep(s->owners, o->data_dir, s->log, s->log_ctx,
+                                  o->host_in_cluster, s->clock()) == 0;
 }
 
 int rrd_sink_new(const struct rrd_sink_options *o, struct rrd_sink **ret,
@@ -177,12 +174,10 @@ int rrd_sink_new(const struct rrd_sink_options *o, struct rrd_sink **ret,
   int r = daemon ? open_client(s, o->daemon_address, err, err_size) : 0;
   if (r == 0)
     r = make_store(s, o, err, err_size);
-  if (r == 0 && (r = rrd_owner_new(&s->owners)) != 0)
+  if (r == 0 && (r = rrd_owner_new(o->wall_clock, &s->owners)) != 0)
     snprintf(err, err_size, "out of memory");
-  if (r == 0) {
-    rrd_owner_set_wall_clock(s->owners, o->wall_clock);
+  if (r == 0)
     keep_owners(s, o);
-  }
   if (r == 0 && daemon)
     r = start_daemon_mode(s, o, err, err_size);
   if (r != 0) {
@@ -237,8 +232,7 @@ void rrd_sink_free(struct rrd_sink *s) {
   if (s == NULL)
     return;
   /* saved now, whatever becomes of the sender */
-  rrd_owner_sync_stop(s->owners_sync);
-  s->owners_sync = NULL;
+  rrd_owner_unkeep(s->owners);
   if (s->client == NULL) {
     rrd_sink_destroy(s);
     return;
@@ -321,7 +315,7 @@ void rrd_sink_write_guest(struct rrd_sink *s, const struct rrd_layout *layout,
   cluster = cluster != NULL ? cluster : "";
   if (rrd_file_name_problem(vmid) != NULL ||
       (cluster[0] != '\0' && rrd_cluster_name_problem(cluster) != NULL)) {
-    /* refused, and said so */
+    /* refused, and logged */
     rrd_sink_write(s, layout, cluster, vmid, t, values, n);
     return;
   }
@@ -335,8 +329,7 @@ void rrd_sink_write_guest(struct rrd_sink *s, const struct rrd_layout *layout,
   rrd_sink_log_owner(s, &layout_pve_vm_9_0, cluster, vmid, &news);
   if (admitted)
     rrd_sink_write(s, layout, cluster, vmid, t, values, n);
-  if (s->owners_sync != NULL)
-    rrd_owner_sync_tick(s->owners_sync, now);
+  rrd_owner_tick(s->owners, now);
 }
 
 /* ---- flush ------------------------------------------------------------- */
@@ -400,5 +393,5 @@ void rrd_sink_stats(struct rrd_sink *s, struct rrd_sink_stats *ret) {
     pthread_mutex_unlock(&s->lock);
   }
   rrd_store_counts(s->store, &ret->store);
-  ret->other_host = rrd_owner_refused(s->owners);
+  ret->other_host = rrd_owner_counts(s->owners).refused;
 }

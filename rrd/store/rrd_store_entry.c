@@ -3,10 +3,10 @@
  * A row at its file (see rrd_store_entry.h): the only code that changes
  * what the store knows of a file.  It examines the file (checks it, or
  * creates it with its directory when missing), finds it foreign or updated
- * by another writer and holds off for a while, asks it now and then
- * whether someone else wrote it, and applies the row; what happened goes
- * back as one event, which rrd_store_report.c turns into words.  The files
- * are reached only through the store's struct rrd_access.
+ * by another writer and holds off for a while, checks now and then
+ * whether someone else wrote it (the writer check), and applies the row; what
+ * happened goes back as one event, which rrd_store_report.c turns into words.
+ * The files are reached only through the store's struct rrd_access.
  */
 #include "rrd_store_entry.h"
 
@@ -89,7 +89,7 @@ static bool same_file(const struct store_row *row) {
 }
 
 /* The file has our layout and its last update is last.  The next row
- * after this one asks it whether someone else wrote it meanwhile (pmxcfs
+ * after this one checks whether someone else wrote it meanwhile (pmxcfs
  * writes every 10 s), later ones every recheck_seconds. */
 static void trust(const struct store_row *row, time_t last) {
   struct entry_file *f = &row->e->file;
@@ -291,7 +291,7 @@ static int hold_over(const struct store_row *row, struct store_event *ev) {
   return 0;
 }
 
-/* ---- asking and writing ------------------------------------------------ */
+/* ---- checking and writing ---------------------------------------------- */
 
 static bool verify_due(const struct store_row *row) {
   const struct entry_file *f = &row->e->file;
@@ -300,14 +300,15 @@ static bool verify_due(const struct store_row *row) {
 }
 
 /*
- * The question whether someone else wrote the file since our last row,
+ * The writer check: whether someone else wrote the file since our last row,
  * which does not change it: an update of unknowns at the time of our last
  * row must be refused, and the refusal names the file's real last update
  * (through a daemon: including rows it has not written yet).  Two writers
  * whose rows interleave would otherwise never see a refusal.  Returns
  * rrd_row_format's result.
  */
-static int ask_text(const struct store_row *row, char *text, size_t size) {
+static int writer_check_text(const struct store_row *row, char *text,
+                             size_t size) {
   const struct rrd_layout *layout = row->e->key.layout;
   double unknown[RRD_LAYOUT_DS_MAX];
   for (size_t i = 0; i < layout->ds_count; i++)
@@ -317,9 +318,10 @@ static int ask_text(const struct store_row *row, char *text, size_t size) {
                         layout->ds_count, text, size);
 }
 
-/* What the answer to the question says.  Returns 0 to go on, or fills ev. */
-static int asked(const struct store_row *row, int r, time_t last,
-                 const char *err, struct store_event *ev) {
+/* What the answer to the writer check says.  Returns 0 to go on, or fills ev.
+ */
+static int writer_checked(const struct store_row *row, int r, time_t last,
+                          const char *err, struct store_event *ev) {
   struct entry_file *f = &row->e->file;
   if (r == -ENOTCONN)
     return unavailable(ev, err);
@@ -335,18 +337,18 @@ static int asked(const struct store_row *row, int r, time_t last,
   return 0;
 }
 
-/* The question in a round trip of its own.  Returns 0 to go on, or fills
+/* The writer check in a round trip of its own.  Returns 0 to go on, or fills
  * ev. */
-static int ask_for_other_writer(const struct store_row *row,
-                                struct store_event *ev) {
+static int check_writer_alone(const struct store_row *row,
+                              struct store_event *ev) {
   const struct rrd_access *access = row->config->access;
-  char text[RRD_STORE_ASK_SIZE], err[512] = "";
+  char text[RRD_STORE_CHECK_SIZE], err[512] = "";
   time_t last = 0;
-  if (ask_text(row, text, sizeof(text)) < 0)
+  if (writer_check_text(row, text, sizeof(text)) < 0)
     return 0;
   int r =
       access->update(access->ctx, row->e->path, text, &last, err, sizeof(err));
-  return asked(row, r, last, err, ev);
+  return writer_checked(row, r, last, err, ev);
 }
 
 static void applied(const struct store_row *row, int r, time_t last,
@@ -406,12 +408,12 @@ static int held_off(const struct store_row *row, struct store_event *ev) {
   return 0;
 }
 
-int store_entry_prepare(const struct store_row *row, char *ask, size_t ask_size,
-                        struct store_event *ev) {
+int store_entry_prepare(const struct store_row *row, char *check,
+                        size_t check_size, struct store_event *ev) {
   struct entry_file *f = &row->e->file;
   memset(ev, 0, sizeof(*ev));
-  if (ask != NULL)
-    ask[0] = '\0';
+  if (check != NULL)
+    check[0] = '\0';
   if (held_off(row, ev) != 0)
     return 0;
   if (f->state == ENTRY_OK && !same_file(row))
@@ -424,19 +426,19 @@ int store_entry_prepare(const struct store_row *row, char *ask, size_t ask_size,
     return 0;
   }
   if (!examined && verify_due(row)) {
-    if (ask == NULL && ask_for_other_writer(row, ev) != 0)
+    if (check == NULL && check_writer_alone(row, ev) != 0)
       return 0;
-    if (ask != NULL && ask_text(row, ask, ask_size) < 0)
-      ask[0] = '\0';
+    if (check != NULL && writer_check_text(row, check, check_size) < 0)
+      check[0] = '\0';
   }
   return 1; /* ev->created says whether the file was made for it */
 }
 
 /* Someone else wrote the file before our row, which came after the
- * question in the same exchange: taken, it is in the file, whose readers
+ * writer check in the same exchange: taken, it is in the file, whose readers
  * must see it flushed, and it is the last update the hold compares with,
  * so that a whole recheck_seconds without another writer ends the hold as
- * when it was asked alone. */
+ * when it was writer_checked alone. */
 static void held_with_row(const struct store_row *row, int r) {
   struct entry_file *f = &row->e->file;
   if (r != 0 || row->t <= f->other_last)
@@ -446,11 +448,12 @@ static void held_with_row(const struct store_row *row, int r) {
 }
 
 void store_entry_answered(const struct store_row *row,
-                          const struct rrd_store_answer *ask,
+                          const struct rrd_store_answer *check,
                           const struct rrd_store_answer *answer,
                           struct store_event *ev) {
-  if (ask != NULL && asked(row, ask->r, ask->file_last,
-                           ask->message ? ask->message : "", ev) != 0) {
+  if (check != NULL &&
+      writer_checked(row, check->r, check->file_last,
+                     check->message ? check->message : "", ev) != 0) {
     if (ev->kind == STORE_HELD)
       held_with_row(row, answer->r);
     return;

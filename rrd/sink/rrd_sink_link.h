@@ -13,7 +13,7 @@
  *   UP       request overdue (front)            STALLED  not answered
  *   STALLED  request answered (sender)          UP       answers again
  *   UP       daemon gone (sender)               DOWN     Lost the connection
- *   STALLED  daemon gone (sender)               DOWN     -  (said already)
+ *   STALLED  daemon gone (sender)               DOWN     -  (logged already)
  */
 #ifndef PVECG_RRD_SINK_LINK_H
 #define PVECG_RRD_SINK_LINK_H
@@ -23,10 +23,10 @@
 struct rrd_sink;
 
 enum rrd_sink_link {
-  RRD_SINK_LINK_NEW,     /* not connected yet, nothing said */
+  RRD_SINK_LINK_NEW,     /* not connected yet, nothing logged */
   RRD_SINK_LINK_UP,      /* connected, no request overdue */
-  RRD_SINK_LINK_STALLED, /* connected, a request overdue and said so */
-  RRD_SINK_LINK_DOWN,    /* lost, or never reached, and said so */
+  RRD_SINK_LINK_STALLED, /* connected, a request overdue and logged */
+  RRD_SINK_LINK_DOWN,    /* lost, or never reached, and logged */
 };
 
 /* Connected: the sender may send (UP or STALLED). */
@@ -47,7 +47,7 @@ void rrd_sink_link_connect_failed(struct rrd_sink *s, const char *reason,
 void rrd_sink_link_lost(struct rrd_sink *s, const char *reason);
 
 /* From the front: whether the sender's current request (busy_since) has
- * waited longer than timeout; said once per request. */
+ * waited longer than timeout; logged once per request. */
 void rrd_sink_link_check_overdue(struct rrd_sink *s);
 /* From the sender: its request was answered. */
 void rrd_sink_link_answered(struct rrd_sink *s);

@@ -66,7 +66,7 @@ static void reconnect(struct rrd_sink *s) {
   int r = batches ? rrd_sender_batch_connect(s->batch, err, sizeof(err))
                   : -EOPNOTSUPP;
   char refusal[ERR_SIZE] = "";
-  if (batches && r == -EOPNOTSUPP) /* said once: batches are off now */
+  if (batches && r == -EOPNOTSUPP) /* logged once: batches are off now */
     snprintf(refusal, sizeof(refusal), "%s", err);
   rrdcached_client_disconnect(s->client);
   if (r == -EOPNOTSUPP)

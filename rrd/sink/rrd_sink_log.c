@@ -164,18 +164,19 @@ static void log_collision(struct rrd_sink *s, const struct rrd_layout *layout,
     strftime(since, sizeof(since), "%Y-%m-%d %H:%M:%S UTC", &tm);
   snprintf(owner, sizeof(owner), "%s", news->other[0] ? news->other : "?");
   settle_words(s, cluster, layout, vmid, news->host, settle, sizeof(settle));
-  snprintf(message, sizeof(message),
-           "%s is reported by both %s and %s (since %s): its file %s stays "
-           "with %s, and the rows from %s are dropped, also once %s stops "
-           "reporting it (said again hourly while they come). If %s and %s are "
-           "in different clusters or are standalone hosts that share VMIDs, "
-           "put each cluster's hosts in a <Cluster> block of pve_rrd's "
-           "configuration (Host \"%s\" in one, Host \"%s\" in another, or "
-           "StandaloneHosts true for hosts of their own; see \"Several "
-           "clusters on one collector\" in pvecg's deployment guide). %s",
-           guest, news->other[0] ? news->other : "its former owner", news->host,
-           since, path, news->other[0] ? news->other : "nobody", news->host,
-           owner, owner, news->host, owner, news->host, settle);
+  snprintf(
+      message, sizeof(message),
+      "%s is reported by both %s and %s (since %s): its file %s stays "
+      "with %s, and the rows from %s are dropped, also once %s stops "
+      "reporting it (logged again hourly while they come). If %s and %s are "
+      "in different clusters or are standalone hosts that share VMIDs, "
+      "put each cluster's hosts in a <Cluster> block of pve_rrd's "
+      "configuration (Host \"%s\" in one, Host \"%s\" in another, or "
+      "StandaloneHosts true for hosts of their own; see \"Cluster\" in "
+      "collectd-pve_rrd(5)). %s",
+      guest, news->other[0] ? news->other : "its former owner", news->host,
+      since, path, news->other[0] ? news->other : "nobody", news->host, owner,
+      owner, news->host, owner, news->host, settle);
   s->log(s->log_ctx, RRD_SINK_ERROR, message);
 }
 

@@ -60,10 +60,10 @@ struct entry_file {
   time_t next_check;        /* FOREIGN/HELD: when to examine it again */
   char why[STORE_WHY_SIZE]; /* FOREIGN: the difference last reported */
   time_t other_last;        /* HELD: the other writer's last update */
-  time_t next_verify;       /* OK: when to ask whether someone else wrote it */
-  bool wrote;               /* a row of ours is in the file */
-  bool pending;             /* a row is prepared and its answer not in yet */
-  bool dirty;               /* updated since rrd_store_take_dirty() */
+  time_t next_verify; /* OK: when to check whether someone else wrote it */
+  bool wrote;         /* a row of ours is in the file */
+  bool pending;       /* a row is prepared and its answer not in yet */
+  bool dirty;         /* updated since rrd_store_take_dirty() */
 };
 
 /* The file's problems as rrd_store_report.c counts them. */
@@ -151,15 +151,15 @@ void store_entry_write(const struct store_row *row, struct store_event *ev);
 
 /* store_entry_write() in two halves, for rows sent in batches: everything
  * up to the update (1: the row is to be sent, ev->created says whether
- * its file was made for it; 0: done, ev says why), with the question
- * whether someone else wrote the file, when due, put in ask (ask_size
- * bytes; "" when none) to go just before the row, or asked at once when
- * ask is NULL; and the daemon's answers to both (ask NULL when none was
+ * its file was made for it; 0: done, ev says why), with the writer check
+ * (whether someone else wrote the file), when due, put in check (check_size
+ * bytes; "" when none) to go just before the row, or made at once when
+ * check is NULL; and the daemon's answers to both (check NULL when none was
  * sent). */
-int store_entry_prepare(const struct store_row *row, char *ask, size_t ask_size,
-                        struct store_event *ev);
+int store_entry_prepare(const struct store_row *row, char *check,
+                        size_t check_size, struct store_event *ev);
 void store_entry_answered(const struct store_row *row,
-                          const struct rrd_store_answer *ask,
+                          const struct rrd_store_answer *check,
                           const struct rrd_store_answer *answer,
                           struct store_event *ev);
 

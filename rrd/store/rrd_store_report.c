@@ -107,9 +107,9 @@ static void problem_end(const struct store_row *row,
 
 /* ---- one message per event --------------------------------------------- */
 
-static void say_failed(const struct store_row *row,
-                       const struct store_event *ev, const char *shown,
-                       struct rrd_store_result *res) {
+static void report_failed(const struct store_row *row,
+                          const struct store_event *ev, const char *shown,
+                          struct rrd_store_result *res) {
   const struct entry *e = row->e;
   long long t = (long long)row->t;
   const char *d = ev->detail;
@@ -155,9 +155,9 @@ static void say_failed(const struct store_row *row,
   }
 }
 
-static void say_foreign(const struct store_row *row,
-                        const struct store_event *ev, const char *shown,
-                        struct rrd_store_result *res) {
+static void report_foreign(const struct store_row *row,
+                           const struct store_event *ev, const char *shown,
+                           struct rrd_store_result *res) {
   set(res, RRD_STORE_FOREIGN, ev->new_reason);
   if (ev->not_rrd)
     add(res, "%s cannot be read as an RRD file (%s); ", shown, ev->detail);
@@ -171,8 +171,9 @@ static void say_foreign(const struct store_row *row,
   note_trouble(&row->e->trouble, res->report);
 }
 
-static void say_held(const struct store_row *row, const struct store_event *ev,
-                     const char *shown, struct rrd_store_result *res) {
+static void report_held(const struct store_row *row,
+                        const struct store_event *ev, const char *shown,
+                        struct rrd_store_result *res) {
   unsigned long suppressed = problem_begin(row, RRD_STORE_HELD, res);
   add(res,
       "Another writer is updating %s: its last update is %lld, newer than "
@@ -188,8 +189,9 @@ static void say_held(const struct store_row *row, const struct store_event *ev,
 
 /* Outcomes that do not change how a file's problems are counted or
  * logged: the daemon away, or a second row for the second of our last. */
-static void say_quiet(const struct store_row *row, const struct store_event *ev,
-                      const char *shown, struct rrd_store_result *res) {
+static void report_quiet(const struct store_row *row,
+                         const struct store_event *ev, const char *shown,
+                         struct rrd_store_result *res) {
   if (ev->kind == STORE_UNAVAILABLE) {
     /* not a problem of this file; the caller keeps the row and says why */
     set(res, RRD_STORE_UNAVAILABLE, false);
@@ -208,8 +210,9 @@ static void say_quiet(const struct store_row *row, const struct store_event *ev,
 
 /* A row for a foreign or held file between examinations: no file access,
  * no line. */
-static void say_still(const struct store_row *row, const struct store_event *ev,
-                      const char *shown, struct rrd_store_result *res) {
+static void report_still(const struct store_row *row,
+                         const struct store_event *ev, const char *shown,
+                         struct rrd_store_result *res) {
   const struct entry_file *f = &row->e->file;
   if (ev->kind == STORE_STILL_FOREIGN) {
     set(res, RRD_STORE_FOREIGN, false);
@@ -228,9 +231,9 @@ static void say_still(const struct store_row *row, const struct store_event *ev,
 }
 
 /* Rows dropped for their time, with the back-off. */
-static void say_dropped(const struct store_row *row,
-                        const struct store_event *ev, const char *shown,
-                        struct rrd_store_result *res) {
+static void report_dropped(const struct store_row *row,
+                           const struct store_event *ev, const char *shown,
+                           struct rrd_store_result *res) {
   unsigned long suppressed = problem_begin(row, RRD_STORE_STALE, res);
   if (ev->kind == STORE_AHEAD)
     add(res,
@@ -246,9 +249,9 @@ static void say_dropped(const struct store_row *row,
   problem_end(row, res, suppressed);
 }
 
-static void say_applied(const struct store_row *row,
-                        const struct store_event *ev, const char *shown,
-                        struct rrd_store_result *res) {
+static void report_applied(const struct store_row *row,
+                           const struct store_event *ev, const char *shown,
+                           struct rrd_store_result *res) {
   struct entry_trouble *tr = &row->e->trouble;
   long long t = (long long)row->t;
   if (tr->problem_rows == 0) {
@@ -277,29 +280,29 @@ void store_report(const struct store_row *row, const struct store_event *ev,
     shorten(row->e->path, shown, sizeof(shown));
   switch (ev->kind) {
   case STORE_APPLIED:
-    say_applied(row, ev, shown, res);
+    report_applied(row, ev, shown, res);
     break;
   case STORE_NOT_NEWER:
   case STORE_AHEAD:
-    say_dropped(row, ev, shown, res);
+    report_dropped(row, ev, shown, res);
     break;
   case STORE_SAME_SECOND:
   case STORE_UNAVAILABLE:
-    say_quiet(row, ev, shown, res);
+    report_quiet(row, ev, shown, res);
     break;
   case STORE_FOREIGN:
-    say_foreign(row, ev, shown, res);
+    report_foreign(row, ev, shown, res);
     break;
   case STORE_STILL_FOREIGN:
   case STORE_STILL_HELD:
-    say_still(row, ev, shown, res);
+    report_still(row, ev, shown, res);
     break;
   case STORE_HELD:
-    say_held(row, ev, shown, res);
+    report_held(row, ev, shown, res);
     break;
   case STORE_FAILED: {
     unsigned long suppressed = problem_begin(row, RRD_STORE_FAILED, res);
-    say_failed(row, ev, shown, res);
+    report_failed(row, ev, shown, res);
     problem_end(row, res, suppressed);
     break;
   }
