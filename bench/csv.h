@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The benchmark's CSV output: one row per (method, N) measured, appended to
- * the file named by --csv, which scripts/plot-bench turns into the plot of
- * docs/performance.md.  Columns:
+ * the file named by --csv, which scripts/plot-bench turns into a plot
+ * (docs/performance.md).  Columns:
  *
  *   method,N,us_per_guest,min_us,max_us,rounds,intervals,tree,note
  *

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * pvecg-bench-serve: how fast a running `pvecg serve` answers, and what
- * it costs in memory (docs/performance-serve.md).  serve-bench.sh makes
+ * it costs in memory (docs/performance.md).  serve-bench.sh makes
  * the files and starts the server; this program is the load:
  *
  *   pvecg-bench-serve --port P --path /api2/json/... [--clients N]

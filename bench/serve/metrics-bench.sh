@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The scrape benchmark of docs/performance-serve.md: GET /metrics of the
+# The scrape benchmark of docs/metrics.md (Cost): GET /metrics of the
 # built `pvecg serve` over GUESTS guest files (default 1,000) and a node,
 # each a full-size pve-vm-9.0 file, with a configuration per guest:
 #   1. files read by librrd (no daemon);

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The benchmark of docs/performance-serve.md: files of a year of rows made
-# by rrdtool from the layout tables (a guest with a legacy pve2 file, a
-# node), the built `pvecg serve` on a free loopback port, and
+# The benchmark of pvecg serve (docs/performance.md): files of a year of
+# rows made by rrdtool from the layout tables (a guest with a legacy pve2
+# file, a node), the built `pvecg serve` on a free loopback port, and
 # pvecg-bench-serve's keep-alive clients against it: for the day, week and
 # year views of the guest and the day view of the node, 1, 8 and 64
 # clients at once; then the server's peak resident memory.

@@ -35,6 +35,12 @@
 
 struct export_run_state;
 
+/* Posts one Prometheus remote write request, a message post owns from
+ * then on (http_sender_post_whole()), with a label naming it in a message.
+ * Returns 0 or an error with the reason in err. */
+typedef int (*export_run_post)(void *ctx, struct http_message *m,
+                               const char *label, char *err, size_t err_size);
+
 /* Where one file's export goes on from, and how far it got: what `pvecg
  * ship` keeps between its passes so that counters continue and no row is
  * sent twice over. */
@@ -49,8 +55,8 @@ struct export_resume {
    * before: it is not checked again (its legacy file still is). */
   bool layout_checked;
   /* in/out: the file (not its legacy one) read directly and kept open by
-   * the caller between calls, or NULL.  One given is refreshed
-   * (rrd_direct_refresh) and read instead of opening the file by its
+   * the caller between calls, or NULL.  One given, refreshed by the caller
+   * (rrd_direct_refresh), is read instead of opening the file by its
    * path; one that fails is closed and NULL comes back.  With keep_new, a
    * file opened here comes back in it, open, the caller's to close. */
   struct rrd_direct *kept;
@@ -96,6 +102,13 @@ struct export_run {
   struct http_sender *http;
   size_t batch_max;
   FILE *out;
+  /* Remote write with no sender of the run's: the files' samples gather
+   * into one request, posted through remote_post only when the caller
+   * says (export_run_remote_flush()), so that the caller decides which
+   * rows a request holds (`pvecg ship`: whole file slices, whose cursors
+   * move once that request is in). */
+  export_run_post remote_post;
+  void *remote_ctx;
 
   /* Filled in as files are exported. */
   struct export_count total; /* formatted */
@@ -131,6 +144,16 @@ int export_run_file(struct export_run *run, const struct export_file *file,
 int export_run_resume(struct export_run *run, const struct export_file *file,
                       time_t after, struct export_resume *resume, char *err,
                       size_t err_size);
+
+/* With remote_post: the protobuf bytes gathered for the next request (an
+ * upper bound), and posting them (0 when there are none, else as
+ * remote_post), or dropping them (a request that will not go). */
+size_t export_run_remote_size(const struct export_run *run);
+int export_run_remote_flush(struct export_run *run, char *err, size_t err_size);
+void export_run_remote_discard(struct export_run *run);
+/* The unit (a file's rows, see http_sender_post_whole()) the next file's
+ * rows start in the request gathered. */
+size_t export_run_remote_unit(const struct export_run *run);
 
 /* Writes what ends the output (OpenMetrics' "# EOF"), sends what is left
  * (UDP's last datagram) and releases the stream.  Returns 0 or a negative

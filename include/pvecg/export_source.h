@@ -37,7 +37,7 @@ struct export_source {
   const char *title;    /* a guest's name, "" when it has none */
   unsigned long step;   /* the rows' resolution in s (JSON says it), 0 */
   /* The file's cluster: NULL in a data directory without named clusters
-   * (nothing said), "" for its own files (CSV/JSON say ""), else the
+   * (no label), "" for its own files (CSV/JSON say ""), else the
    * name, which every format says. */
   const char *cluster;
   /* InfluxDB: a row's time in the unit the target's URL asks for

@@ -89,18 +89,29 @@ int http_sender_open(const struct http_sender_options *options,
 int http_sender_post(struct http_sender *sender, const char *body, size_t len,
                      const char *label, char *err, size_t err_size);
 
+/* A Prometheus remote write request the sender may ask for in parts:
+ * `units` in order (a file's rows each), any run [from, to) of them
+ * encoded as a request body of its own (malloc'ed) with its samples. */
+struct http_message {
+  void *data;
+  size_t units;
+  int (*encode)(void *data, size_t from, size_t to, char **body, size_t *len,
+                size_t *samples);
+  void (*free)(void *data);
+};
+
 /*
- * Hands over a body that is one message, never cut between lines: a
- * Prometheus remote write request carrying `samples` samples.  Its
- * answers: taken; a 4xx other than 401, 403, 404, 405, 413 and 429
- * refuses its samples, which are counted by the refusal the store names
- * (store_refusal_of()) while the batches after it still go; 413 is the
- * target's refusal (-EPROTO: a smaller --batch-bytes fixes it); the rest
- * as http_sender_post().
+ * Hands over a message (the sender owns it from then on, failing or not),
+ * never cut between units.  Its answers: taken; a 4xx other than 401,
+ * 403, 404, 405, 413 and 429 refuses samples (Prometheus rolls back the
+ * whole request at its first old sample): the message goes again in
+ * halves, down to the units refused alone, which are skipped and counted
+ * by the refusal the store names (store_refusal_of()), the rest taken
+ * (http_whole.h); a 413 halves it too and lowers http_sender_cap(); the
+ * rest as http_sender_post().
  */
-int http_sender_post_whole(struct http_sender *sender, const char *body,
-                           size_t len, size_t samples, const char *label,
-                           char *err, size_t err_size);
+int http_sender_post_whole(struct http_sender *sender, struct http_message *m,
+                           const char *label, char *err, size_t err_size);
 
 /* Waits for the last batch.  Returns 0 or a failed batch's error, as
  * http_sender_post(). */
@@ -117,7 +128,7 @@ struct http_sender_stats {
   size_t skipped[2]; /* lines skipped alone: [0] too large, [1] unparsable */
   char partial_answer[STORE_WORDS_SIZE]; /* the latest partial write's */
   /* Whole messages (http_sender_post_whole): samples taken, and those of
-   * requests refused, by refusal, with the latest refusal's words. */
+   * units refused, by refusal, with the latest refusal's words. */
   size_t samples;
   size_t refused;
   size_t refused_by[STORE_REFUSALS];
@@ -138,14 +149,16 @@ size_t http_sender_cap(struct http_sender *sender);
 /* Sets that size (0: none), for the batches posted after. */
 void http_sender_set_cap(struct http_sender *sender, size_t cap);
 
-/* A line of a delivered batch that the store would not take alone. */
+/* A line of a delivered batch that the store would not take alone; or
+ * (why STORE_REFUSED) units of a message whose samples it refused. */
 struct http_sender_skip {
   size_t batch;           /* its batch's number */
-  size_t offset;          /* in that batch */
-  enum store_verdict why; /* STORE_TOO_LARGE or STORE_BAD_LINE */
-  char line[120];         /* its start, quoted */
+  size_t offset;          /* in that batch; a message's: its first unit */
+  enum store_verdict why; /* STORE_TOO_LARGE, STORE_BAD_LINE, STORE_REFUSED */
+  char line[120];         /* its start, quoted ("" for units) */
   char time[24];          /* its last field (the time), "" when none */
   char words[STORE_WORDS_SIZE];
+  size_t units, samples; /* units: how many, and their samples */
 };
 #define HTTP_SENDER_SKIPS_KEPT 256 /* more are counted only */
 

@@ -6,7 +6,7 @@
  * joined in front of the 9.0 rows, and how rows become the API's JSON.
  * cmd_rrddata.c does the reading; `pvecg graph` uses the same windows.
  *
- * The rules (PVE's PVE::RRD::create_rrd_data, and docs/pvecg.md):
+ * The rules (PVE's PVE::RRD::create_rrd_data, and pvecg-rrddata(1)):
  *   CTIME = RESO * floor(now / RESO); fetch -r RESO -s CTIME - RESO*ROWS
  *   -e CTIME - 1.  If the legacy file exists and its last update L is after
  *   that start, the legacy file is fetched with its own table's RESO/ROWS

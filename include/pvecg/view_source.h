@@ -19,7 +19,7 @@
 #include <time.h>
 
 /* Where the files are unless --data-dir says otherwise: the DataDir of
- * the deployments in docs/deployment.md. */
+ * the deployments in docs/node.md. */
 #define PVECG_DEFAULT_DATA_DIR "/var/lib/pvecg"
 
 /* getopt_long values of the shared options (beyond any short option). */
@@ -71,7 +71,7 @@ void view_args_init(struct view_args *args);
 
 /*
  * Takes one parsed option.  Returns 0, -ENOENT when opt is not a shared
- * option, or -EINVAL for a bad value (said on stderr, as "<cmd>: ...").
+ * option, or -EINVAL for a bad value (printed on stderr, as "<cmd>: ...").
  */
 int view_args_set(struct view_args *args, int opt, const char *value,
                   const char *cmd);
@@ -85,7 +85,7 @@ struct view_source {
 
 /*
  * Resolves the file the arguments name (exactly one of --vmid, --node,
- * --file; --timeframe given).  Returns 0 or -EINVAL, said on stderr.
+ * --file; --timeframe given).  Returns 0 or -EINVAL, printed on stderr.
  */
 int view_source_resolve(const struct view_args *args, const char *cmd,
                         struct view_source *ret);

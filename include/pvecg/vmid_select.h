@@ -16,11 +16,12 @@
 #include <stdint.h>
 
 /* Limits on a "/regex/" entry, so that compiling it stays cheap (glibc's
- * regcomp is exponential in stacked repetitions): its pattern length, its
- * repetition operators (* + ? {), its counted ones ({n,m}), each count at
- * most 9 -- a VMID has at most 9 digits. */
+ * regcomp is exponential in stacked and nested repetitions): its pattern
+ * length, its repetition operators (* + ? {), never two in a row, its
+ * counted ones ({n,m}), each count at most 9 -- a VMID has at most 9
+ * digits. */
 #define VMID_SELECT_PATTERN_MAX 64
-#define VMID_SELECT_REPEATS_MAX 8
+#define VMID_SELECT_REPEATS_MAX 6
 #define VMID_SELECT_COUNTS_MAX 2
 
 struct vmid_select;

@@ -10,7 +10,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 
-/* Takes one option: 0, or non-zero to refuse its value (having said why,
+/* Takes one option: 0, or non-zero to refuse its value (having printed why,
  * or leaving it to the usage text). */
 typedef int cli_option_fn(void *ctx, int opt, const char *value);
 
@@ -22,7 +22,7 @@ struct cli_command {
 };
 
 /* Returns 0 when every option was taken and no operand is left, 1 after
- * --help (the usage on stdout), -EINVAL after a usage error (said on
+ * --help (the usage on stdout), -EINVAL after a usage error (printed on
  * stderr). */
 int cli_options_read(const struct cli_command *command, int argc, char **argv,
                      cli_option_fn *set, void *ctx);

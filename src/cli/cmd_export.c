@@ -27,7 +27,7 @@
 #define EXPORT_DEFAULT_TIMEOUT 10.0
 #define DEFAULT_CONFIG_DIR "/etc/pve"
 #define ERR_SIZE 1024
-#define SKIPS_SAID 10 /* lines skipped said one by one */
+#define SKIPS_LOGGED_MAX 10 /* lines skipped logged one by one */
 
 /* Lines the receiver took so far. */
 static size_t lines_sent(struct export_args *a) {
@@ -38,26 +38,31 @@ static size_t lines_sent(struct export_args *a) {
   return a->run.format == EXPORT_REMOTE_WRITE ? st.samples : st.lines;
 }
 
-/* Lines the server would not take alone, each said (the first few). */
+/* Lines the server would not take alone, each logged (the first few). */
 static void report_skipped(struct export_args *a,
                            const struct http_sender_stats *st) {
-  struct http_sender_skip skip[SKIPS_SAID];
-  size_t n = http_sender_take_skips(a->run.http, 0, skip, SKIPS_SAID);
-  for (size_t i = 0; i < n; i++)
+  struct http_sender_skip skip[SKIPS_LOGGED_MAX];
+  size_t n = http_sender_take_skips(a->run.http, 0, skip, SKIPS_LOGGED_MAX);
+  size_t printed = 0;
+  for (size_t i = 0; i < n; i++) {
+    if (skip[i].why == STORE_REFUSED)
+      continue; /* remote write's: the samples refused are logged below */
+    printed++;
     fprintf(stderr,
             CMD ": batch %zu: a line %s was skipped (time %s): %s: %s\n",
             skip[i].batch,
             skip[i].why == STORE_BAD_LINE ? "the server cannot parse"
                                           : "too large for the server",
             skip[i].time, skip[i].line, skip[i].words);
+  }
   size_t all = st->skipped[0] + st->skipped[1];
-  if (all > n)
-    fprintf(stderr, CMD ": and %zu more lines skipped\n", all - n);
+  if (all > printed)
+    fprintf(stderr, CMD ": and %zu more lines skipped\n", all - printed);
 }
 
 /* What the server kept back from batches it otherwise took (InfluxDB's
  * "partial write", by reason), the lines it would not take, the size it
- * takes: said once at the end. */
+ * takes: logged once at the end. */
 static void report_dropped(struct export_args *a) {
   struct http_sender_stats st = {0};
   if (a->run.http == NULL)
@@ -198,21 +203,8 @@ static int open_sender(struct export_args *a) {
   int r = 0;
   signal(SIGPIPE, SIG_IGN);
   if (a->http) {
-    struct http_sender_options o = {.url = a->to, .timeout = a->timeout};
-    o.token = a->token[0] != '\0' ? a->token : NULL;
-    o.ca_file = a->ca_file;
-    o.headers = a->headers;
-    if (a->run.format == EXPORT_REMOTE_WRITE) {
-      /* the spec's headers before the user's */
-      static const char *const rw[] = {
-          "Content-Encoding: snappy",
-          "X-Prometheus-Remote-Write-Version: 0.1.0"};
-      memmove(a->headers + 2, a->headers, a->header_count * sizeof(char *));
-      a->headers[0] = rw[0];
-      a->headers[1] = rw[1];
-      a->headers[a->header_count + 2] = NULL;
-      o.content_type = "application/x-protobuf";
-    }
+    struct http_sender_options o;
+    export_args_http_options(a, &o);
     r = http_sender_open(&o, &a->run.http, err, sizeof(err));
   } else {
     r = net_sender_open(&a->target, a->timeout, NULL, &a->run.net, err,

@@ -36,7 +36,8 @@
 
 static const char usage_text[] =
     "usage: pvecg ship --pve-metric-server ID | --format "
-    "influx|prometheus|graphite --to URL\n"
+    "influx|prometheus|remote-write|graphite\n"
+    "                  --to URL [--header 'NAME: value' ...]\n"
     "                  [--state-dir DIR] [--interval SECONDS] [--once]\n"
     "                  [--since T] [--resend SECONDS] [--names pve|pvecg]\n"
     "                  [--token-file FILE] [--ca-file FILE] [--timeout S]\n"
@@ -67,7 +68,8 @@ static const char usage_text[] =
     "  --to URL         http(s)://... with influx (InfluxDB /write?db=,\n"
     "                   /api/v2/write?..., VictoriaMetrics /write) or\n"
     "                   prometheus (VictoriaMetrics /api/v1/import/"
-    "prometheus);\n"
+    "prometheus)\n"
+    "                   or remote-write (Prometheus, Mimir /api/v1/write);\n"
     "                   tcp://HOST:PORT with graphite (carbon)\n"
     "  --state-dir DIR  cursors and totals (" DEFAULT_STATE_DIR "), one\n"
     "                   shipper at a time\n"
@@ -198,10 +200,11 @@ static int check(struct ship_args *s) {
   if (a->to == NULL)
     return bad("--to is required", "");
   bool graphite = f == EXPORT_GRAPHITE && !a->http && !a->target.udp;
-  bool http = a->http && (f == EXPORT_INFLUX || f == EXPORT_PROMETHEUS);
+  bool http = a->http && (f == EXPORT_INFLUX || f == EXPORT_PROMETHEUS ||
+                          f == EXPORT_REMOTE_WRITE);
   if (!graphite && !http)
-    return bad("ship takes --format influx or prometheus with an http(s):// "
-               "--to, graphite with tcp://",
+    return bad("ship takes --format influx, prometheus or remote-write with "
+               "an http(s):// --to, graphite with tcp://",
                a->to);
   struct ship_options *o = &s->options;
   o->run = a->run;
@@ -209,14 +212,8 @@ static int check(struct ship_args *s) {
   o->to = s->shown;
   shown_target(a->to, s->shown, sizeof(s->shown));
   o->http = a->http;
-  o->http_options =
-      (struct http_sender_options){.url = a->to,
-                                   .token = a->token[0] ? a->token : NULL,
-                                   .ca_file = a->ca_file,
-                                   .insecure = a->insecure,
-                                   .timeout = a->timeout,
-                                   /* the next pass is the shipper's retry */
-                                   .tries = 2};
+  export_args_http_options(a, &o->http_options);
+  o->http_options.tries = 2; /* the next pass is the shipper's retry */
   o->net_target = a->target;
   o->timeout = a->timeout;
   o->since = a->since != NULL ? a->run.since : 0;

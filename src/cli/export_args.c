@@ -367,6 +367,7 @@ static const struct option shared[] = {
     {"node-name", required_argument, NULL, OPT_NODE_NAME},
     {"unknown-guests", required_argument, NULL, OPT_UNKNOWN},
     {"prefix", required_argument, NULL, OPT_PREFIX},
+    {"header", required_argument, NULL, OPT_HEADER},
     {"help", no_argument, NULL, 'h'},
 };
 
@@ -393,6 +394,28 @@ int export_args_finish(struct export_args *a) {
   return check_args(a);
 }
 
+void export_args_http_options(struct export_args *a,
+                              struct http_sender_options *o) {
+  static const char *const rw[] = {"Content-Encoding: snappy",
+                                   "X-Prometheus-Remote-Write-Version: 0.1.0"};
+  bool remote = a->run.format == EXPORT_REMOTE_WRITE;
+  if (remote && !a->remote_headers) {
+    memmove(a->headers + 2, a->headers, a->header_count * sizeof(char *));
+    a->headers[0] = rw[0];
+    a->headers[1] = rw[1];
+    a->headers[a->header_count + 2] = NULL;
+    a->remote_headers = true;
+  }
+  *o = (struct http_sender_options){
+      .url = a->to,
+      .token = a->token[0] != '\0' ? a->token : NULL,
+      .ca_file = a->ca_file,
+      .insecure = a->insecure,
+      .timeout = a->timeout,
+      .content_type = remote ? "application/x-protobuf" : NULL,
+      .headers = a->headers};
+}
+
 static int take_option(void *a, int opt, const char *value) {
   return export_args_option(a, opt, value) < 0 ? -EINVAL : 0;
 }
@@ -405,7 +428,6 @@ int export_args_parse(int argc, char **argv, struct export_args *a) {
       {"cluster", required_argument, NULL, OPT_CLUSTER},
       {"until", required_argument, NULL, OPT_UNTIL},
       {"quiet", no_argument, NULL, OPT_QUIET},
-      {"header", required_argument, NULL, OPT_HEADER},
   };
   struct option options[EXPORT_OPTIONS_MAX];
   export_options_join(own, sizeof(own) / sizeof(own[0]), options);

@@ -34,6 +34,7 @@ struct export_args {
    * write's two before them */
   const char *headers[EXPORT_HEADERS_MAX + 3];
   size_t header_count;
+  bool remote_headers; /* remote write's two are in headers */
   struct export_files files;
   struct export_run run;
 };
@@ -73,7 +74,7 @@ int export_args_parse(int argc, char **argv, struct export_args *a);
 
 /* A command's own options, then the ones export and ship share (with
  * --help), ended for getopt_long.  own holds at most EXPORT_OPTIONS_MAX -
- * 17 entries. */
+ * 18 entries. */
 #define EXPORT_OPTIONS_MAX 32
 void export_options_join(const struct option *own, size_t n,
                          struct option out[EXPORT_OPTIONS_MAX]);
@@ -84,5 +85,11 @@ int export_args_option(struct export_args *a, int opt, const char *value);
 /* Once every option is read: the defaults, and the options checked
  * against each other.  0 or -EINVAL with the reason on stderr. */
 int export_args_finish(struct export_args *a);
+
+/* The HTTP sender's options the arguments say: URL, token, CA, timeout,
+ * the --header lines and, for remote write, the spec's headers before
+ * them and protobuf's content type. */
+void export_args_http_options(struct export_args *a,
+                              struct http_sender_options *o);
 
 #endif

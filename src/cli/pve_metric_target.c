@@ -65,7 +65,7 @@ static int read_cfg(const char *dir, const char *id,
   return 0;
 }
 
-/* The entry, whole and enabled, or NULL having said why. */
+/* The entry, whole and enabled, or NULL having printed why. */
 static const struct pve_metric_server *
 entry_of(const struct pve_status_cfg *c, const char *dir, const char *id) {
   const struct pve_metric_server *e = pve_status_cfg_find(c, id);

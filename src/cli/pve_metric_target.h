@@ -43,7 +43,7 @@ struct pve_metric_target {
  * Sets a's target, format, token, prefix and batch size from the entry id
  * of a->config_dir's status.cfg (t holds the strings a points to).  An
  * explicit --to, --format, --token-file or --prefix is refused beside it.
- * Returns 0, or -EINVAL having said why and what fixes it on stderr.
+ * Returns 0, or -EINVAL having printed why and what fixes it on stderr.
  */
 int pve_metric_target(struct export_args *a, const char *id,
                       const struct pve_metric_ack *ack,
@@ -54,8 +54,8 @@ int pve_metric_target(struct export_args *a, const char *id,
 /* The entries of config_dir's status.cfg that `all` ships to, in file
  * order, into ids: the enabled ones that acknowledge (InfluxDB over
  * HTTP(S), Graphite over TCP, or over UDP with ack's transport); each
- * other one is said on stderr with why it is left out.  Returns how many (0:
- * none, said), or -EINVAL having said why the file cannot be read. */
+ * other one is printed on stderr with why it is left out.  Returns how many (0:
+ * none, logged), or -EINVAL having printed why the file cannot be read. */
 int pve_metric_all(const char *config_dir, const struct pve_metric_ack *ack,
                    char ids[][PVE_METRIC_ID_MAX + 1], size_t max);
 

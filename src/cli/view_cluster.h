@@ -13,7 +13,7 @@
 /*
  * Sets args->cluster (to buf) when the local data directory has named
  * clusters, --cluster was not given and a --vmid/--node file is in one of
- * them only.  Returns 0, or -EEXIST when several clusters have it (said
+ * them only.  Returns 0, or -EEXIST when several clusters have it (printed
  * on stderr as "<cmd>: ...").
  */
 int view_cluster_pick(struct view_args *args, const char *cmd,

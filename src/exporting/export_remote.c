@@ -7,7 +7,7 @@
  */
 #include "export_remote.h"
 
-#include "remote_write.h"
+#include "remote_request.h"
 #include "pvecg/export_names.h"
 #include "pvecg/rrd_file_name.h"
 
@@ -24,23 +24,12 @@
 #define SERIES_HEAD_MAX 6
 #define LABELS_MAX (3 + EXPORT_GUEST_INFO_LABELS)
 
-struct pending_series {
-  size_t label_at, label_count, sample_at, sample_count;
-};
-
 struct export_remote {
   export_remote_post post;
   void *ctx;
   size_t max;
-  char *text; /* labels' names and values, NUL-ended */
-  size_t text_len, text_cap;
-  size_t *label; /* offsets into text: name, value, name, value... */
-  size_t label_len, label_cap;
-  struct remote_write_sample *sample;
-  size_t sample_len, sample_cap;
-  struct pending_series *series;
-  size_t series_len, series_cap;
-  size_t size; /* the request's bytes, at most */
+  struct remote_request *q; /* the request being gathered */
+  size_t size;              /* its bytes, at most */
   size_t requests;
 };
 
@@ -58,14 +47,14 @@ static void *room(void *p, size_t *cap, size_t len, size_t more, size_t elem) {
   return q;
 }
 
-/* Grows array field of rw for `more` elements, or returns -ENOMEM. */
-#define GROW(rw, field, more)                                                  \
+/* Grows array field of request q for `more` elements, or returns -ENOMEM. */
+#define GROW(q, field, more)                                                   \
   do {                                                                         \
-    void *p_ = room((rw)->field, &(rw)->field##_cap, (rw)->field##_len,        \
-                    (more), sizeof(*(rw)->field));                             \
+    void *p_ = room((q)->field, &(q)->field##_cap, (q)->field##_len, (more),   \
+                    sizeof(*(q)->field));                                      \
     if (p_ == NULL)                                                            \
       return -ENOMEM;                                                          \
-    (rw)->field = p_;                                                          \
+    (q)->field = p_;                                                           \
   } while (0)
 
 struct export_remote *export_remote_new(export_remote_post post, void *ctx,
@@ -75,17 +64,23 @@ struct export_remote *export_remote_new(export_remote_post post, void *ctx,
     rw->post = post;
     rw->ctx = ctx;
     rw->max = max;
+    rw->q = remote_request_new();
+  }
+  if (rw != NULL && rw->q == NULL) {
+    free(rw);
+    rw = NULL;
   }
   return rw;
 }
 
 static int add_text(struct export_remote *rw, const char *s) {
+  struct remote_request *q = rw->q;
   size_t n = strlen(s) + 1;
-  GROW(rw, text, n);
-  GROW(rw, label, 1);
-  memcpy(rw->text + rw->text_len, s, n);
-  rw->label[rw->label_len++] = rw->text_len;
-  rw->text_len += n;
+  GROW(q, text, n);
+  GROW(q, label, 1);
+  memcpy(q->text + q->text_len, s, n);
+  q->label[q->label_len++] = q->text_len;
+  q->text_len += n;
   rw->size += n + 4; /* its field's tag and length, the label's */
   return 0;
 }
@@ -93,10 +88,11 @@ static int add_text(struct export_remote *rw, const char *s) {
 /* A new series of these labels (sorted by name) in the request. */
 static int begin_series(struct export_remote *rw,
                         const struct remote_write_label *l, size_t n) {
-  GROW(rw, series, 1);
-  struct pending_series *ps = &rw->series[rw->series_len++];
-  *ps = (struct pending_series){.label_at = rw->label_len / 2,
-                                .sample_at = rw->sample_len};
+  struct remote_request *q = rw->q;
+  GROW(q, series, 1);
+  struct remote_request_series *ps = &q->series[q->series_len++];
+  *ps = (struct remote_request_series){.label_at = q->label_len / 2,
+                                       .sample_at = q->sample_len};
   rw->size += SERIES_HEAD_MAX;
   for (size_t i = 0; i < n; i++) {
     if (l[i].value[0] == '\0')
@@ -108,53 +104,42 @@ static int begin_series(struct export_remote *rw,
   return 0;
 }
 
-/* The gathered request, encoded, compressed and posted. */
+/* The gathered request handed to post, which owns it from then on. */
 static int post(struct export_remote *rw, char *err, size_t err_size) {
-  size_t nl = rw->label_len / 2, ns = rw->series_len;
-  struct remote_write_label *labels = malloc((nl ? nl : 1) * sizeof(*labels));
-  struct remote_write_series *series = malloc((ns ? ns : 1) * sizeof(*series));
-  int r = labels != NULL && series != NULL ? 0 : -ENOMEM;
-  for (size_t i = 0; r == 0 && i < nl; i++)
-    labels[i] = (struct remote_write_label){rw->text + rw->label[2 * i],
-                                            rw->text + rw->label[2 * i + 1]};
-  for (size_t i = 0; r == 0 && i < ns; i++) {
-    const struct pending_series *p = &rw->series[i];
-    series[i] = (struct remote_write_series){
-        labels + p->label_at, p->label_count, rw->sample + p->sample_at,
-        p->sample_count};
-  }
-  size_t len = r == 0 ? remote_write_size(series, ns) : 0;
-  unsigned char *body = r == 0 ? malloc(len ? len : 1) : NULL;
-  char *z = NULL;
-  size_t zlen = 0;
-  if (body == NULL ||
-      remote_write_compress(body, remote_write_encode(series, ns, body), &z,
-                            &zlen) < 0)
-    r = -ENOMEM;
-  if (r == -ENOMEM)
+  struct remote_request *next = remote_request_new();
+  if (next == NULL) {
     snprintf(err, err_size, "out of memory");
-  if (r == 0) {
-    char label[96];
-    rw->requests++;
-    snprintf(label, sizeof(label), "request %zu (%zu samples, %zu bytes)",
-             rw->requests, rw->sample_len, zlen);
-    r = rw->post(rw->ctx, z, zlen, rw->sample_len, label, err, err_size);
+    export_remote_discard(rw);
+    return -ENOMEM;
   }
-  free(z);
-  free(body);
-  free(series);
-  free(labels);
-  rw->text_len = rw->label_len = rw->sample_len = rw->series_len = 0;
+  char label[96];
+  size_t samples = rw->q->sample_len;
+  rw->requests++;
+  snprintf(label, sizeof(label), "request %zu (%zu samples)", rw->requests,
+           samples);
+  struct http_message m = remote_request_message(rw->q);
+  rw->q = next;
   rw->size = 0;
-  return r;
+  return rw->post(rw->ctx, &m, label, err, err_size);
+}
+
+size_t export_remote_size(const struct export_remote *rw) { return rw->size; }
+
+size_t export_remote_unit(const struct export_remote *rw) {
+  return remote_request_next_unit(rw->q);
+}
+
+void export_remote_discard(struct export_remote *rw) {
+  remote_request_clear(rw->q);
+  rw->size = 0;
 }
 
 int export_remote_flush(struct export_remote *rw, char *err, size_t err_size) {
-  return rw->sample_len > 0 ? post(rw, err, err_size) : 0;
+  return rw->q->sample_len > 0 ? post(rw, err, err_size) : 0;
 }
 
 static bool full(const struct export_remote *rw) {
-  return rw->sample_len > 0 && rw->size + SAMPLE_BYTES_MAX > rw->max;
+  return rw->q->sample_len > 0 && rw->size + SAMPLE_BYTES_MAX > rw->max;
 }
 
 /* A series of these labels, in a request with room for a sample: a
@@ -172,15 +157,16 @@ static int open_series(struct export_remote *rw,
 static int add_sample(struct export_remote *rw,
                       const struct remote_write_label *l, size_t n, double v,
                       time_t t, char *err, size_t err_size) {
-  if (full(rw) && rw->series[rw->series_len - 1].sample_count > 0) {
+  if (full(rw) && rw->q->series[rw->q->series_len - 1].sample_count > 0) {
     int r = open_series(rw, l, n, err, err_size);
     if (r < 0)
       return r;
   }
-  GROW(rw, sample, 1);
-  rw->sample[rw->sample_len++] =
+  struct remote_request *q = rw->q;
+  GROW(q, sample, 1);
+  q->sample[q->sample_len++] =
       (struct remote_write_sample){v, (int64_t)t * 1000};
-  rw->series[rw->series_len - 1].sample_count++;
+  q->series[q->series_len - 1].sample_count++;
   rw->size += SAMPLE_BYTES_MAX;
   return 0;
 }
@@ -262,8 +248,9 @@ int export_remote_file(struct export_remote *rw, const struct export_series *s,
       {"cluster", EXPORT_SOURCE_CLUSTERED(src) ? src->cluster : ""},
       {"id", id}};
   *samples = 0;
-  int r = 0;
-  if (info != NULL)
+  /* a file's rows are a unit: what a store refuses is skipped by file */
+  int r = remote_request_unit(rw->q);
+  if (r == 0 && info != NULL)
     r = add_info(rw, s, where, src, info, samples, err, err_size);
   struct export_family f[EXPORT_FAMILIES_MAX];
   size_t nf = export_series_families(s, src, f);
@@ -280,9 +267,6 @@ int export_remote_file(struct export_remote *rw, const struct export_series *s,
 void export_remote_free(struct export_remote *rw) {
   if (rw == NULL)
     return;
-  free(rw->text);
-  free(rw->label);
-  free(rw->sample);
-  free(rw->series);
+  remote_request_free(rw->q);
   free(rw);
 }

@@ -14,14 +14,17 @@
 
 #include "export_openmetrics.h"
 
+#include "pvecg/http_sender.h"
+
 #include <stddef.h>
 
 struct export_remote;
 
-/* Posts one request: its snappy body, the samples in it and a label that
- * names it in a message.  Returns 0 or an error with the reason in err. */
-typedef int (*export_remote_post)(void *ctx, const char *body, size_t len,
-                                  size_t samples, const char *label, char *err,
+/* Posts one request, a message post owns from then on (its units: the
+ * files' rows, see remote_request.h), with a label that names it in a
+ * message.  Returns 0 or an error with the reason in err. */
+typedef int (*export_remote_post)(void *ctx, struct http_message *m,
+                                  const char *label, char *err,
                                   size_t err_size);
 
 /* Returns NULL when out of memory. */
@@ -36,6 +39,15 @@ int export_remote_file(struct export_remote *rw, const struct export_series *s,
                        const struct export_source *src,
                        const struct export_guest_info *info, size_t *samples,
                        char *err, size_t err_size);
+
+/* The bytes of protobuf gathered for the next request, at most. */
+size_t export_remote_size(const struct export_remote *rw);
+
+/* The unit the next file's rows start in the request gathered. */
+size_t export_remote_unit(const struct export_remote *rw);
+
+/* Forgets what is gathered, posting nothing. */
+void export_remote_discard(struct export_remote *rw);
 
 /* Posts what is gathered.  0 or an error as export_remote_file(). */
 int export_remote_flush(struct export_remote *rw, char *err, size_t err_size);

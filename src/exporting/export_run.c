@@ -30,7 +30,6 @@
 #define WHY_SIZE 512
 /* A file kept open between passes has its whole header checked again this
  * often (s); between, only what an update writes is read. */
-#define EXPORT_RECHECK_SECONDS 600
 /* "[<cluster>/]qemu/<vmid>", "[<cluster>/]node/<name>" */
 #define SHOWN_SIZE (2 * RRD_FILE_NAME_MAX + 16)
 
@@ -84,12 +83,48 @@ static bool sending(const struct export_run *run) {
 }
 
 /* Remote write's requests go to the HTTP sender whole. */
-static int post_whole(void *ctx, const char *body, size_t len, size_t samples,
-                      const char *label, char *err, size_t err_size) {
-  return http_sender_post_whole(ctx, body, len, samples, label, err, err_size);
+static int post_whole(void *ctx, struct http_message *m, const char *label,
+                      char *err, size_t err_size) {
+  return http_sender_post_whole(ctx, m, label, err, err_size);
+}
+
+/* Remote write's requests: posted whole to the run's sender as they fill
+ * up, or gathered until the caller posts them (remote_post). */
+static int begin_remote(struct export_run *run) {
+  struct export_run_state *st = run->state;
+  if (run->remote_post != NULL)
+    st->remote = export_remote_new(run->remote_post, run->remote_ctx, SIZE_MAX);
+  else if (run->http != NULL)
+    st->remote = export_remote_new(post_whole, run->http, run->batch_max);
+  else
+    return -EINVAL;
+  return st->remote != NULL ? 0 : -ENOMEM;
+}
+
+size_t export_run_remote_size(const struct export_run *run) {
+  return run->state->remote != NULL ? export_remote_size(run->state->remote)
+                                    : 0;
+}
+
+int export_run_remote_flush(struct export_run *run, char *err,
+                            size_t err_size) {
+  return run->state->remote != NULL
+             ? export_remote_flush(run->state->remote, err, err_size)
+             : 0;
+}
+
+size_t export_run_remote_unit(const struct export_run *run) {
+  return run->state->remote != NULL ? export_remote_unit(run->state->remote)
+                                    : 0;
+}
+
+void export_run_remote_discard(struct export_run *run) {
+  if (run->state->remote != NULL)
+    export_remote_discard(run->state->remote);
 }
 
 int export_run_begin(struct export_run *run) {
+  int r;
   if (run->daemon != NULL &&
       rrdcached_client_new(run->daemon, &run->client) < 0)
     return -EINVAL;
@@ -98,12 +133,8 @@ int export_run_begin(struct export_run *run) {
   if (run->batch_max == 0)
     run->batch_max =
         run->http != NULL ? EXPORT_HTTP_BATCH_BYTES : NET_BATCH_BYTES;
-  if (run->format == EXPORT_REMOTE_WRITE && run->http == NULL)
-    return -EINVAL;
-  if (run->format == EXPORT_REMOTE_WRITE &&
-      (run->state->remote =
-           export_remote_new(post_whole, run->http, run->batch_max)) == NULL)
-    return -ENOMEM;
+  if (run->format == EXPORT_REMOTE_WRITE && (r = begin_remote(run)) < 0)
+    return r;
   if (!sending(run)) {
     if (run->out == NULL)
       run->out = stdout;
@@ -360,18 +391,14 @@ static struct export_resume *keeper(const struct export_run *run,
   return part->legacy ? NULL : run->resume;
 }
 
-/* The part's file read directly: the one the caller keeps open, its header
- * read again, else opened by its path (and kept where the caller may). */
+/* The part's file read directly: the one the caller keeps open (and has
+ * refreshed), else opened by its path (and kept where the caller may). */
 static int open_direct(struct export_run *run, const struct part *part,
                        struct rrd_direct **direct) {
   struct export_resume *res = keeper(run, part);
   if (res != NULL && res->kept != NULL) {
-    if (rrd_direct_refresh(res->kept, EXPORT_RECHECK_SECONDS) == 0) {
-      *direct = res->kept;
-      return 0;
-    }
-    rrd_direct_close(res->kept); /* changed or unreadable: opened anew */
-    res->kept = NULL;
+    *direct = res->kept;
+    return 0;
   }
   int r = rrd_direct_open(part->path, part->layout, direct);
   if (r == 0 && res != NULL && res->keep_new)

@@ -41,6 +41,8 @@ const char *rrd_cluster_name_problem(const char *name) {
            "'\\' or a control character, or longer than 64 bytes)";
   if (name[0] == '.')
     return "it begins with '.'";
+  if (strchr(name, ' ') != NULL) /* the owners file splits lines at spaces */
+    return "it contains a space";
   for (size_t i = 0; i < rrd_layouts_count; i++)
     if (strcmp(name, rrd_layouts[i]->name) == 0)
       return "it is the name of a layout's directory";

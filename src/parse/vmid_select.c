@@ -57,27 +57,32 @@ static int add_exact(struct vmid_select *s, uint32_t vmid) {
 
 /*
  * Why a pattern is refused before regcomp, or NULL.  glibc's regcomp takes
- * time and memory exponential in stacked repetitions ("/.++++...+/" with
- * 40 '+', or "/a{99}{99}{99}/", exhaust gigabytes), and collectd's config
- * must not be able to stall it.  A VMID has at most 9 digits, so these
- * limits cost no useful pattern.
+ * time and memory exponential in stacked and nested repetitions
+ * ("/a{99}{99}{99}/" takes gigabytes, "/^1****+++/" minutes, eight nested
+ * "(...*)+" seconds), and collectd's config must not be able to stall it.
+ * Adjacent repetition operators are undefined in POSIX EREs anyway, and a
+ * VMID has at most 9 digits, so these limits cost no useful pattern.
  */
 static const char *pattern_problem(const char *pattern, size_t len) {
   size_t repeats = 0, counts = 0, digits = 0;
-  bool in_count = false;
+  bool in_count = false, after_repeat = false;
   if (len > VMID_SELECT_PATTERN_MAX)
     return "longer than 64 characters";
   for (size_t i = 0; i < len; i++) {
     char c = pattern[i];
-    repeats += strchr("*+?{", c) != NULL;
+    bool repeat = strchr("*+?{", c) != NULL;
+    if (repeat && after_repeat)
+      return "a repetition operator right after another";
+    repeats += repeat;
     counts += c == '{';
+    after_repeat = (repeat && c != '{') || (in_count && c == '}');
     in_count = c == '{' || (in_count && c != '}');
     digits = in_count && c >= '0' && c <= '9' ? digits + 1 : 0;
     if (digits > 1)
       return "a repetition count above 9";
   }
   if (repeats > VMID_SELECT_REPEATS_MAX)
-    return "more than 8 repetition operators";
+    return "more than 6 repetition operators";
   if (counts > VMID_SELECT_COUNTS_MAX)
     return "more than 2 counted repetitions";
   return NULL;

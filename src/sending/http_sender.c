@@ -9,6 +9,7 @@
 
 #include "sent_lines.h"
 #include "http_split.h"
+#include "http_whole.h"
 
 #include <curl/curl.h>
 #include <errno.h>
@@ -52,10 +53,10 @@ struct http_sender {
   char *body;
   size_t len, capacity;
   char label[LABEL_SIZE];
-  size_t batch;   /* the number of the batch in the slot */
-  bool whole;     /* one message (http_sender_post_whole) */
-  size_t samples; /* of that message */
-  size_t cap;     /* bytes per request known to pass, 0: any */
+  size_t batch;            /* the number of the batch in the slot */
+  bool whole;              /* a message (http_sender_post_whole) */
+  struct http_message msg; /* that message, the slot's own */
+  size_t cap;              /* bytes per request known to pass, 0: any */
   /* The first failure, under lock: nothing is sent after it. */
   int failed;
   char error[ERROR_SIZE];
@@ -350,6 +351,23 @@ static void keep_skips(struct http_sender *s, const char *body,
   }
 }
 
+/* Under lock: the units of a delivered message skipped, kept for the
+ * caller to name. */
+static void keep_whole_skips(struct http_sender *s,
+                             const struct http_whole_outcome *o) {
+  for (size_t i = 0; i < o->skips && s->skips_kept < HTTP_SENDER_SKIPS_KEPT;
+       i++) {
+    const struct http_whole_skip *k = &o->skip[i];
+    struct http_sender_skip *to = &s->skip[s->skips_kept++];
+    *to = (struct http_sender_skip){.batch = s->batch,
+                                    .offset = k->unit,
+                                    .why = STORE_REFUSED,
+                                    .units = k->units,
+                                    .samples = k->samples};
+    memcpy(to->words, k->words, sizeof(to->words));
+  }
+}
+
 /* Under lock: what a delivered batch adds to the totals. */
 static void count_delivered(struct http_sender *s,
                             const struct http_split_outcome *o) {
@@ -367,7 +385,7 @@ static void count_delivered(struct http_sender *s,
   }
 }
 
-/* Under lock: the failure, said with the batch's label. */
+/* Under lock: the failure, logged with the batch's label. */
 static void note_failure(struct http_sender *s,
                          const struct http_split_outcome *o, int r) {
   const struct store_answer *a = &o->answer;
@@ -389,47 +407,64 @@ static void note_failure(struct http_sender *s,
            ERROR_SIZE - LABEL_SIZE - 8, why);
 }
 
-/* Whether a remote write receiver's status refuses the samples rather
- * than the target: a 4xx that names neither the URL, the credentials, the
- * size nor a rate. */
-static bool refuses_samples(long status) {
-  return status >= 400 && status < 500 && status != 401 && status != 403 &&
-         status != 404 && status != 405 && status != 413 && status != 429;
+/* Under lock: what a delivered message adds to the totals. */
+static void count_whole(struct http_sender *s,
+                        const struct http_whole_outcome *o) {
+  s->stats.requests++;
+  s->stats.bytes += o->bytes;
+  s->stats.samples += o->samples;
+  if (o->refused == 0)
+    return;
+  s->stats.refused += o->refused;
+  for (size_t r = 0; r < STORE_REFUSALS; r++)
+    s->stats.refused_by[r] += o->refused_by[r];
+  memcpy(s->stats.refused_answer, o->refused_words, sizeof(o->refused_words));
 }
 
-/* One whole message: taken, its samples refused (counted, the next goes),
- * or failed as any batch. */
-static int deliver_whole(struct http_sender *s) {
-  struct store_answer a;
-  try_piece(s, s->body, s->len, &a);
-  bool refused = a.verdict != STORE_AWAY && refuses_samples(a.status);
-  int r = a.verdict == STORE_TAKEN || refused ? 0
-          : atomic_load(&s->cancel)           ? -ECANCELED
-          : a.verdict == STORE_AWAY           ? -EAGAIN
-                                              : -EPROTO;
-  if (a.status == 413)
-    a.fix = "the store takes smaller requests: lower --batch-bytes";
-  else if (a.status == 401)
-    a.fix = "the store refused the credentials: check --token-file or the "
-            "user:password in the URL";
-  pthread_mutex_lock(&s->lock);
-  if (r == 0) {
-    s->stats.requests++;
-    s->stats.bytes += s->len;
+/* A delivery's error from its outcome: 0 when every line or unit is
+ * settled; r < 0 (out of memory) is logged as the answer's words. */
+static int delivery_error(struct http_sender *s, int r, enum store_verdict *v,
+                          struct store_answer *a) {
+  if (r < 0) {
+    *v = STORE_REFUSED;
+    *a = (struct store_answer){0};
+    snprintf(a->words, sizeof(a->words), "out of memory");
+    return r;
   }
-  if (r == 0 && refused) {
-    s->stats.refused += s->samples;
-    s->stats.refused_by[store_refusal_of(a.words)] += s->samples;
-    memcpy(s->stats.refused_answer, a.words, sizeof(a.words));
-  } else if (r == 0) {
-    s->stats.samples += s->samples;
+  return *v == STORE_TAKEN         ? 0
+         : atomic_load(&s->cancel) ? -ECANCELED
+         : *v == STORE_AWAY        ? -EAGAIN
+                                   : -EPROTO;
+}
+
+/* Under lock: only a 413 lowers the cap; a size set meanwhile stands
+ * otherwise. */
+static void lower_cap(struct http_sender *s, int r, bool lowered, size_t cap) {
+  if (r == 0 && lowered && (s->cap == 0 || cap < s->cap))
+    s->cap = cap;
+}
+
+/* One whole message: taken, in parts with its refused units skipped
+ * (counted, the next goes), or failed as any batch. */
+static int deliver_whole(struct http_sender *s) {
+  struct http_whole_outcome o;
+  size_t cap = s->cap;
+  int r = http_whole_send(&s->msg, &cap, try_piece, s, &o);
+  r = delivery_error(s, r, &o.verdict, &o.answer);
+  if (o.answer.status == 401)
+    o.answer.fix = "the store refused the credentials: check --token-file or "
+                   "the user:password in the URL";
+  pthread_mutex_lock(&s->lock);
+  lower_cap(s, r, o.cap_lowered, cap);
+  if (r == 0) {
+    count_whole(s, &o);
+    keep_whole_skips(s, &o);
   } else {
-    struct http_split_outcome o = {.verdict = a.verdict, .answer = a};
-    if (o.verdict != STORE_AWAY)
-      o.verdict = STORE_REFUSED;
-    note_failure(s, &o, r);
+    struct http_split_outcome f = {.verdict = o.verdict, .answer = o.answer};
+    note_failure(s, &f, r);
   }
   pthread_mutex_unlock(&s->lock);
+  free(o.skip);
   return r;
 }
 
@@ -440,19 +475,9 @@ static int deliver(struct http_sender *s) {
   struct http_split_outcome o;
   size_t cap = s->cap;
   int r = http_split_send(s->body, s->len, &cap, try_piece, s, &o);
+  r = delivery_error(s, r, &o.verdict, &o.answer);
   pthread_mutex_lock(&s->lock);
-  /* only a 413 lowers it: a size set meanwhile stands otherwise */
-  if (r == 0 && o.cap_lowered && (s->cap == 0 || cap < s->cap))
-    s->cap = cap;
-  if (r < 0) {
-    o = (struct http_split_outcome){.verdict = STORE_REFUSED};
-    snprintf(o.answer.words, sizeof(o.answer.words), "out of memory");
-  } else {
-    r = o.verdict == STORE_TAKEN  ? 0
-        : atomic_load(&s->cancel) ? -ECANCELED
-        : o.verdict == STORE_AWAY ? -EAGAIN
-                                  : -EPROTO;
-  }
+  lower_cap(s, r, o.cap_lowered, cap);
   if (r == 0) {
     count_delivered(s, &o);
     keep_skips(s, s->body, &o);
@@ -475,7 +500,10 @@ static void *sender_main(void *arg) {
       break;
     pthread_mutex_unlock(&s->lock);
     deliver(s);
+    if (s->whole)
+      s->msg.free(s->msg.data);
     pthread_mutex_lock(&s->lock);
+    s->whole = false;
     s->busy = false;
     pthread_cond_broadcast(&s->changed);
   }
@@ -512,43 +540,54 @@ static int wait_free(struct http_sender *s, char *err, size_t err_size) {
   return s->failed;
 }
 
-static int post(struct http_sender *s, const char *body, size_t len, bool whole,
-                size_t samples, const char *label, char *err, size_t err_size) {
+/* Under lock: the slot holds len bytes at least (0, or -ENOMEM). */
+static int slot_room(struct http_sender *s, size_t len) {
+  if (len <= s->capacity)
+    return 0;
+  char *grown = realloc(s->body, len);
+  if (grown == NULL)
+    return -ENOMEM;
+  s->body = grown;
+  s->capacity = len;
+  return 0;
+}
+
+/* Hands the slot's content to the thread, under lock. */
+static void hand_over(struct http_sender *s, const char *label) {
+  snprintf(s->label, sizeof(s->label), "%s", label);
+  s->batch++;
+  s->busy = true;
+  pthread_cond_broadcast(&s->changed);
+}
+
+int http_sender_post(struct http_sender *s, const char *body, size_t len,
+                     const char *label, char *err, size_t err_size) {
   pthread_mutex_lock(&s->lock);
   int r = wait_free(s, err, err_size);
-  if (r == 0 && len > s->capacity) {
-    char *grown = realloc(s->body, len);
-    if (grown == NULL) {
-      snprintf(err, err_size, "%s: out of memory", label);
-      r = -ENOMEM;
-    } else {
-      s->body = grown;
-      s->capacity = len;
-    }
-  }
+  if (r == 0 && (r = slot_room(s, len)) < 0)
+    snprintf(err, err_size, "%s: out of memory", label);
   if (r == 0) {
     memcpy(s->body, body, len);
     s->len = len;
-    s->whole = whole;
-    s->samples = samples;
-    snprintf(s->label, sizeof(s->label), "%s", label);
-    s->batch++;
-    s->busy = true;
-    pthread_cond_broadcast(&s->changed);
+    hand_over(s, label);
   }
   pthread_mutex_unlock(&s->lock);
   return r;
 }
 
-int http_sender_post(struct http_sender *s, const char *body, size_t len,
-                     const char *label, char *err, size_t err_size) {
-  return post(s, body, len, false, 0, label, err, err_size);
-}
-
-int http_sender_post_whole(struct http_sender *s, const char *body, size_t len,
-                           size_t samples, const char *label, char *err,
-                           size_t err_size) {
-  return post(s, body, len, true, samples, label, err, err_size);
+int http_sender_post_whole(struct http_sender *s, struct http_message *m,
+                           const char *label, char *err, size_t err_size) {
+  pthread_mutex_lock(&s->lock);
+  int r = wait_free(s, err, err_size);
+  if (r == 0) {
+    s->msg = *m;
+    s->whole = true;
+    hand_over(s, label);
+  }
+  pthread_mutex_unlock(&s->lock);
+  if (r < 0)
+    m->free(m->data); /* the sender's own, sent or not */
+  return r;
 }
 
 int http_sender_finish(struct http_sender *s, char *err, size_t err_size) {

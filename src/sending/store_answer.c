@@ -163,7 +163,7 @@ static enum store_reason reason_of(const char *msg) {
 
 /* The points a partial write dropped: "dropped=N" (1.x, 2.x), "dropped N
  * points" (2.7, whose dropped= may lie past the prefix read), 3.x's list
- * of lines, 1.x's lines it could not parse (said with dropped=0). */
+ * of lines, 1.x's lines it could not parse (reported with dropped=0). */
 static uint64_t dropped_of(const char *s) {
   unsigned long long n = number_after(s, "dropped=");
   if (n == 0)

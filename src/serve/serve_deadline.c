@@ -189,7 +189,7 @@ static struct watched *watched_of(struct MHD_Connection *connection) {
 }
 
 /* The peer as the log names it: before a request there is no
- * X-Forwarded-For, so behind the trusted proxy it is the proxy, said as
+ * X-Forwarded-For, so behind the trusted proxy it is the proxy, logged as
  * such. */
 static void name_client(const struct serve_deadlines *d,
                         struct MHD_Connection *connection, char *out,

@@ -274,7 +274,7 @@ static enum MHD_Result refuse_body(struct MHD_Connection *connection,
  * serve: authentication failure; rhost=<HOST> user=\S* msg=.* Each address logs
  * at most SERVE_GUARD_LIMIT such lines per window and block (the guard answers
  * the rest 429 unread), and one line when it is blocked; the 429s are counted
- * and said once the block is over.
+ * and logged once the block is over.
  */
 static void log_failure(const struct server *s,
                         const struct serve_tokens *tokens,
@@ -295,7 +295,7 @@ static void log_failure(const struct server *s,
              host, f.failures, SERVE_GUARD_WINDOW, SERVE_GUARD_BLOCK);
 }
 
-/* Whether the guard holds this client off; a block now over is said. */
+/* Whether the guard holds this client off; a block now over is logged. */
 static bool held_off(const struct server *s, const struct sockaddr *sa,
                      int64_t now, struct serve_reply *r) {
   struct serve_guard_verdict v = serve_guard_check(s->guard, sa, now);
@@ -501,7 +501,7 @@ static struct MHD_Daemon *start(const struct server *s,
                           MHD_OPTION_ARRAY, options, MHD_OPTION_END);
 }
 
-static void say_listening(struct MHD_Daemon *daemon, const struct server *s,
+static void log_listening(struct MHD_Daemon *daemon, const struct server *s,
                           const struct serve_listen *l) {
   char host[INET6_ADDRSTRLEN] = "?";
   const union MHD_DaemonInfo *info =
@@ -549,7 +549,7 @@ static int serve_until_stopped(struct server *s,
     serve_deadlines_stop(s->deadlines);
     return -EIO;
   }
-  say_listening(daemon, s, l);
+  log_listening(daemon, s, l);
   int sig;
   sigwait(&stop, &sig);
   fprintf(stderr, "pvecg serve: stopping (%s)\n", strsignal(sig));

@@ -22,7 +22,7 @@ struct serve_reply {
   size_t size;
   char message[400];    /* for a 4xx or 5xx: what went wrong, for the log */
   unsigned retry_after; /* a 429's Retry-After (seconds), 0: none */
-  bool logged;          /* said in the log already, in its own words */
+  bool logged;          /* logged already, in its own words */
 };
 
 /* The page's policy: its own script, style and API, nothing else. */

@@ -41,7 +41,7 @@ struct serve_tokens_live {
   double next_look;
   struct stamp watched[WATCHED_MAX];
   size_t watched_count;
-  bool bad_said; /* the files do not read: said once */
+  bool bad_logged; /* the files do not read: logged once */
 };
 
 static void stamp_take(struct stamp *s) {
@@ -127,12 +127,12 @@ static void reload(struct serve_tokens_live *l) {
   struct serve_tokens fresh = {0};
   char err[512];
   if (serve_secure_tokens(l->config, l->path, &fresh, err, sizeof(err)) != 0) {
-    if (!l->bad_said)
+    if (!l->bad_logged)
       fprintf(l->log,
               "pvecg serve: %s; the tokens and scopes read last stay until "
               "the files read again\n",
               err);
-    l->bad_said = true;
+    l->bad_logged = true;
     watch_files(l); /* the same files: not tried again until they change */
     return;
   }
@@ -143,7 +143,7 @@ static void reload(struct serve_tokens_live *l) {
   serve_tokens_free(&old);
   fprintf(l->log, "pvecg serve: %s and the pools it names read anew\n",
           l->path);
-  l->bad_said = false;
+  l->bad_logged = false;
   watch_files(l);
 }
 

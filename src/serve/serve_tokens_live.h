@@ -9,7 +9,7 @@
  * tokens replace the old ones at once for every request that starts
  * after (a request holds the ones it started with until its answer is
  * made).  Files that no longer read keep the last good tokens and scopes
- * (a scope is never widened by a mistake), said once until they read
+ * (a scope is never widened by a mistake), logged once until they read
  * again.
  */
 #ifndef PVECG_SERVE_TOKENS_LIVE_H
@@ -25,7 +25,7 @@
 
 struct serve_tokens_live;
 
-/* Takes over tokens (loaded from path); log gets the lines said.  Returns
+/* Takes over tokens (loaded from path); log gets the lines to write.  Returns
  * 0 or -ENOMEM. */
 int serve_tokens_live_new(const struct serve_config *config, const char *path,
                           struct serve_tokens *tokens, FILE *log,

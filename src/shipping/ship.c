@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #define GUESTS_RELOAD 600        /* s between two readings of /etc/pve */
+#define RECHECK_SECONDS 600      /* s between whole checks of a kept header */
 #define GUESTS_UNKNOWN_RELOAD 60 /* s, while a guest is unknown */
 
 /* One shipper per state directory: a second one would send the same rows
@@ -56,13 +57,25 @@ static int lock_dir(struct ship *sh, int *fd) {
 }
 
 /* Whether the file is as it was when all its rows were read: nothing new
- * in it.  Through a daemon the rows it holds do not touch the file, so
- * there every pass asks. */
-static bool unchanged(const struct ship *sh, const struct ship_entry *e) {
-  return sh->o->run.daemon == NULL && e->checked &&
-         e->mtime.tv_sec == e->read_mtime.tv_sec &&
-         e->mtime.tv_nsec == e->read_mtime.tv_nsec &&
-         (e->mtime.tv_sec != 0 || e->mtime.tv_nsec != 0);
+ * in it.  A kept file tells by its last update and row pointers, read
+ * here for the export that follows (one read, where a stat and then the
+ * read would be two system calls); another by its mtime.  Through a
+ * daemon the rows it holds do not touch the file, so there every pass
+ * asks. */
+static bool unchanged(struct ship *sh, struct ship_entry *e) {
+  if (sh->o->run.daemon != NULL)
+    return false;
+  bool all_read =
+      e->checked && (e->read_mtime.tv_sec != 0 || e->read_mtime.tv_nsec != 0);
+  if (e->kept != NULL) {
+    bool moved = true;
+    if (rrd_direct_refresh(e->kept, RECHECK_SECONDS, &moved) == 0)
+      return all_read && !moved;
+    ship_drop_kept(sh, e); /* read by its path instead */
+    return false;
+  }
+  return all_read && e->mtime.tv_sec == e->read_mtime.tv_sec &&
+         e->mtime.tv_nsec == e->read_mtime.tv_nsec;
 }
 
 /* The file the export kept open (or closed) for the entry, counted. */
@@ -84,7 +97,7 @@ static int ship_file(struct ship *sh, const struct export_file *f,
                                  .layout_checked = e->checked,
                                  .kept = e->kept,
                                  .keep_new = sh->kept < sh->o->keep_files};
-  size_t start = (size_t)ftello(sh->out);
+  size_t start = ship_batch_offset(sh);
   int r =
       export_run_resume(&sh->o->run, f, e->next.t, &resume, why, sizeof(why));
   keep(sh, e, resume.kept);
@@ -103,8 +116,7 @@ static int ship_file(struct ship *sh, const struct export_file *f,
     return 1;
   }
   bool more = resume.rows >= sh->o->row_limit;
-  if (!more)
-    e->read_mtime = e->mtime;
+  e->read_mtime = more ? (struct timespec){0} : e->mtime;
   if (resume.rows == 0)
     return 0;
   e->next = (struct ship_mark){resume.last_row, resume.counter};
@@ -172,7 +184,7 @@ static int pass(struct ship *sh) {
   if (r == 0 && ship_answer_may_send(sh)) {
     ship_answer_try_larger(sh);
     reload_guests(sh, now);
-    sh->skips_said = 0;
+    sh->skips_logged = 0;
     r = ship_batch_open(sh);
     if (r == 0)
       r = rounds(sh);
@@ -243,6 +255,10 @@ static int run(struct ship *sh) {
     o->run.batch_max = EXPORT_HTTP_BATCH_BYTES;
   if (o->http)
     start_cap(sh);
+  if (o->run.format == EXPORT_REMOTE_WRITE) {
+    o->run.remote_post = ship_batch_post_request;
+    o->run.remote_ctx = sh;
+  }
   o->run.out = sh->out = open_memstream(&sh->text, &sh->text_len);
   if (sh->out == NULL || export_run_begin(&o->run) < 0) {
     ship_log(sh, "cannot start: out of memory or a bad --daemon");

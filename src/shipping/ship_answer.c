@@ -49,7 +49,7 @@ static void refused(struct ship *sh, time_t now) {
 static void away(struct ship *sh, time_t now) {
   struct ship_stats *st = &sh->state.stats;
   sh->refused_in_row = 0;
-  sh->refusal_said[0] = '\0';
+  sh->refusal_logged[0] = '\0';
   st->condition = SHIP_AWAY;
   sh->hold_until = sh->failure.retry_after > 0
                        ? monotonic_seconds() + sh->failure.retry_after
@@ -72,13 +72,14 @@ void ship_answer_pass(struct ship *sh, int r) {
   } else {
     sh->hold_until = 0;
     sh->refused_in_row = 0;
-    sh->refusal_said[0] = '\0';
+    sh->refusal_logged[0] = '\0';
     st->condition = SHIP_TAKING;
     if (was == SHIP_REFUSED)
       ship_log(sh, "%s: the store takes the rows again", sh->o->to);
     ship_log_up(sh, now);
   }
   ship_log_dropped(sh);
+  ship_log_samples_refused(sh);
   sh->dirty |= st->condition != was || r < 0;
   sh->failure = (struct store_answer){0};
 }
@@ -138,15 +139,33 @@ void ship_answer_try_larger(struct ship *sh) {
       ship_cap_tick(&sh->cap, taking, time(NULL)) != SHIP_CAP_RAISED)
     return;
   ship_answer_apply_cap(sh);
-  if (!sh->cap.back_said)
+  if (!sh->cap.back_logged)
     ship_log(sh, "%s: an hour without a 413 at %zu bytes: trying %zu",
              sh->o->to, was, ship_cap_size(&sh->cap));
+}
+
+/* Remote write: the samples of requests taken and refused (the sender
+ * counted them by refusal). */
+static void count_samples(struct ship *sh,
+                          const struct http_sender_stats *now) {
+  struct ship_stats *st = &sh->state.stats;
+  size_t fresh = 0;
+  st->samples_sent += now->samples - sh->counted.samples;
+  for (size_t r = 0; r < STORE_REFUSALS; r++) {
+    st->samples_refused_by[r] += now->refused_by[r] - sh->counted.refused_by[r];
+    fresh += now->refused_by[r] - sh->counted.refused_by[r];
+  }
+  sh->refused_unlogged += fresh;
+  if (fresh > 0)
+    snprintf(sh->refused_words, sizeof(sh->refused_words), "%s",
+             now->refused_answer);
 }
 
 void ship_answer_delivered(struct ship *sh, const struct ship_marks *m) {
   struct http_sender_stats now;
   struct ship_stats *st = &sh->state.stats;
   http_sender_stats(sh->http, &now);
+  count_samples(sh, &now);
   size_t fresh = 0;
   for (size_t r = 0; r < STORE_REASONS; r++) {
     st->dropped_by[r] += now.dropped_by[r] - sh->counted.dropped_by[r];
@@ -156,7 +175,7 @@ void ship_answer_delivered(struct ship *sh, const struct ship_marks *m) {
   for (size_t k = 0; k < 2; k++)
     st->skipped[k] += now.skipped[k] - sh->counted.skipped[k];
   sh->counted = now;
-  sh->dropped_unsaid += fresh;
+  sh->dropped_unlogged += fresh;
   if (fresh > 0)
     snprintf(sh->dropped_words, sizeof(sh->dropped_words), "%s",
              now.partial_answer);

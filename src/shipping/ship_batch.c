@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The shipper's batches (see ship.h): the text of whole file slices in a
- * memory stream, the cursors each batch carries, and what an answer does
- * to them.  Over HTTP the store takes one batch while the next is made;
- * the sender's post returns once the batch before is in, which is when
- * that batch's cursors are committed and the state saved.
+ * memory stream (remote write: one request the export gathered of them),
+ * the cursors each batch carries, and what an answer does to them.  Over HTTP
+ * the store takes one batch while the next is made; the sender's post returns
+ * once the batch before is in, which is when that batch's cursors are committed
+ * and the state saved.
  */
 #include "ship_internal.h"
 
@@ -73,8 +74,30 @@ int ship_batch_add(struct ship *sh, struct ship_entry *entry,
   return marks_add(&sh->building, entry, mark, rows, start);
 }
 
+/* Remote write: the batch is the request the export gathered. */
+static bool remote(const struct ship *sh) {
+  return sh->o->run.format == EXPORT_REMOTE_WRITE;
+}
+
+static size_t batch_bytes(const struct ship *sh) {
+  return remote(sh) ? export_run_remote_size(&sh->o->run)
+                    : (size_t)ftello(sh->out);
+}
+
+size_t ship_batch_offset(const struct ship *sh) {
+  return remote(sh) ? export_run_remote_unit(&sh->o->run)
+                    : (size_t)ftello(sh->out);
+}
+
 bool ship_batch_full(const struct ship *sh) {
-  return (size_t)ftello(sh->out) >= sh->o->run.batch_max;
+  return batch_bytes(sh) >= sh->o->run.batch_max;
+}
+
+int ship_batch_post_request(void *ctx, struct http_message *m,
+                            const char *label, char *err, size_t err_size) {
+  struct ship *sh = ctx;
+  sh->building.batch = ++sh->posted;
+  return http_sender_post_whole(sh->http, m, label, err, err_size);
 }
 
 /* Graphite: a cursor is committed once its rows went `resend` seconds
@@ -143,6 +166,8 @@ static int fail(struct ship *sh, int r) {
   marks_clear(&sh->building);
   rewind_cursors(sh);
   rewind(sh->out);
+  if (remote(sh))
+    export_run_remote_discard(&sh->o->run);
   if (sh->http != NULL) {
     http_sender_failure(sh->http, &sh->failure);
   } else {
@@ -155,6 +180,8 @@ static int fail(struct ship *sh, int r) {
 }
 
 static int send_text(struct ship *sh, const char *text, size_t len) {
+  if (remote(sh)) /* posted by ship_batch_post_request() */
+    return export_run_remote_flush(&sh->o->run, sh->err, sizeof(sh->err));
   if (sh->net != NULL)
     return net_sender_send(sh->net, text, len, sh->err, sizeof(sh->err));
   sh->building.batch = ++sh->posted;
@@ -165,7 +192,7 @@ static int send_text(struct ship *sh, const char *text, size_t len) {
 int ship_batch_send(struct ship *sh) {
   if (fflush(sh->out) != 0)
     return fail(sh, -ENOMEM);
-  size_t len = (size_t)ftello(sh->out);
+  size_t len = batch_bytes(sh);
   if (len == 0 && sh->building.count == 0)
     return 0;
   if (sh->http == NULL && sh->net == NULL)
@@ -175,7 +202,7 @@ int ship_batch_send(struct ship *sh) {
     return fail(sh, r);
   rewind(sh->out);
   if (sh->net != NULL) {
-    commit(sh, &sh->building); /* a state not saved is said; rows go on */
+    commit(sh, &sh->building); /* a state not saved is logged; rows go on */
     return 0;
   }
   /* The post returned: the batch before this one is in. */

@@ -33,9 +33,9 @@ enum ship_cap_event ship_cap_answer(struct ship_cap *c, size_t sender_cap,
    * refused piece would only drift below it, hour after hour) */
   c->learned = c->before;
   c->before = 0;
-  if (c->back_said)
+  if (c->back_logged)
     return SHIP_CAP_BACK_QUIET;
-  c->back_said = true;
+  c->back_logged = true;
   return SHIP_CAP_BACK;
 }
 
@@ -45,7 +45,7 @@ enum ship_cap_event ship_cap_tick(struct ship_cap *c, bool taking, time_t now) {
   if (c->learned == 0 || now - c->since < SHIP_CAP_TRY_AFTER)
     return SHIP_CAP_SAME;
   if (c->before != 0)
-    c->back_said = false; /* the last larger size held for an hour */
+    c->back_logged = false; /* the last larger size held for an hour */
   c->before = c->learned;
   c->learned = c->learned <= c->ceiling / 2 ? c->learned * 2 : c->ceiling;
   if (c->learned >= c->ceiling)

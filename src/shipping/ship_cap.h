@@ -10,7 +10,7 @@
  * hour with the store taking the rows and no 413, the size is doubled (up
  * to the ceiling, where no limit is known any more), so a proxy whose
  * limit was raised is found without touching the state; a 413 at the
- * larger size goes back to the size known to pass, said once.
+ * larger size goes back to the size known to pass, logged once.
  */
 #ifndef PVECG_SHIP_CAP_H
 #define PVECG_SHIP_CAP_H
@@ -22,11 +22,11 @@
 #define SHIP_CAP_TRY_AFTER 3600 /* s of success before a larger try */
 
 struct ship_cap {
-  size_t ceiling; /* --batch-bytes or the default */
-  size_t learned; /* known to pass, below the ceiling; 0: none */
-  size_t before;  /* while a larger size is tried: the one known to pass */
-  time_t since;   /* when learned last changed */
-  bool back_said; /* a larger size refused again was said */
+  size_t ceiling;   /* --batch-bytes or the default */
+  size_t learned;   /* known to pass, below the ceiling; 0: none */
+  size_t before;    /* while a larger size is tried: the one known to pass */
+  time_t since;     /* when learned last changed */
+  bool back_logged; /* a larger size refused again was logged */
 };
 
 enum ship_cap_event {
@@ -35,7 +35,7 @@ enum ship_cap_event {
   SHIP_CAP_LOWERED,    /* a 413: learned is smaller */
   SHIP_CAP_RAISED,     /* an hour of success: learned doubled (0: ceiling) */
   SHIP_CAP_BACK,       /* the larger size met a 413: back to the known one */
-  SHIP_CAP_BACK_QUIET, /* the same, said before */
+  SHIP_CAP_BACK_QUIET, /* the same, logged before */
 };
 
 /* From the size the state kept (0: none) and the ceiling, given on the

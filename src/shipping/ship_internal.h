@@ -19,8 +19,8 @@
 #define SHIP_ERR_SIZE 1024
 
 /* A file's rows in a batch: where its cursor goes once the batch is in,
- * and where its text starts in the batch (to name a line the store
- * skipped). */
+ * and where its text starts in the batch (remote write: its unit), to
+ * name a line (the samples) the store skipped. */
 struct ship_pending {
   struct ship_entry *entry;
   struct ship_mark mark;
@@ -60,7 +60,7 @@ struct ship {
   size_t posted; /* batches handed to this sender */
   /* The store's health as the log tells it. */
   bool down;
-  time_t down_since, down_said;
+  time_t down_since, down_logged_at;
   uint64_t rows_at_down;
   /* Why the latest batch failed (sender's words), and how often in a row
    * the target was refused; no request goes before hold_until
@@ -68,16 +68,21 @@ struct ship {
   struct store_answer failure;
   unsigned refused_in_row;
   double hold_until;
-  char refusal_said[SHIP_ERR_SIZE]; /* the refusal said last */
+  char refusal_logged[SHIP_ERR_SIZE]; /* the refusal logged last */
   /* The sender's totals already added to the state; partial writes not
-   * said yet, when they were last said; points skipped said this pass. */
+   * logged yet, when they were last logged; points skipped logged this pass. */
   struct http_sender_stats counted;
   struct ship_cap cap; /* the request size, a 413's hint */
-  size_t dropped_unsaid;
+  size_t dropped_unlogged;
   char dropped_words[STORE_WORDS_SIZE];
-  time_t dropped_said_at;
-  unsigned skips_said;
-  bool save_failed; /* said once until a save works again */
+  time_t dropped_logged_at;
+  /* Remote write: refused samples not logged yet, the latest refusal's
+   * words, when such a line was last logged. */
+  size_t refused_unlogged;
+  char refused_words[STORE_WORDS_SIZE];
+  time_t refused_logged_at;
+  unsigned skips_logged;
+  bool save_failed; /* logged once until a save works again */
   char err[SHIP_ERR_SIZE];
 };
 
@@ -86,7 +91,7 @@ struct ship {
  * used again, a file made anew) starts over from its first row. */
 void ship_restart(struct ship *sh, struct ship_entry *e, const char *why);
 /* The files of this pass, each with its entry (entry_of), its identity
- * checked.  Returns 0 or a negative errno, said on the log. */
+ * checked.  Returns 0 or a negative errno, logged. */
 int ship_scan(struct ship *sh, time_t now);
 /* Closes the file the entry keeps open, if any. */
 void ship_drop_kept(struct ship *sh, struct ship_entry *e);
@@ -98,6 +103,13 @@ int ship_batch_open(struct ship *sh);
 int ship_batch_add(struct ship *sh, struct ship_entry *entry,
                    const struct ship_mark *mark, size_t rows, size_t start);
 bool ship_batch_full(const struct ship *sh);
+/* Where the next file's rows start in the batch: a byte of its text
+ * (remote write: a unit of its request), to name what the store skipped. */
+size_t ship_batch_offset(const struct ship *sh);
+/* Remote write: how the export's request goes (export_run.remote_post,
+ * ctx the shipper), a batch's whole, numbered as the sender's batches. */
+int ship_batch_post_request(void *ctx, struct http_message *m,
+                            const char *label, char *err, size_t err_size);
 /* Hands the batch over (HTTP: returns once the batch before is in). 0 or
  * a negative errno with the reason in sh->err and sh->failure (-EPROTO:
  * the store refused the target); then every cursor is back where the
@@ -129,6 +141,7 @@ void ship_log(const struct ship *sh, const char *fmt, ...)
 void ship_log_down(struct ship *sh, time_t now);
 void ship_log_up(struct ship *sh, time_t now);
 void ship_log_dropped(struct ship *sh);
+void ship_log_samples_refused(struct ship *sh);
 void ship_log_refused(struct ship *sh, time_t hold);
 void ship_log_skip(struct ship *sh, const char *key,
                    const struct http_sender_skip *skip);

@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define REPEAT_AFTER 600 /* seconds between two "still away" lines */
-#define SKIPS_SAID 10    /* skipped points named in a pass */
+#define REPEAT_AFTER 600    /* seconds between two "still away" lines */
+#define SKIPS_LOGGED_MAX 10 /* skipped points named in a pass */
 
 void ship_log(const struct ship *sh, const char *fmt, ...) {
   va_list ap;
@@ -27,14 +27,14 @@ void ship_log(const struct ship *sh, const char *fmt, ...) {
 void ship_log_down(struct ship *sh, time_t now) {
   if (!sh->down) {
     sh->down = true;
-    sh->down_since = sh->down_said = now;
+    sh->down_since = sh->down_logged_at = now;
     sh->rows_at_down = sh->state.stats.rows_sent;
     ship_log(sh,
              "%s: the store is away: %s; the rows wait behind the cursors "
              "and go when it is back",
              sh->o->to, sh->err);
-  } else if (now - sh->down_said >= REPEAT_AFTER) {
-    sh->down_said = now;
+  } else if (now - sh->down_logged_at >= REPEAT_AFTER) {
+    sh->down_logged_at = now;
     ship_log(sh, "%s: still away after %lld s: %s", sh->o->to,
              (long long)(now - sh->down_since), sh->err);
   }
@@ -49,24 +49,40 @@ void ship_log_up(struct ship *sh, time_t now) {
            (unsigned long long)(sh->state.stats.rows_sent - sh->rows_at_down));
 }
 
-/* Partial writes: counted always (as delivered), said after a pass that
+/* Partial writes: counted always (as delivered), logged after a pass that
  * had new ones, at most every ten minutes, with the store's own words. */
 void ship_log_dropped(struct ship *sh) {
   time_t now = time(NULL);
-  if (sh->dropped_unsaid == 0 || now - sh->dropped_said_at < REPEAT_AFTER)
+  if (sh->dropped_unlogged == 0 || now - sh->dropped_logged_at < REPEAT_AFTER)
     return;
   ship_log(sh, "%s: the store dropped %zu points of batches it took: %s",
-           sh->o->to, sh->dropped_unsaid, sh->dropped_words);
-  sh->dropped_unsaid = 0;
-  sh->dropped_said_at = now;
+           sh->o->to, sh->dropped_unlogged, sh->dropped_words);
+  sh->dropped_unlogged = 0;
+  sh->dropped_logged_at = now;
 }
 
-/* A refused target: said when the refusal is new or its words changed,
+/* Remote write's refused samples (too old, out of order...), the files'
+ * rows the store refused alone: their rows are passed, so that one bad
+ * sample never holds the rest back; counted always, logged as the partial
+ * writes are. */
+void ship_log_samples_refused(struct ship *sh) {
+  time_t now = time(NULL);
+  if (sh->refused_unlogged == 0 || now - sh->refused_logged_at < REPEAT_AFTER)
+    return;
+  ship_log(sh,
+           "%s: the store refused requests of %zu samples: %s; their rows are "
+           "passed, not sent again (by reason: --status)",
+           sh->o->to, sh->refused_unlogged, sh->refused_words);
+  sh->refused_unlogged = 0;
+  sh->refused_logged_at = now;
+}
+
+/* A refused target: logged when the refusal is new or its words changed,
  * not at every try. */
 void ship_log_refused(struct ship *sh, time_t hold) {
-  if (strcmp(sh->refusal_said, sh->err) == 0)
+  if (strcmp(sh->refusal_logged, sh->err) == 0)
     return;
-  snprintf(sh->refusal_said, sizeof(sh->refusal_said), "%s", sh->err);
+  snprintf(sh->refusal_logged, sizeof(sh->refusal_logged), "%s", sh->err);
   ship_log(sh,
            "%s: the store refuses the rows: %s; %s; the rows wait behind the "
            "cursors, next try in %lld s",
@@ -90,14 +106,34 @@ static long long skip_time(const struct ship *sh, const char *field) {
   return (long long)(v / per_s);
 }
 
+/* Remote write: a file's rows whose samples the store refused alone (or
+ * with the files after it, the rest of a batch refused as one). */
+static void log_samples_refused(struct ship *sh, const char *key,
+                                const struct http_sender_skip *skip) {
+  if (skip->units > 1)
+    ship_log(sh,
+             "%s and %zu more slices of files after it: their %zu samples "
+             "were refused: %s; the rows are passed",
+             key, skip->units - 1, skip->samples, skip->words);
+  else
+    ship_log(sh,
+             "%s: %zu samples of its rows were refused: %s; the rows are "
+             "passed",
+             key, skip->samples, skip->words);
+}
+
 /* A point the store would not take alone, named by its file and time;
- * at most SKIPS_SAID a pass, the rest counted in the state. */
+ * at most SKIPS_LOGGED_MAX a pass, the rest counted in the state. */
 void ship_log_skip(struct ship *sh, const char *key,
                    const struct http_sender_skip *skip) {
-  if (sh->skips_said++ >= SKIPS_SAID) {
-    if (sh->skips_said == SKIPS_SAID + 1)
+  if (sh->skips_logged++ >= SKIPS_LOGGED_MAX) {
+    if (sh->skips_logged == SKIPS_LOGGED_MAX + 1)
       ship_log(sh, "%s: more points skipped this pass; see --status",
                sh->o->to);
+    return;
+  }
+  if (skip->why == STORE_REFUSED) {
+    log_samples_refused(sh, key, skip);
     return;
   }
   long long t = skip_time(sh, skip->time);

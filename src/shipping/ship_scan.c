@@ -3,8 +3,8 @@
  * Which files a pass of the shipper reads, and whether each changed: a
  * scan of the data directory, with a cursor for every file found and none
  * for a file gone; or, where no directory it read has changed since
- * (export_dirs.h), the last scan's files again, each looked at through
- * its kept descriptor (a stat without a path lookup) or by its path.
+ * (export_dirs.h), the last scan's files again, each not kept open looked
+ * at by its path.
  * Rows written into the files change no directory, so a pass with a new
  * row in every file is one of those.  Every ten minutes a scan is made
  * anyway.
@@ -32,11 +32,13 @@ static void key_of(const struct export_file *f, char *key, size_t size) {
   rrd_cluster_file_path(NULL, f->cluster, f->layout, f->name, key, size);
 }
 
+/* Its mtime, not looked at while it was kept, cannot tell what is new. */
 void ship_drop_kept(struct ship *sh, struct ship_entry *e) {
   if (e->kept == NULL)
     return;
   rrd_direct_close(e->kept);
   e->kept = NULL;
+  e->read_mtime = (struct timespec){0};
   sh->kept--;
 }
 
@@ -140,30 +142,22 @@ static int scan_whole_once(struct ship *sh, time_t now) {
   return point_entries(sh);
 }
 
-/* The file's stat: through its kept descriptor (cheaper here than even a
- * 16-byte read of its last update), else by its path. */
-static int stat_file(const struct ship *sh, const struct export_file *f,
-                     const struct ship_entry *e, struct stat *st) {
-  if (e->kept != NULL)
-    return rrd_direct_stat(e->kept, st);
-  char path[PATH_MAX];
-  int r = rrd_cluster_file_path(sh->o->run.data_dir, f->cluster, f->layout,
-                                f->name, path, sizeof(path));
-  if (r < 0)
-    return r;
-  return fstatat(AT_FDCWD, path, st, AT_SYMLINK_NOFOLLOW) == 0 ? 0 : -errno;
-}
-
-/* The last scan's files again, each one's stat taken anew.  -ESTALE when
- * one cannot be: then a whole scan says what is there. */
+/* The last scan's files again, each one's stat taken anew, but a kept
+ * file's: its header tells what is new in it (ship.c), and the scan of
+ * its directory whether another file took its name.  -ESTALE when one
+ * cannot be: then a whole scan says what is there. */
 static int scan_again(struct ship *sh) {
   for (size_t i = 0; i < sh->files.count; i++) {
     struct export_file *f = &sh->files.file[i];
     struct ship_entry *e = sh->entry_of[i];
     struct stat st;
-    if (!f->stat_known)
+    char path[PATH_MAX];
+    if (!f->stat_known || e->kept != NULL)
       continue;
-    if (stat_file(sh, f, e, &st) < 0 || !S_ISREG(st.st_mode))
+    if (rrd_cluster_file_path(sh->o->run.data_dir, f->cluster, f->layout,
+                              f->name, path, sizeof(path)) < 0 ||
+        fstatat(AT_FDCWD, path, &st, AT_SYMLINK_NOFOLLOW) != 0 ||
+        !S_ISREG(st.st_mode))
       return -ESTALE;
     f->dev = (uint64_t)st.st_dev;
     f->ino = (uint64_t)st.st_ino;

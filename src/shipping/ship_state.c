@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAGIC "pvecg-ship-state 3"
+#define MAGIC "pvecg-ship-state 4"
+#define MAGIC_V3 "pvecg-ship-state 3" /* no samples line */
 #define MAGIC_V2 "pvecg-ship-state 2" /* totals only in decimal */
 #define MAGIC_V1 "pvecg-ship-state 1" /* and no answers, no refusal */
 #define LINE_MAX_LEN 2048
@@ -195,6 +196,10 @@ int ship_state_format(const struct ship_state *s, FILE *out) {
           st->skipped[1], st->refused, (int)st->condition);
   fprintf(out, "refusal %lld %d %s\n", (long long)st->refusal_at,
           st->refusal_status, st->refusal[0] ? st->refusal : "-");
+  fprintf(out, "samples %" PRIu64, st->samples_sent);
+  for (size_t i = 0; i < STORE_REFUSALS; i++)
+    fprintf(out, " %" PRIu64, st->samples_refused_by[i]);
+  fputc('\n', out);
   for (size_t i = 0; i < s->count; i++)
     format_entry(&s->entry[i], out);
   fprintf(out, "end %zu\n", s->count);
@@ -363,6 +368,16 @@ static int parse_refusal(struct reader *r, struct ship_stats *st) {
   return 0;
 }
 
+/* "samples <sent> <refused: too_old> <out_of_order> <duplicate> <other>" */
+static int parse_samples(struct reader *r, struct ship_stats *st) {
+  char *p = r->text + strlen("samples ");
+  bool ok =
+      strncmp(r->text, "samples ", 8) == 0 && take_u64(&p, &st->samples_sent);
+  for (size_t i = 0; ok && i < STORE_REFUSALS; i++)
+    ok = take_u64(&p, &st->samples_refused_by[i]);
+  return ok && *p == '\0' ? 0 : wrong(r, "not the samples' totals");
+}
+
 static int parse_target(struct reader *r, struct ship_state *s) {
   const char *p = r->text + strlen("target ");
   size_t idlen = SHIP_ID_SIZE - 1;
@@ -431,7 +446,9 @@ static int parse_body(struct reader *r, struct ship_state *s) {
   if ((rc = next_line(r)) < 0)
     return rc;
   bool v1 = strcmp(r->text, MAGIC_V1) == 0;
-  if (!v1 && strcmp(r->text, MAGIC_V2) != 0 && strcmp(r->text, MAGIC) != 0)
+  bool v4 = strcmp(r->text, MAGIC) == 0;
+  if (!v1 && !v4 && strcmp(r->text, MAGIC_V2) != 0 &&
+      strcmp(r->text, MAGIC_V3) != 0)
     return wrong(r, "not a pvecg ship state (or of another version)");
   if ((rc = next_line(r)) < 0 || (rc = parse_target(r, s)) < 0)
     return rc;
@@ -441,6 +458,8 @@ static int parse_body(struct reader *r, struct ship_state *s) {
     s->stats.dropped_by[STORE_REASON_OTHER] = s->stats.dropped;
   else if ((rc = next_line(r)) < 0 || (rc = parse_answers(r, &s->stats)) < 0 ||
            (rc = next_line(r)) < 0 || (rc = parse_refusal(r, &s->stats)) < 0)
+    return rc;
+  if (v4 && ((rc = next_line(r)) < 0 || (rc = parse_samples(r, &s->stats)) < 0))
     return rc;
   for (;;) {
     if ((rc = next_line(r)) < 0)

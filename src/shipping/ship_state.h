@@ -5,7 +5,7 @@
  * and the target's totals.  One text file per target in the state
  * directory, "<id>.state":
  *
- *   pvecg-ship-state 3
+ *   pvecg-ship-state 4
  *   target <id> <what the target is, for a person: no query, no password>
  *   stats <rows sent> <rows failed> <batches failed> <points dropped>
  *         <last success> <last failure> <lag>          (one line)
@@ -13,6 +13,7 @@
  *           <unparsable> <other> <skipped: too large> <unparsable>
  *           <refused batches> <condition>              (one line)
  *   refusal <time> <status> <the store's words, or "-">
+ *   samples <sent> <refused: too_old> <out_of_order> <duplicate> <other>
  *   file <layout>/<name> <dev> <inode> <last update> <cursor> <counters>
  *   file <cluster>/<layout>/<name> ...     (a file of a named cluster)
  *   ...
@@ -28,8 +29,11 @@
  * (or a proxy) is known to take after a 413, 0 for none met; <condition> 0
  * while the store takes the rows, 1 while it is away, 2 while it refuses the
  * target; the refusal line keeps the latest answer that was not a taking.
- * Version 2 (every total in decimal, %.17g) and version 1 (also without the
- * answers and refusal lines) are read as well.
+ * The samples line counts remote write's samples: those taken, and those
+ * the store refused (a file's rows refused alone, store_refusal_of()),
+ * whose rows are not sent again.  Version 3 (without the samples line),
+ * version 2 (also every total in decimal, %.17g) and version 1 (also
+ * without the answers and refusal lines) are read as well.
  *
  * It is saved only after the store acknowledged rows: written to a
  * temporary file, fsync'ed, the previous version kept as "<id>.state.prev"
@@ -76,7 +80,7 @@ struct ship_entry {
   struct ship_mark candidate; /* Graphite: the acked cursor to be */
   time_t candidate_at;        /* when the candidate's rows went */
   bool seen;                  /* found by the latest scan */
-  int problem;                /* the error last said of it (0: none) */
+  int problem;                /* the error last logged of it (0: none) */
   bool checked;               /* this inode passed the layout check */
   struct timespec mtime;      /* the file's at the latest scan */
   struct timespec read_mtime; /* when all its rows were last read */
@@ -97,6 +101,10 @@ struct ship_stats {
   int refusal_status; /* 0: no answer (a connection that failed) */
   time_t refusal_at;
   char refusal[STORE_WORDS_SIZE]; /* "" when none */
+  /* Remote write: samples taken, and refused (a file's rows refused
+   * alone, passed), by refusal. */
+  uint64_t samples_sent;
+  uint64_t samples_refused_by[STORE_REFUSALS];
 };
 
 struct ship_state {

@@ -116,6 +116,24 @@ static void print_clusters(const struct ship_state *s, FILE *out) {
 static const char *const condition_name[] = {"taking", "away", "refused"};
 static const char *const skip_name[] = {"too_large", "unparsable"};
 
+/* Remote write's samples: taken, and refused (a file's rows the store
+ * refused alone), whose rows were passed (logged only where there were
+ * samples). */
+static void print_samples(const struct ship_stats *st, FILE *out) {
+  uint64_t refused = 0;
+  for (size_t r = 0; r < STORE_REFUSALS; r++)
+    refused += st->samples_refused_by[r];
+  if (st->samples_sent == 0 && refused == 0)
+    return;
+  fprintf(out, "  %-14s %" PRIu64 " taken, %" PRIu64 " refused:", "samples",
+          st->samples_sent, refused);
+  for (size_t r = 0; r < STORE_REFUSALS; r++)
+    fprintf(out, "%s %s %" PRIu64, r ? "," : "",
+            store_refusal_name((enum store_refusal)r),
+            st->samples_refused_by[r]);
+  fprintf(out, " (refused rows are passed)\n");
+}
+
 /* What the store answered: its condition, the latest refusal, what it
  * dropped and would not take, the request size it takes. */
 static void print_answers(const struct ship_stats *st, time_t now, FILE *out) {
@@ -143,6 +161,7 @@ static void print_answers(const struct ship_stats *st, time_t now, FILE *out) {
             "batches", st->batch_cap);
   fprintf(out, "  %-14s %" PRIu64 " refused as the target's fault\n", "",
           st->refused);
+  print_samples(st, out);
 }
 
 static void print_person(const struct ship_state *s, FILE *out) {
@@ -195,6 +214,8 @@ static const struct family families[] = {
     {"pvecg_ship_request_bytes_limit", "gauge",
      "The largest request the store takes, learned from a 413 (0: none "
      "met)."},
+    {"pvecg_ship_samples_sent_total", "counter",
+     "Remote write: samples of requests the store took."},
 };
 
 static double value_of(const struct ship_state *s, size_t family) {
@@ -202,7 +223,8 @@ static double value_of(const struct ship_state *s, size_t family) {
   double v[] = {(double)st->lag,          (double)st->rows_sent,
                 (double)st->rows_failed,  (double)st->batches_failed,
                 (double)st->last_success, (double)s->count,
-                (double)st->refused,      (double)st->batch_cap};
+                (double)st->refused,      (double)st->batch_cap,
+                (double)st->samples_sent};
   return v[family];
 }
 
@@ -219,6 +241,9 @@ static const struct family labelled[] = {
     {"pvecg_ship_last_refusal_timestamp_seconds", "gauge",
      "When the store last answered other than taking, with its status "
      "(0: no answer)."},
+    {"pvecg_ship_samples_refused_total", "counter",
+     "Remote write: samples the store refused (a file's rows refused "
+     "alone, passed), by reason."},
 };
 
 /* The label and value of a labelled family's i-th sample; false past
@@ -239,10 +264,16 @@ static bool labelled_sample(const struct ship_stats *st, size_t family,
     snprintf(label, size, "condition=\"%s\"", condition_name[i < 3 ? i : 0]);
     *v = (unsigned)st->condition == i;
     return i < 3;
-  default:
+  case 3:
     snprintf(label, size, "status=\"%d\"", st->refusal_status);
     *v = (double)st->refusal_at;
     return i == 0 && st->refusal_at > 0;
+  default:
+    snprintf(
+        label, size, "reason=\"%s\"",
+        store_refusal_name((enum store_refusal)(i < STORE_REFUSALS ? i : 0)));
+    *v = (double)st->samples_refused_by[i < STORE_REFUSALS ? i : 0];
+    return i < STORE_REFUSALS;
   }
 }
 
@@ -366,7 +397,7 @@ static int list_states(const char *dir, char ***ret, size_t *n) {
 }
 
 /* Every state of dir (names sorted); *loaded of them read.  Problems to
- * err (NULL: not said).  Returns 0, 1 when one could not be read, or -1
+ * err (NULL: not logged).  Returns 0, 1 when one could not be read, or -1
  * when the directory cannot be. */
 static int read_states(const char *dir, struct ship_state **ret, size_t *loaded,
                        FILE *err) {

@@ -1,8 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The shipped alert rules on real servers over a real stall: two CPU hogs
-# pinned to one CPU in a VM-like cgroup (qemu.slice/301.scope) keep one of
-# them waiting all the time; the real collectd with both plugins records
+# The shipped alert rules on real servers over a real stall: a CPU hog in
+# a VM-like cgroup (qemu.slice/301.scope) held to 5 % of a CPU by the
+# group's CPU limit (cpu.max; on a hybrid host the cgroup v1 cpu
+# controller's quota), as a VM that hits its cpulimit: runnable all the
+# time, it waits about 95 % of it, and the test does not keep a CPU busy
+# for its minutes (where no limit can be set: two hogs pinned to one CPU,
+# one of them always waiting, as before); the real collectd with both plugins records
 # the kernel's stall totals into the RRD files; the real `pvecg serve`
 # serves them; a real Prometheus (Debian's, loopback port, private data
 # directory) scrapes it and evaluates the rules, with the durations
@@ -43,6 +47,7 @@ CG2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 
 ROOT=$CG2/pvecg-alerts-$$
 MEMCG=/sys/fs/cgroup/memory/pvecg-alerts-$$
+CPUCG=/sys/fs/cgroup/cpu/pvecg-alerts-$$
 PIDS=()
 HOGS=()
 stop_pids() { # kills the given pids and waits for them
@@ -55,6 +60,7 @@ restore() {
   stop_pids "${PIDS[@]}"
   [ ! -d "$ROOT" ] || find "$ROOT" -depth -type d -exec rmdir {} + 2>/dev/null || true
   [ ! -d "$MEMCG" ] || rmdir "$MEMCG" 2>/dev/null || true
+  [ ! -d "$CPUCG" ] || rmdir "$CPUCG" 2>/dev/null || true
 }
 at_exit restore
 mkdir -p "$ROOT/qemu.slice/301.scope" 2>/dev/null ||
@@ -62,10 +68,30 @@ mkdir -p "$ROOT/qemu.slice/301.scope" 2>/dev/null ||
 [ -r "$ROOT/qemu.slice/301.scope/cpu.pressure" ] ||
   { echo "SKIP: no cpu.pressure in cgroups"; exit 77; }
 VM=$ROOT/qemu.slice/301.scope
-for _ in 1 2; do
-  sh -c 'echo $$ >"$1/cgroup.procs"; exec taskset -c 0 sh -c "while :; do :; done"' sh "$VM" &
+# The VM's CPU limit: 5 ms of every 100 ms, in cgroup2 where its cpu
+# controller can be enabled, else in the v1 cpu hierarchy.
+limit=
+if grep -qw cpu "$ROOT/cgroup.controllers" &&
+  echo +cpu >"$ROOT/cgroup.subtree_control" &&
+  echo +cpu >"$ROOT/qemu.slice/cgroup.subtree_control" &&
+  echo "5000 100000" >"$VM/cpu.max"; then
+  limit=$VM
+elif [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ] && mkdir "$CPUCG" &&
+  echo 100000 >"$CPUCG/cpu.cfs_period_us" && echo 5000 >"$CPUCG/cpu.cfs_quota_us"; then
+  limit=$CPUCG
+fi 2>/dev/null
+if [ -n "$limit" ]; then
+  echo "the stall: one hog under a CPU limit of 5 % ($limit)"
+  sh -c 'echo $$ >"$1/cgroup.procs"; echo $$ >"$2/cgroup.procs"
+    exec sh -c "while :; do :; done"' sh "$VM" "$limit" &
   HOGS+=($!)
-done
+else
+  echo "the stall: no CPU limit can be set here, two hogs pinned to one CPU"
+  for _ in 1 2; do
+    sh -c 'echo $$ >"$1/cgroup.procs"; exec taskset -c 0 sh -c "while :; do :; done"' sh "$VM" &
+    HOGS+=($!)
+  done
+fi
 # The memory thrasher: its file written, synced and dropped from the page
 # cache first, so that its pages are charged to the limited cgroup.
 MEMORY=false
@@ -160,8 +186,14 @@ scrape_configs:
     honor_timestamps: true
     static_configs: [{targets: ["127.0.0.1:$SERVE_PORT"]}]
 CONF
+# A firing alert is sent again every 15 s and holds for four times that
+# (its endsAt): with a resend delay of 1 s it held for 4 s only, and a
+# Prometheus held up that long on a busy machine had Alertmanager resolve
+# the alert on its own while the load went on.  Firing and resolved
+# alerts are still sent at the evaluation that finds them; vmalert's
+# -rule.resendDelay below is the same.
 prometheus --config.file="$T/prometheus.yml" --storage.tsdb.path="$T/prometheus" \
-  --web.listen-address="127.0.0.1:$PROM_PORT" --rules.alert.resend-delay=1s \
+  --web.listen-address="127.0.0.1:$PROM_PORT" --rules.alert.resend-delay=15s \
   >"$T/prometheus.log" 2>&1 &
 PIDS+=($!)
 wait_up 90 "$T/prometheus.log" "http://127.0.0.1:$PROM_PORT/-/ready"
@@ -183,7 +215,7 @@ victoria-metrics -storageDataPath="$T/vm" -httpListenAddr="127.0.0.1:$VM_PORT" \
   -loggerLevel=ERROR >"$T/vm.log" 2>&1 &
 PIDS+=($!)
 vmalert -datasource.url="http://127.0.0.1:$VM_PORT" -rule="$T/rules.yml" \
-  -notifier.url="http://127.0.0.1:$AM_PORT" -evaluationInterval=1s \
+  -notifier.url="http://127.0.0.1:$AM_PORT" -evaluationInterval=1s -rule.resendDelay=15s \
   -httpListenAddr="127.0.0.1:$VMALERT_PORT" -external.label=source=vmalert \
   -loggerLevel=ERROR >"$T/vmalert.log" 2>&1 &
 PIDS+=($!)
@@ -216,7 +248,7 @@ wait_up 90 "$T/vm-ship.log" "http://127.0.0.1:$SHIP_VM_PORT/health"
   --pve-config-dir "$T/pve" --state-dir "$T/ship-state" --interval 1 2>"$T/ship.log" &
 PIDS+=($!)
 vmalert -datasource.url="http://127.0.0.1:$SHIP_VM_PORT" -rule="$T/rules.yml" \
-  -notifier.url="http://127.0.0.1:$AM_PORT" -evaluationInterval=1s \
+  -notifier.url="http://127.0.0.1:$AM_PORT" -evaluationInterval=1s -rule.resendDelay=15s \
   -datasource.queryStep=5m -httpListenAddr="127.0.0.1:$SHIP_VMALERT_PORT" \
   -external.label=source=vmalert-ship -loggerLevel=ERROR >"$T/vmalert-ship.log" 2>&1 &
 PIDS+=($!)

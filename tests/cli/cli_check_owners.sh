@@ -29,10 +29,10 @@ expect() {
 echo "$D has no owners file (pvecg-owners): pve_rrd has written no guest's file there yet" |
   diff -u - "$T/out" || fail "no owners file"
 
-printf '%s\n' 'pvecg-owners 1' 'owner pve-vm-9.0 . 196 nodea 1' \
-  'collision pve-vm-9.0 . 196 nodeb 1800000100' \
-  'collision pve-vm-9.0 . 196 node%20c 1800000200' \
-  'owner pve-vm-9.0 prod 100 pve1 10' 'end 4' >"$D/pvecg-owners"
+printf '%s\n' 'pvecg-owners 2' 'owner pve-vm-9.0 . 196 1 nodea' \
+  'collision pve-vm-9.0 . 196 1800000100 nodeb' \
+  'collision pve-vm-9.0 . 196 1800000200 node c' \
+  'owner pve-vm-9.0 prod 100 10 pve1' 'end 4' >"$D/pvecg-owners"
 expect 1 "$PVECG" check --owners --data-dir "$D"
 cat >"$T/expected" <<EOF
 pve-vm-9.0/196: owner nodea; nodeb seen colliding since 2027-01-15 08:01:40 UTC; node c seen colliding since 2027-01-15 08:03:20 UTC
@@ -51,8 +51,8 @@ diff -u "$T/expected" "$T/out" || fail "--give"
 expect 0 "$PVECG" check --owners --data-dir "$D" --forget "$D/pve-vm-9.0/196"
 printf '%s\n' 'saved; a running pve_rrd follows within seconds' \
   'pve-vm-9.0/196: owner nodeb' | diff -u - "$T/out" || fail "--forget"
-printf '%s\n' 'pvecg-owners 1' 'owner pve-vm-9.0 . 196 nodeb 1' \
-  'owner pve-vm-9.0 prod 100 pve1 10' 'end 2' |
+printf '%s\n' 'pvecg-owners 2' 'owner pve-vm-9.0 . 196 1 nodeb' \
+  'owner pve-vm-9.0 prod 100 10 pve1' 'end 2' |
   diff -u - "$D/pvecg-owners" || fail "the file saved"
 [ ! -e "$D/.pvecg-owners.tmp" ] || fail "a temporary file left"
 expect 0 "$PVECG" check --owners --data-dir "$D"
@@ -70,14 +70,17 @@ expect 2 "$PVECG" check --owners --data-dir "$D" --give pve-node-9.0/n1 nodea
 echo "pvecg check: pve-node-9.0/n1: not a guest's file of $D (LAYOUT/VMID or CLUSTER/LAYOUT/VMID, e.g. pve-vm-9.0/196)" |
   diff -u - "$T/err" || fail "not a guest's file"
 expect 2 "$PVECG" check --owners --data-dir "$D" --give pve-vm-9.0/196
+expect 2 "$PVECG" check --owners --data-dir "$D" --give pve-vm-9.0/196 "$(printf 'node\tb')"
+printf 'pvecg check: "node\tb" is no host name\n' | diff -u - "$T/err" ||
+  fail "a host name with a control character"
 expect 2 "$PVECG" check --owners --data-dir "$D" --forget pve-vm-9.0/196 x
 expect 2 "$PVECG" check --give pve-vm-9.0/196 nodeb
 expect 2 "$PVECG" check --owners --all
 
-echo 'pvecg-owners 2' >"$D/pvecg-owners"
+echo 'pvecg-owners 1' >"$D/pvecg-owners"
 expect 1 "$PVECG" check --owners --data-dir "$D"
-echo "pvecg check: $D/pvecg-owners: not a version 1 owners file (its first line is not \"pvecg-owners 1\")" |
+echo "pvecg check: $D/pvecg-owners: not a version 2 owners file (its first line is not \"pvecg-owners 2\")" |
   diff -u - "$T/err" || fail "another version"
 expect 1 "$PVECG" check --owners --data-dir "$D" --give pve-vm-9.0/196 nodeb
-echo 'pvecg-owners 2' | diff -u - "$D/pvecg-owners" || fail "another version is left alone"
+echo 'pvecg-owners 1' | diff -u - "$D/pvecg-owners" || fail "another version is left alone"
 echo ok

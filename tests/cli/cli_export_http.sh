@@ -12,15 +12,7 @@
 set -euo pipefail
 : "${PVECG:?}" "${LAYOUT_DEFS:?}"
 
-T=$(mktemp -d)
-STANDIN=
-fail() { echo "FAIL: $*" >&2; exit 1; }
-stop_standin() {
-  [ -z "$STANDIN" ] || { kill "$STANDIN" 2>/dev/null || true; wait "$STANDIN" 2>/dev/null || true; }
-  STANDIN=
-}
-trap 'stop_standin; rm -rf "$T"' EXIT
-. "$(dirname "$0")/export_fixture.sh"
+. "$(dirname "$0")/standin_fixture.sh" # T, fail, STANDIN, the files
 
 standin() { # ANSWER...: PORT, and LOG of its requests
   stop_standin

@@ -10,15 +10,7 @@
 set -euo pipefail
 : "${PVECG:?}" "${LAYOUT_DEFS:?}"
 
-T=$(mktemp -d)
-STANDIN=
-fail() { echo "FAIL: $*" >&2; exit 1; }
-stop_standin() {
-  [ -z "$STANDIN" ] || { kill "$STANDIN" 2>/dev/null || true; wait "$STANDIN" 2>/dev/null || true; }
-  STANDIN=
-}
-trap 'stop_standin; rm -rf "$T"' EXIT
-. "$(dirname "$0")/export_fixture.sh"
+. "$(dirname "$0")/standin_fixture.sh" # T, fail, STANDIN, the files
 
 export STANDIN_HEADERS="Content-Type Content-Encoding X-Prometheus-Remote-Write-Version X-Scope-OrgID"
 standin() { # ANSWER...: PORT, and LOG of its requests

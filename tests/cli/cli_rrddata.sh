@@ -252,7 +252,7 @@ awk -v t0=$((T0 - 86400)) 'BEGIN {
 
 # The timeframe tables, "RESO ROWS": PVE 9's for 9.0 files, and pve2's
 # for legacy files, where decade reads as year (Proxmox's own code has no
-# pve2 decade and fails; see docs/pvecg.md).
+# pve2 decade and fails; see pvecg-rrddata(1)).
 span_9_0() {
   case $1 in
   hour) echo 60 60 ;; day) echo 60 1440 ;; week) echo 1800 336 ;;

@@ -29,6 +29,8 @@ usage:
   export_points.py graphite WHISPER_DIR FROM UNTIL
   export_points.py prometheus URL TIME    (a Prometheus' HTTP API)
   export_points.py victoria URL           (VictoriaMetrics' /api/v1/export)
+  export_points.py openmetrics FILE       (`pvecg export --format
+                                           openmetrics`, as a store holds it)
 With --significant N first, values are written with N significant digits
 instead: VictoriaMetrics keeps about 13 (it stores a decimal mantissa
 and exponent), so 0.029999999999999995 comes back as 0.03.
@@ -36,8 +38,11 @@ and exponent), so 0.029999999999999995 comes back as 0.03.
 import json
 import math
 import os
+import re
 import subprocess
 import sys
+import time
+import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -244,8 +249,21 @@ def expect(form, json_path, guests_path):
 
 
 def get_json(url):
-    with urllib.request.urlopen(url, timeout=30) as answer:
-        return json.load(answer)
+    # Prometheus 2.42 answers 422 to a query that meets its out-of-order
+    # head being compacted ("cannot populate chunk ...: not found",
+    # prometheus/prometheus#13115), which a history just written starts.
+    # The query is asked again; any other answer is final.
+    for attempt in range(10):
+        try:
+            with urllib.request.urlopen(url, timeout=30) as answer:
+                return json.load(answer)
+        except urllib.error.HTTPError as e:
+            body = e.read().decode(errors="replace")
+            if e.code != 422 or attempt == 9:
+                sys.exit("%s: HTTP %d: %s" % (url, e.code, body))
+            print("%s: HTTP 422, asked again: %s" % (url, body),
+                  file=sys.stderr)
+            time.sleep(1)
 
 
 def read_influx(url, db):
@@ -298,7 +316,7 @@ def read_graphite(root, start, until):
     print("\n".join(sorted(out)))
 
 
-def read_prometheus(url, at):
+def prometheus_samples(url, at):
     names = get_json(url + "/api/v1/label/__name__/values")["data"]
     out = []
     for name in names:
@@ -311,6 +329,39 @@ def read_prometheus(url, at):
             text = prom_series(name, labels)
             for t, v in series["values"]:
                 out.append('%s\t%d\t%s' % (text, t, num(v)))
+    return sorted(out)
+
+
+def read_prometheus(url, at):
+    # A query that runs while Prometheus 2.42 compacts its out-of-order
+    # head can also miss samples without an error (fixed in 2.48 by
+    # prometheus/prometheus#13115): what it holds is what two reads in
+    # a row agree on.
+    last = None
+    for _ in range(20):
+        got = prometheus_samples(url, at)
+        if got == last:
+            break
+        last = got
+        time.sleep(0.5)
+    print("\n".join(got))
+
+
+def read_openmetrics(path):
+    """The samples of an OpenMetrics text, each with its time: what a
+    store fed the same series holds."""
+    sample = re.compile(r'^([A-Za-z_:][A-Za-z0-9_:]*)(?:\{(.*)\})? (\S+) (\S+)$')
+    label = re.compile(r'([A-Za-z_][A-Za-z0-9_]*)="((?:[^"\\]|\\.)*)"')
+    out = []
+    for line in open(path):
+        if line.startswith("#"):
+            continue
+        m = sample.match(line.rstrip("\n"))
+        if m is None:
+            raise ValueError("not a sample: %r" % line)
+        labels = dict(label.findall(m.group(2) or ""))
+        out.append("%s\t%d\t%s" % (prom_series(m.group(1), labels),
+                                    int(float(m.group(4))), num(m.group(3))))
     print("\n".join(sorted(out)))
 
 
@@ -348,6 +399,8 @@ def main(argv):
         read_graphite(argv[2], argv[3], argv[4])
     elif argv[1] == "prometheus":
         read_prometheus(argv[2], argv[3])
+    elif argv[1] == "openmetrics":
+        read_openmetrics(argv[2])
     elif argv[1] == "victoria":
         read_victoria(argv[2])
     else:

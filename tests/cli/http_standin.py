@@ -11,11 +11,17 @@ Each request takes the next ANSWER (the last one repeats):
   hang                      read the request, never answer
   retry:N                   503 asking to wait N s (Retry-After)
   close                     close the connection without an answer
+  mark:V:400:<message>      a remote write request holding a series with a
+                            label of value V: that status (and message);
+                            any other: 204
+  limit:N                   a body of more than N bytes: 413; else 204
 The port it listens on (127.0.0.1; $STANDIN_PORT, or any free one) goes
 to PORT_FILE; per request one
 line to LOG_FILE: "<method> <path> <authorization> <body bytes>
 <client port>" (one port: one kept-alive connection), then
-" NAME=value" for each header named in $STANDIN_HEADERS (blanks as '_').
+" NAME=value" for each header named in $STANDIN_HEADERS (blanks as '_');
+with $STANDIN_SAMPLES set (or a mark: answer), then " <status> <samples>
+<marked samples>" of the remote write request (snappy, protobuf) as read.
 """
 import http.server
 import os
@@ -33,6 +39,78 @@ if answers[0] == "--tls":
 count = 0
 
 
+def varint(b, i):
+    n = shift = 0
+    while True:
+        c = b[i]
+        i += 1
+        n |= (c & 0x7F) << shift
+        shift += 7
+        if c < 0x80:
+            return n, i
+
+
+def unsnappy(b):
+    """Snappy's block format, as the remote write spec sends it."""
+    _, i = varint(b, 0)
+    out = bytearray()
+    while i < len(b):
+        tag = b[i]
+        i += 1
+        kind = tag & 3
+        if kind == 0:
+            n = tag >> 2
+            if n >= 60:
+                size = n - 59
+                n = int.from_bytes(b[i:i + size], "little")
+                i += size
+            out += b[i:i + n + 1]
+            i += n + 1
+            continue
+        if kind == 1:
+            n, off = ((tag >> 2) & 7) + 4, ((tag >> 5) << 8) | b[i]
+            i += 1
+        else:
+            size = 2 if kind == 2 else 4
+            n, off = (tag >> 2) + 1, int.from_bytes(b[i:i + size], "little")
+            i += size
+        for _ in range(n):
+            out.append(out[-off])
+    return bytes(out)
+
+
+def fields(b):
+    """(field number, bytes) of a message's length-delimited fields."""
+    i = 0
+    while i < len(b):
+        key, i = varint(b, i)
+        if key & 7 == 2:
+            n, i = varint(b, i)
+            yield key >> 3, b[i:i + n]
+            i += n
+        elif key & 7 == 1:
+            i += 8
+        elif key & 7 == 0:
+            _, i = varint(b, i)
+        else:
+            raise ValueError("wire type %d" % (key & 7))
+
+
+def samples_of(body, mark):
+    """The request's samples, and those of series labelled mark."""
+    total = marked = 0
+    for _, ts in fields(unsnappy(body)):
+        n, hit = 0, False
+        for number, value in fields(ts):
+            if number == 2:
+                n += 1
+            elif mark is not None:
+                hit |= dict(fields(value)).get(2) == mark.encode()
+        total += n
+        marked += n if hit else 0
+    return total, marked
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as pvecg asks
 
@@ -44,14 +122,23 @@ class Handler(http.server.BaseHTTPRequestHandler):
         answer = answers[min(count, len(answers) - 1)]
         count += 1
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        mark = answer.split(":")[1] if answer.startswith("mark:") else None
+        extra = ""
+        if answer.startswith("limit:"):
+            answer = "413:too large" if len(body) > int(answer[6:]) else "204"
+        if os.environ.get("STANDIN_SAMPLES") or mark is not None:
+            total, marked = samples_of(body, mark)
+            if mark is not None:
+                answer = answer.split(":", 2)[2] if marked else "204"
+            extra = " %s %d %d" % (answer.split(":")[0], total, marked)
         with open(sys.argv[2], "a") as log:
-            log.write("POST %s %s %d %d%s\n" % (
+            log.write("POST %s %s %d %d%s%s\n" % (
                 self.path, self.headers.get("Authorization", "-")
                 .replace(" ", "_"), len(body), self.client_address[1],
                 "".join(" %s=%s" % (h, self.headers.get(h, "-")
                                     .replace(" ", "_"))
                         for h in os.environ.get("STANDIN_HEADERS", "")
-                        .split())))
+                        .split()), extra))
         if answer == "close":
             self.close_connection = True
             self.connection.shutdown(2)

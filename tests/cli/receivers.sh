@@ -42,15 +42,18 @@ free_port() {
   "$(dirname "${BASH_SOURCE[0]}")/../helpers/free_port"
 }
 
-# wait_until WHAT COMMAND...: up to 30 s for COMMAND to succeed.
+# wait_until WHAT COMMAND...: up to a minute for COMMAND to succeed.
 wait_until() {
-  local what=$1
+  local what=$1 tries=0 deadline=$((SECONDS + 60))
   shift
-  for _ in $(seq 300); do
-    "$@" >/dev/null 2>&1 && return 0
-    sleep 0.1
+  until "$@" >/dev/null 2>&1; do
+    [ $SECONDS -lt $deadline ] || fail "$what did not come up"
+    # every 0.1 s for fifty tries, then once a second: some of these
+    # conditions read a whole store back with python3, which five or ten
+    # times a second takes CPU from the tests running beside
+    tries=$((tries + 1))
+    if [ $tries -le 50 ]; then sleep 0.1; else sleep 1; fi
   done
-  fail "$what did not come up"
 }
 
 # start_influxdb: INFLUX_URL, with a database "pve".
@@ -187,10 +190,20 @@ start_prometheus() {
     config=$d/prometheus.yml
     printf 'global:\n  scrape_interval: 1h\n' >"$config"
   fi
-  prometheus --config.file="$config" --storage.tsdb.path="$1" \
-    --web.listen-address="127.0.0.1:$port" --storage.tsdb.retention.time=100y \
-    "${PROMETHEUS_FLAGS[@]}" >"$d/log" 2>&1 &
-  RECEIVER_PIDS+=($!)
+  PROMETHEUS_ARGS=(--config.file="$config" --storage.tsdb.path="$1"
+    --web.listen-address="127.0.0.1:$port" --storage.tsdb.retention.time=100y
+    "${PROMETHEUS_FLAGS[@]}")
+  PROMETHEUS_LOG=$d/log
   PROMETHEUS_URL=http://127.0.0.1:$port
+  : >"$PROMETHEUS_LOG"
+  restart_prometheus
+}
+
+# restart_prometheus: the last started Prometheus again, on its data and
+# port (after the test stopped it); PROMETHEUS_PID.
+restart_prometheus() {
+  prometheus "${PROMETHEUS_ARGS[@]}" >>"$PROMETHEUS_LOG" 2>&1 &
+  PROMETHEUS_PID=$!
+  RECEIVER_PIDS+=($!)
   wait_until prometheus curl -sf "$PROMETHEUS_URL/-/ready"
 }

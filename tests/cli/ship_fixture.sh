@@ -168,6 +168,20 @@ ship_wait_caught_up() {
   fail "the shipper did not catch up in $limit s: $(cat "$dir"/*.state)"
 }
 
+# ship_wait_away STATE_DIR WHAT: up to 10 s for the shipper to find its
+# target away (pvecg_ship_store_condition{condition="away"} 1), then
+# --status must say so; WHAT names the target in the failure.
+ship_wait_away() {
+  local i
+  for i in $(seq 100); do
+    "$PVECG" ship --status --prometheus --state-dir "$1" |
+      grep -q '^pvecg_ship_store_condition{.*condition="away".*} 1$' && break
+    sleep 0.1
+  done
+  "$PVECG" ship --status --state-dir "$1" | grep -q 'store *away' ||
+    fail "$2 not away in --status: $("$PVECG" ship --status --state-dir "$1")"
+}
+
 # ship_cursors_at_end STATE_DIR: every file's cursor is its newest row.
 ship_cursors_at_end() {
   local f last cursor

@@ -3,8 +3,8 @@
  * Tests of src/exporting/export_files.c and guest_directories.c on a data
  * directory with clusters in a mkdtemp directory: every cluster's files
  * listed in turn ("" first, then by name), each naming its cluster, guests
- * before nodes, a legacy file counted once with its 9.0 one (and said
- * found on its entry, as no legacy file is said on the others), a guest's or
+ * before nodes, a legacy file counted once with its 9.0 one (and reported
+ * found on its entry, as no legacy file is on the others), a guest's or
  * node's pvecg files (KSM, then stall time) right after its pve file, for
  * --all and for --vmid/--node alike (a stall file without a KSM file too,
  * and one whose pve file is not there, at its place); which cluster

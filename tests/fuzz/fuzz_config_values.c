@@ -2,8 +2,8 @@
 /*
  * Fuzz target for the other values the plugins take from collectd's config:
  * pve_cgroup's Guests (src/parse/guest.c guest_type_parse) and pve_rrd's
- * DaemonAddress (rrd/rrdcached_client.c, which validates it; nothing here
- * connects).  Checks, beyond memory safety: a guest type is exactly "qemu"
+ * DaemonAddress (rrd/rrdcached/rrdcached_client.c, which validates it; nothing
+ * here connects).  Checks, beyond memory safety: a guest type is exactly "qemu"
  * or "lxc", an address is refused (-EINVAL, nothing returned) exactly when
  * it is empty, holds a space, a control character or DEL, or is "unix:"
  * followed by anything but '/', and an accepted client keeps the address

@@ -70,7 +70,7 @@ static bool cluster_acceptable(const char *s) {
                                             "pvecg-ksm-node-1.0",
                                             "pvecg-pressure-vm-1.0",
                                             "pvecg-pressure-node-1.0"};
-  if (!name_acceptable(s) || s[0] == '.')
+  if (!name_acceptable(s) || s[0] == '.' || strchr(s, ' ') != NULL)
     return false;
   for (size_t i = 0; i < sizeof(layout_dirs) / sizeof(*layout_dirs); i++)
     if (strcmp(s, layout_dirs[i]) == 0)

@@ -10,9 +10,9 @@
  * match agrees with an oracle that keeps its own unsorted list of VMIDs
  * and its own compiled expressions.
  *
- * glibc's regcomp takes time and memory exponential in stacked repetitions
- * ("/.+++++++++++++++++++++++++++++++/" or "/a{99}{99}{99}{99}/" exhaust
- * memory), so the module refuses patterns beyond documented limits before
+ * glibc's regcomp takes time and memory exponential in stacked and nested
+ * repetitions ("/a{99}{99}{99}{99}/" exhausts memory, "/^1****+++/" takes
+ * minutes), so the module refuses patterns beyond documented limits before
  * compiling them; the oracle applies those limits its own way, and a
  * pattern the module lets through that glibc cannot compile quickly shows
  * as a timeout.
@@ -50,20 +50,36 @@ static bool canonical_vmid(const char *s, uint32_t *v) {
   return true;
 }
 
+/* Whether pattern[at] is a '}' that ends a count: the nearest brace
+ * before it is a '{'. */
+static bool closes_count(const char *pattern, size_t at) {
+  if (at == (size_t)-1 || pattern[at] != '}')
+    return false;
+  while (at-- > 0)
+    if (pattern[at] == '{' || pattern[at] == '}')
+      return pattern[at] == '{';
+  return false;
+}
+
 /* The documented limits on a pattern (vmid_select.h), read on their own:
- * length, repetition operators, counted repetitions, and no count of two
- * or more digits between a '{' and its '}'. */
+ * length, repetition operators, never two in a row (a '}' after a '{'
+ * ends one), counted repetitions, and no count of two or more digits
+ * between a '{' and its '}'. */
 static bool within_limits(const char *pattern) {
   size_t n = strlen(pattern), operators = 0, braces = 0;
 
   if (n > VMID_SELECT_PATTERN_MAX)
     return false;
   for (size_t i = 0; i < n; i++) {
-    if (pattern[i] == '*' || pattern[i] == '+' || pattern[i] == '?')
-      operators++;
+    bool op = strchr("*+?{", pattern[i]) != NULL;
+
+    if (op && i > 0 && strchr("*+?", pattern[i - 1]) != NULL)
+      return false;
+    if (op && closes_count(pattern, i - 1))
+      return false;
+    operators += op;
     if (pattern[i] != '{')
       continue;
-    operators++;
     braces++;
     for (size_t j = i + 1; j + 1 < n && pattern[j] != '}'; j++)
       if (pattern[j] >= '0' && pattern[j] <= '9' && pattern[j + 1] >= '0' &&

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "../helpers/gauge_oracle.h"
+#include "../helpers/loop_count.h"
 #include "gauge_text.h"
 #include "pvecg/rrd_row.h"
 
@@ -114,7 +115,7 @@ static uint64_t next_random(uint64_t *x) {
 static void test_short_decimals(void **state) {
   (void)state;
   uint64_t x = 88172645463325252ULL;
-  for (int i = 0; i < 100000; i++) {
+  for (int i = 0; i < loop_count(100000); i++) {
     uint64_t digits = 1 + next_random(&x) % 17;
     uint64_t m = next_random(&x) % (uint64_t)pow(10, (double)digits);
     int k = (int)(next_random(&x) % 20);
@@ -127,7 +128,7 @@ static void test_short_decimals(void **state) {
 static void test_random_doubles(void **state) {
   (void)state;
   uint64_t x = 2463534242ULL;
-  for (int i = 0; i < 100000; i++) {
+  for (int i = 0; i < loop_count(100000); i++) {
     uint64_t bits = next_random(&x);
     double v;
     memcpy(&v, &bits, sizeof(v));

@@ -88,6 +88,8 @@ static void test_cluster_names(void **state) {
   assert_null(rrd_cluster_name_problem("pve-1"));
   assert_null(rrd_cluster_name_problem("pve-vm-9.1"));
   assert_string_equal(rrd_cluster_name_problem(".ship"), "it begins with '.'");
+  assert_string_equal(rrd_cluster_name_problem("my cluster"),
+                      "it contains a space");
   static const char *const layout_dirs[] = {
       "pve-vm-9.0",       "pve-node-9.0",      "pve2-vm",
       "pve2-node",        "pve2-storage",      "pve-storage-9.0",

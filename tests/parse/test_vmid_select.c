@@ -77,11 +77,19 @@ static void test_bad_entries(void **state) {
   } costly[] = {
       {"/.+++++++++++++++++++++++++++++++++++++++/",
        "regular expression /.+++++++++++++++++++++++++++++++++++++++/ "
-       "refused: more than 8 repetition operators"},
+       "refused: a repetition operator right after another"},
+      {"/^1****+++/", "regular expression /^1****+++/ refused: a repetition "
+                      "operator right after another"},
+      {"/^1{2}*/", "regular expression /^1{2}*/ refused: a repetition "
+                   "operator right after another"},
+      {"/^((((((1*)+)*)+)*)+)*/",
+       "regular expression /^((((((1*)+)*)+)*)+)*/ refused: more than 6 "
+       "repetition operators"},
       {"/a{99}/", "regular expression /a{99}/ refused: a repetition count "
                   "above 9"},
-      {"/a{9}{9}{9}/", "regular expression /a{9}{9}{9}/ refused: more than 2 "
-                       "counted repetitions"},
+      {"/a{9}b{9}c{9}/",
+       "regular expression /a{9}b{9}c{9}/ refused: more than 2 "
+       "counted repetitions"},
       {"/^(1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24)$/",
        "regular expression "
        "/^(1|2|3|4|5|6|7|8|9|10|11|12|13|14|15|16|17|18|19|20|21|22|23|24)$/ "
@@ -96,6 +104,8 @@ static void test_bad_entries(void **state) {
   assert_int_equal(
       vmid_select_add(s, "/^[1-9][0-9]{2}[0-9]?[0-9]*$/", why, sizeof(why)), 0);
   assert_int_equal(vmid_select_add(s, "/^1[0-9]{2}$/", why, sizeof(why)), 0);
+  assert_int_equal(
+      vmid_select_add(s, "/^((((((1*)+)*)+)*)+)$/", why, sizeof(why)), 0);
   assert_true(vmid_select_match(s, 4711));
   vmid_select_free(s);
   assert_int_equal(vmid_select_new(&s), 0);

@@ -399,7 +399,7 @@ static int ksm_rows_at(double t) {
   return rows;
 }
 
-/* KSM auto: off while the host runs no KSM, on (and said) once it does;
+/* KSM auto: off while the host runs no KSM, on (and logged) once it does;
  * read in the first interval of each minute only. */
 static void test_ksm_auto_once_a_minute(void **state) {
   (void)state;
@@ -501,7 +501,7 @@ static const struct stub_value_list *stall_row_at(double t, const char *id,
 
 /* StallTime (the default): the kernel's totals as counters, once a
  * minute; an advance a little above the minute recorded as the minute,
- * one far above it or backwards a restart, said once.  The restart's jump
+ * one far above it or backwards a restart, logged once.  The restart's jump
  * is above the stall files' max over their whole heartbeat. */
 static void test_stall_time_rows(void **state) {
   (void)state;
@@ -566,7 +566,7 @@ static size_t log_lines_with(const char *text) {
   return n;
 }
 
-/* Which guests are reported is said once, and again when it changes:
+/* Which guests are reported is logged once, and again when it changes:
  * without pmxcfs' .version every guest, with it this node's only. */
 static void test_scope_logged(void **state) {
   (void)state;

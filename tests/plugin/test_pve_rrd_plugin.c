@@ -53,7 +53,7 @@ static void init_with_data_dir(void) {
 }
 
 /* Writes one row of type with every value set to base + column, from a
- * host whose rows come every interval (0: none said). */
+ * host whose rows come every interval (0: none logged). */
 static void write_row_every(const char *type, const char *host,
                             const char *instance, time_t t, double base,
                             double interval) {
@@ -132,7 +132,7 @@ static void test_guest_and_node_rows(void **state) {
   snprintf(path, sizeof(path), "%s/data/pve-node-9.0/node1", root);
   assert_int_equal(rrd_file_check(&layout_pve_node_9_0, path, why, sizeof(why)),
                    0);
-  /* A row that is not newer is dropped and said so. */
+  /* A row that is not newer is dropped and logged so. */
   write_row("pve_vm_9_0", "node1", "100", t, 3000);
   assert_int_equal(last_update("pve-vm-9.0/100"), t + 1);
 }
@@ -206,13 +206,13 @@ static void collision_line(char *buf, size_t size, const char *other,
   snprintf(buf, size,
            "pve_rrd plugin: guest 196 is reported by both nodea and %s "
            "(since %s): its file %s stays with nodea, and the rows from %s "
-           "are dropped, also once nodea stops reporting it (said again "
+           "are dropped, also once nodea stops reporting it (logged again "
            "hourly while they come). If nodea and %s are in different "
            "clusters or are standalone hosts that share VMIDs, put each "
            "cluster's hosts in a <Cluster> block of pve_rrd's configuration "
            "(Host \"nodea\" in one, Host \"%s\" in another, or "
-           "StandaloneHosts true for hosts of their own; see \"Several "
-           "clusters on one collector\" in pvecg's deployment guide). "
+           "StandaloneHosts true for hosts of their own; see \"Cluster\" in "
+           "collectd-pve_rrd(5)). "
            "\"pvecg check --owners --data-dir %s/data --give pve-vm-9.0/196 "
            "%s\" hands the file to %s, \"pvecg check --owners --data-dir "
            "%s/data --forget pve-vm-9.0/196\" forgets the collision.",
@@ -340,7 +340,7 @@ static void test_clusters_apart(void **state) {
   assert_true(last_memhost("prod/pve-vm-9.0/196") == 4010);
 }
 
-/* Without StandaloneHosts an unlisted host's rows are dropped, said once;
+/* Without StandaloneHosts an unlisted host's rows are dropped, logged once;
  * with it, a host named like a cluster or a layout's directory is. */
 static void test_clusters_refuse(void **state) {
   (void)state;

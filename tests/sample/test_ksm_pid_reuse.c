@@ -127,7 +127,7 @@ static void test_reused_pid_never_read(void **state) {
   ssize_t n = pread(mine, buf, sizeof(buf), 0);
   assert_true(n == 0 || (n < 0 && errno == ESRCH));
   close(mine);
-  /* The sampler: one unknown row, said why... */
+  /* The sampler: one unknown row, logged why... */
   g = run(s);
   assert_false(g.ksm_valid);
   assert_int_equal(g.ksm_error, -ESRCH);

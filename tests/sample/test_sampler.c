@@ -642,7 +642,7 @@ static void test_ksm(void **state) {
   v = run(s);
   assert_true(v.s[1].ksm_valid);
   assert_int_equal(v.s[1].ksm.merging_pages, 64);
-  /* a malformed ksm_stat: unknown, said why, and the file kept */
+  /* a malformed ksm_stat: unknown, logged why, and the file kept */
   fixture_write(root, "proc/4344/ksm_stat", "ksm_merging_pages many\n");
   v = run(s);
   assert_false(v.s[1].ksm_valid);
@@ -653,7 +653,7 @@ static void test_ksm(void **state) {
   assert_true(v.s[1].ksm_valid);
   assert_int_equal(v.s[1].ksm.merging_pages, 65);
   /* 4344 exits; its successor 4345 has no ksm_stat (a kernel before 6.1):
-   * unknown, said why, and the pid kept. */
+   * unknown, logged why, and the pid kept. */
   fixture_write(root, "proc/4344/ksm_stat", "");
   shell("rm -r proc/4344");
   fixture_mkdir(root, "proc/4345");

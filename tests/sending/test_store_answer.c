@@ -95,7 +95,7 @@ static void test_influxdb1(void **state) {
                           "partial write: field type conflict: input field "
                           "\"cpu\" on measurement \"system\" is type integer, "
                           "already exists as type float dropped=1"});
-  /* Lines it could not parse are said with dropped=0: they are counted. */
+  /* Lines it could not parse are logged with dropped=0: they are counted. */
   answer(400,
          "{\"error\":\"partial write: unable to parse 'a b': missing "
          "fields\\nunable to parse 'c d': missing fields dropped=0\"}\n",
@@ -378,7 +378,7 @@ static void test_away(void **state) {
       &(struct expect){STORE_TAKEN, STORE_REASON_RETENTION, 0, 0, NULL, "ok"});
 }
 
-/* Retry-After is only heard when the store is away. */
+/* Retry-After is only read when the store is away. */
 static void retry(long status, const char *value, unsigned want) {
   answer(status, "{\"code\":\"too many requests\",\"message\":\"slow down\"}",
          value,

@@ -51,9 +51,9 @@ make_clusters "$D" "$T/pve" "$LAST"
 # what pve_rrd keeps of owners: a collision over prod's 196 and the data
 # directory's own (whose owner the file does not name), a host name to
 # escape
-printf '%s\n' 'pvecg-owners 1' 'collision pve-vm-9.0 . 196 node"x 1800000000' \
-  'owner pve-vm-9.0 prod 196 pve1 10' 'collision pve-vm-9.0 prod 196 other 1800000100' \
-  'owner pve-vm-9.0 lab 196 pve1 10' 'end 5' >"$D/pvecg-owners"
+printf '%s\n' 'pvecg-owners 2' 'collision pve-vm-9.0 . 196 1800000000 node"x' \
+  'owner pve-vm-9.0 prod 196 10 pve1' 'collision pve-vm-9.0 prod 196 1800000100 other' \
+  'owner pve-vm-9.0 lab 196 10 pve1' 'end 5' >"$D/pvecg-owners"
 
 # serve DATA_DIR: a server on a free port, its URL in URL.
 serve() {

@@ -9,7 +9,7 @@
 # for the block, none for the 429s, never a secret; the shipped fail2ban
 # filter (packaging/examples/) matches exactly those lines and addresses
 # (fail2ban-regex; the test ends with 77 without it, after the rest), and
-# is the block docs/deployment.md shows, as is the jail.
+# is the block docs/serving.md shows, as is the jail.
 set -euo pipefail
 
 for tool in rrdtool curl python3; do
@@ -92,12 +92,12 @@ example_block() {
   awk -v want="<!-- example: $1 -->" '
     $0 == want { found = 1; next }
     found && /^```/ { if (inside) exit; inside = 1; next }
-    found && inside { print }' "$SRC/docs/deployment.md"
+    found && inside { print }' "$SRC/docs/serving.md"
 }
 FILTER=$SRC/packaging/examples/pvecg-serve-fail2ban-filter.conf
 JAIL=$SRC/packaging/examples/pvecg-serve-fail2ban-jail.conf
-check "docs/deployment.md shows the filter" "" "$(diff <(example_block serve-fail2ban-filter) "$FILTER" 2>&1 || true)"
-check "docs/deployment.md shows the jail" "" "$(diff <(example_block serve-fail2ban-jail) "$JAIL" 2>&1 || true)"
+check "docs/serving.md shows the filter" "" "$(diff <(example_block serve-fail2ban-filter) "$FILTER" 2>&1 || true)"
+check "docs/serving.md shows the jail" "" "$(diff <(example_block serve-fail2ban-jail) "$JAIL" 2>&1 || true)"
 if ! command -v fail2ban-regex >/dev/null; then
   echo "SKIP: fail2ban-regex is not installed (Debian's fail2ban)"
   [ "$FAILURES" -eq 0 ] && exit 77

@@ -28,7 +28,7 @@
 #     (fail2ban-regex) matches exactly the wrong tokens' 401s and nginx's
 #     429s by their real addresses, not a request without a token, not
 #     pvecg serve's 429; its jail as fail2ban-client -d reads it; the log
-#     holds no secret; docs/deployment.md shows the three files as shipped.
+#     holds no secret; docs/serving.md shows the three files as shipped.
 # Skipped (77) where nginx is not installed or cannot run here.
 set -euo pipefail
 
@@ -248,15 +248,15 @@ check "the jail reads the site's access log" 1 \
 check "the jail: the filter's two failregexes, maxretry 3" "2 1" \
   "$(grep "'addfailregex'" <<<"$dump" | grep -o 'upstream=' | wc -l) $(grep -cF "['set', 'pvecg-serve-nginx', 'maxretry', 3]" <<<"$dump")"
 
-# ---- docs/deployment.md shows the files as shipped --------------------------
+# ---- docs/serving.md shows the files as shipped --------------------------
 example_block() {
   awk -v want="<!-- example: $1 -->" '
     $0 == want { found = 1; next }
     found && /^```/ { if (inside) exit; inside = 1; next }
-    found && inside { print }' "$SRC/docs/deployment.md"
+    found && inside { print }' "$SRC/docs/serving.md"
 }
 for f in nginx nginx-fail2ban-filter nginx-fail2ban-jail; do
-  check "docs/deployment.md shows pvecg-serve-$f.conf" "" \
+  check "docs/serving.md shows pvecg-serve-$f.conf" "" \
     "$(diff <(example_block "serve-$f") "$EX/pvecg-serve-$f.conf" 2>&1 || true)"
 done
 

@@ -4,7 +4,7 @@
  * tokens pass, the fifth blocks its address for exactly SERVE_GUARD_BLOCK
  * seconds (Retry-After counting down) while another address is answered;
  * failures spread wider than the window never block; the 429s of a block
- * are said once after it; an IPv6 client is its /64, an IPv4-mapped one
+ * are logged once after it; an IPv6 client is its /64, an IPv4-mapped one
  * its whole address; a full table forgets the quiet before the blocked,
  * and the blocked when nothing else is left.
  */
@@ -79,7 +79,7 @@ static void test_five_block_for_the_window(void **state) {
   /* another address, even the next one, is answered as usual */
   assert_false(check(g, "192.0.2.2", T0 + 1).blocked);
   assert_false(check(g, "198.51.100.1", T0 + 1).blocked);
-  /* the block is over: said once, with the count of its 429s */
+  /* the block is over: logged once, with the count of its 429s */
   v = check(g, "192.0.2.1", T0 + SERVE_GUARD_BLOCK);
   assert_false(v.blocked);
   assert_int_equal(v.refused_before, 2);

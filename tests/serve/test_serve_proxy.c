@@ -6,7 +6,7 @@
  * dual-stack listener's mapped address); from any
  * other peer, without a proxy set, or with a header that is no address,
  * it is the peer's.  And an address as the log names it: the trusted
- * proxy said as such, every other peer as its address alone.
+ * proxy logged as such, every other peer as its address alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -300,7 +300,7 @@ static void test_cluster(void **state) {
     assert_string_equal(req.cluster, "");
   }
   /* any name a cluster's directory may have, up to 64 bytes */
-  struct serve_param odd[] = {P("cluster", "dc 1:\"x\""),
+  struct serve_param odd[] = {P("cluster", "dc1:\"x\""),
                               P("cluster", "a234567890123456789012345678901234"
                                            "567890123456789012345678901234")};
   for (size_t i = 0; i < 2; i++) {
@@ -316,6 +316,7 @@ static void test_cluster(void **state) {
       "a/b",
       "a\\b",
       "a\nb",
+      "dc 1", /* a space: no line of the owners file could name it */
       "a2345678901234567890123456789012345678901234567890123456789012345"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
     struct serve_param b = P("cluster", bad[i]);

@@ -40,7 +40,10 @@ new_secret() {
 start_serve() {
   local log=$1 _
   shift
-  "$PVECG" serve "$@" 2>"$log" &
+  # emptied here, not only by the child's redirection: a log reused from
+  # an earlier server would otherwise show its "listening" line at once
+  : >"$log"
+  "$PVECG" serve "$@" 2>>"$log" &
   SERVE_PID=$!
   for _ in $(seq 100); do
     grep -q '^pvecg serve: listening on' "$log" && return 0

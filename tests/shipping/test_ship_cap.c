@@ -5,7 +5,7 @@
  * size the state kept; an hour of success doubles the size up to the
  * ceiling (where no limit is known any more); an hour of outage counts for
  * nothing; a 413 at the larger size goes back to the size that passed,
- * said once however often the hourly try fails.
+ * logged once however often the hourly try fails.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -93,11 +93,11 @@ static void test_larger_refused(void **state) {
   time_t t = T0 + HOUR;
   assert_int_equal(ship_cap_tick(&c, true, t), SHIP_CAP_RAISED);
   assert_int_equal(ship_cap_size(&c), 32768);
-  /* a 413 at 32768 halves to 16000 (lines): back to 16384, said */
+  /* a 413 at 32768 halves to 16000 (lines): back to 16384, logged */
   assert_int_equal(ship_cap_answer(&c, 16000, t + 60), SHIP_CAP_BACK);
   assert_int_equal(ship_cap_size(&c), 16384);
   assert_int_equal(c.before, 0);
-  /* an hour later the same: tried, refused, not said again */
+  /* an hour later the same: tried, refused, not logged again */
   assert_int_equal(ship_cap_tick(&c, true, t + 60 + HOUR), SHIP_CAP_RAISED);
   assert_int_equal(ship_cap_size(&c), 32768);
   assert_int_equal(ship_cap_answer(&c, 15000, t + 120 + HOUR),
@@ -109,11 +109,11 @@ static void test_larger_refused(void **state) {
   assert_int_equal(ship_cap_answer(&c, 0, t + 60), SHIP_CAP_SAME);
   assert_int_equal(ship_cap_tick(&c, true, t + HOUR), SHIP_CAP_RAISED);
   assert_int_equal(ship_cap_size(&c), 65536);
-  assert_false(c.back_said);
-  /* a 413 above the size known to pass: that size is learned, said */
+  assert_false(c.back_logged);
+  /* a 413 above the size known to pass: that size is learned, logged */
   assert_int_equal(ship_cap_answer(&c, 40000, t + HOUR + 60), SHIP_CAP_LOWERED);
   assert_int_equal(ship_cap_size(&c), 40000);
-  /* a 413 later at the learned size: lowered again, said */
+  /* a 413 later at the learned size: lowered again, logged */
   assert_int_equal(ship_cap_answer(&c, 20000, t + HOUR + 120),
                    SHIP_CAP_LOWERED);
   assert_int_equal(ship_cap_size(&c), 20000);

@@ -55,6 +55,10 @@
 #define V3 "pvecg-ship-state 3\n"
 #define L5_BITS L5_HEAD "6=x414003a4ffffffff,7=629700\n"
 #define TEXT3 V3 L2 L3 A0 R0 L4 L5_BITS L6
+/* And as version 4 writes it: remote write's samples. */
+#define V4 "pvecg-ship-state 4\n"
+#define S0 "samples 0 0 0 0 0\n"
+#define TEXT4 V4 L2 L3 A0 R0 S0 L4 L5_BITS L6
 
 /* 2099017.9999999995 is the double 0x41400... with every low mantissa bit
  * set: 16 significant digits would not read back as the same double. */
@@ -145,8 +149,8 @@ static void test_format_exact(void **state) {
   make_state(&s);
   size_t len;
   char *text = format_text(&s, &len);
-  assert_string_equal(text, TEXT3);
-  assert_int_equal(len, strlen(TEXT3));
+  assert_string_equal(text, TEXT4);
+  assert_int_equal(len, strlen(TEXT4));
   free(text);
   ship_state_free(&s);
 }
@@ -237,9 +241,10 @@ static void test_parse_round_trip(void **state) {
   assert_string_equal(none.target, "");
   assert_int_equal(none.count, 0);
   char *again = format_text(&none, NULL);
-  assert_string_equal(again, V3 "target fedcba9876543210 \n"
-                                "stats 0 0 0 0 0 0 0\n"
-                                "answers 0 0 0 0 0 0 0 0 0 0\n" R0 "end 0\n");
+  assert_string_equal(again,
+                      V4 "target fedcba9876543210 \n"
+                         "stats 0 0 0 0 0 0 0\n"
+                         "answers 0 0 0 0 0 0 0 0 0 0\n" R0 S0 "end 0\n");
   free(again);
 
   /* Version 2's text (every total in decimal) and version 3's (a fraction
@@ -500,7 +505,7 @@ static void test_parse_damaged(void **state) {
   refuse(L1 L2 L3 L4 L4 L6, "line 5: a file named twice");
   refuse(L1 L2 L3 L4 L5 L4 "end 3\n", "line 6: a file named twice");
   /* Another format, or another version of it. */
-  refuse("pvecg-ship-state 4\n" L2 L3 L4 L5 L6,
+  refuse("pvecg-ship-state 5\n" L2 L3 L4 L5 L6,
          "line 1: not a pvecg ship state (or of another version)");
   refuse("pvecg-ship-state 1 \n" L2 L3 L4 L5 L6,
          "line 1: not a pvecg ship state (or of another version)");
@@ -544,8 +549,12 @@ static void test_answers_round_trip(void **state) {
   snprintf(st->refusal, sizeof(st->refusal), "unauthorized access");
 #define A1 "answers 131072 7 1 2 4 3 5 6 9 2\n"
 #define R1 "refusal 1700000100 401 unauthorized access\n"
+  st->samples_sent = 120;
+  st->samples_refused_by[STORE_REFUSAL_TOO_OLD] = 11;
+  st->samples_refused_by[STORE_REFUSAL_DUPLICATE] = 3;
+#define S1 "samples 120 11 0 3 0\n"
   char *text = format_text(&s, NULL);
-  assert_string_equal(text, V3 L2 L3 A1 R1 L4 L5_BITS L6);
+  assert_string_equal(text, V4 L2 L3 A1 R1 S1 L4 L5_BITS L6);
   struct ship_state got = {0};
   char err[256] = "";
   assert_int_equal(ship_state_parse(text, strlen(text), &got, err, sizeof(err)),
@@ -572,6 +581,11 @@ static void test_answers_round_trip(void **state) {
   refuse(V2 L2 L3 A1 "refusal 1700000100 401 caf\xc3\xa9\n" L4 L5 L6,
          "line 5: not the latest refusal");
   refuse(V2 L2 L3 A1 R1 L4 L5, "line 8: missing (the file is cut short)");
+  refuse(V4 L2 L3 A1 R1 L4 L5 L6, "line 6: not the samples' totals");
+  refuse(V4 L2 L3 A1 R1 "samples 120 11 0 3\n" L4 L5 L6,
+         "line 6: not the samples' totals");
+  refuse(V4 L2 L3 A1 R1 "samples 120 11 0 3 0 \n" L4 L5 L6,
+         "line 6: not the samples' totals");
 }
 
 static void test_parse_wrong_lines(void **state) {
@@ -933,7 +947,7 @@ static void test_save_load(void **state) {
   assert_int_equal(ship_state_load(dir, &got, err, sizeof(err)), -EINVAL);
   snprintf(want, sizeof(want),
            "%s: line 1: not a pvecg ship state (or of another version), and "
-           "%s: line 8: missing (the file is cut short).  Restore one, or "
+           "%s: line 9: missing (the file is cut short).  Restore one, or "
            "remove both to start again from --since (the files' first rows "
            "when not given)",
            path, prev);
