@@ -26,6 +26,15 @@ PVECG_SERVICES=(influxdb carbon-cache victoria-metrics prometheus
 
 log() { printf '==> %s\n' "$*" >&2; }
 
+# The tests run the tools install_packages installed: Debian's python3,
+# with python3-prometheus-client and python3-whisper, not another python3
+# earlier in PATH (a pyenv shim, say: another interpreter without those
+# modules, and a bash script of a dozen processes at every call, which the
+# tests' thousands of calls make minutes of CPU).
+debian_tools_first() {
+  export PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
+}
+
 install_packages() {
   local missing=() p
   for p in "${PVECG_PACKAGES[@]}"; do
@@ -86,4 +95,24 @@ build() {
   shift
   cmake -S "$PVECG_ROOT" -B "$dir" -DPVECG_WERROR=ON "$@" >/dev/null
   cmake --build "$dir" -j "$(nproc)" -- --no-print-directory >/dev/null
+}
+
+# build_for LABEL DIR [cmake options...]: only the targets the tests of
+# LABEL run (their executables, and the programs and plugins named on
+# their command lines), not the whole tree.
+build_for() {
+  local label=$1 dir=$2 targets
+  shift 2
+  cmake -S "$PVECG_ROOT" -B "$dir" -DPVECG_WERROR=ON "$@" >/dev/null
+  targets=$(comm -12 \
+    <(ctest --test-dir "$dir" -L "$label" --show-only=json-v1 | python3 -c '
+import json, os, sys
+for test in json.load(sys.stdin)["tests"]:
+    print(test["name"])  # the command is left out until it is built
+    for arg in test.get("command", []):
+        for word in arg.split():
+            print(os.path.splitext(os.path.basename(word))[0])' | sort -u) \
+    <(cmake --build "$dir" --target help | awk '$1 == "..." { print $2 }' | sort))
+  # shellcheck disable=SC2086 # one word per target
+  cmake --build "$dir" -j "$(nproc)" --target $targets -- --no-print-directory >/dev/null
 }

@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The example configurations of docs/deployment.md, as the tests load them:
-# each is the fenced block after a line "<!-- example: NAME -->", with the
+# The example configurations of the guides in docs/ (node.md,
+# central-collector.md, stores.md, serving.md), as the tests load them:
+# each is the fenced block after a line "<!-- example: NAME -->" (a name is
+# used once in all of docs/*.md), with the
 # paths, addresses and intervals of a real host replaced by the test's own.
 # A deployment is collectd.conf (the block "main") plus its snippet for
 # /etc/collectd/collectd.conf.d/, which ships as a file of packaging/examples/.
 # Sourced by the deployment tests, after lib.sh.
 
 PVECG_SOURCE=${PVECG_SOURCE:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
-EXAMPLES_DOC=${EXAMPLES_DOC:-$PVECG_SOURCE/docs/deployment.md}
+EXAMPLES_DOCS=${EXAMPLES_DOCS:-$PVECG_SOURCE/docs}
 SNIPPET_DIR=${SNIPPET_DIR:-$PVECG_SOURCE/packaging/examples}
 TYPES_DB=${TYPES_DB:-}
 
@@ -34,7 +36,7 @@ example_block() {
   awk -v want="<!-- example: $1 -->" '
     $0 == want { found = 1; next }
     found && /^```/ { if (inside) exit; inside = 1; next }
-    found && inside { print }' "$EXAMPLES_DOC"
+    found && inside { print }' "$EXAMPLES_DOCS"/*.md
 }
 
 # example_host NAME: the host name the documentation gives the deployment's
@@ -52,7 +54,7 @@ example_host() {
 example_main() {
   local main
   main=$(example_block main)
-  [ -n "$main" ] || { echo "no example \"main\" in $EXAMPLES_DOC" >&2; return 1; }
+  [ -n "$main" ] || { echo "no example \"main\" in $EXAMPLES_DOCS/*.md" >&2; return 1; }
   printf '%s\n' "$main" | sed "s|^Hostname \"pve1\"$|Hostname \"$(example_host "$1")\"|" |
     if [ -n "${2:-}" ]; then
       sed "s|\"/etc/collectd/collectd.conf.d\"|\"$2\"|"
@@ -105,7 +107,7 @@ plugin_dirs() {
 example_conf() {
   local block
   block=$(example_block "$1")
-  [ -n "$block" ] || { echo "no example \"$1\" in $EXAMPLES_DOC" >&2; return 1; }
+  [ -n "$block" ] || { echo "no example \"$1\" in $EXAMPLES_DOCS/*.md" >&2; return 1; }
   { example_main "$1" && printf '%s\n' "$block"; } | example_paths "$2" | plugin_dirs
   # what every instance of a test needs of its own
   cat <<CONF
@@ -147,7 +149,7 @@ LoadPlugin csv
 CONF
 }
 
-# start_central: the central collector of docs/deployment.md on loopback --
+# start_central: the central collector of docs/central-collector.md on loopback --
 # an rrdcached ($EX_DAEMON, files in $DB), the example's AuthFile, and the
 # central-receiver example as collectd instance "collector" with a unixsock
 # socket at $T/collector.sock -- plus the configs $T/nodeN.conf of the

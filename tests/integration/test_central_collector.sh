@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The central-collector examples of docs/deployment.md on loopback: two
+# The central-collector examples of docs/central-collector.md on loopback: two
 # "nodes" run pve_cgroup on different fixture trees (distinct VMIDs, other
 # memory figures) and send through collectd's network plugin, encrypted
 # (SecurityLevel Encrypt, one user each); one collector listens with the

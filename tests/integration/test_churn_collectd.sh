@@ -4,10 +4,15 @@
 # with its defaults -- 200 standing guests, 40 rounds in which the 50
 # guests of the round before go and 50 never seen come, collectd at
 # Interval 1 with both plugins writing through rrdcached.  What collectd
-# keeps for a guest must go with it: its resident memory grows by at most
-# 1 MiB from the middle of the churn to its end (it grew by 2 MiB, 2 KiB
-# a guest, while the store kept every file it ever wrote), and once the
-# churned guests are gone its descriptors are those of the standing ones.
+# keeps for a guest must go with it: its resident memory grows by less
+# than 1.75 MiB from the middle of the churn to its end (it grew by
+# 2.1 MiB, 2 KiB a guest, while the store kept every file it ever wrote),
+# and once the churned guests are gone its descriptors are those of the
+# standing ones.  The 80 s of churn end before what gone guests leave is
+# let go (their once-a-minute files after 4 min, collectd's cache after
+# 2): the window holds that climb, 0.6 to 1.4 MiB, so it catches a
+# guest's 2 KiB kept for good, not less; the flat steady state is the
+# benchmark's (bench/churn_soak.sh with ROUNDS=300, docs/performance.md).
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
 
@@ -16,11 +21,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 cat "$T/soak.out"
 field() { sed -n "s/^churn: .*\b$1=\([0-9]*\).*/\1/p" "$T/soak.out"; }
 middle=$(field rss_middle) end=$(field rss_end)
-# The benchmark's target is 512 KiB, met in most runs (docs/performance.md);
-# the test fails at twice that, well below the 2 MiB of a store that kept
-# every file it ever wrote.
-check_true "RSS grew by at most 1 MiB from the middle to the end ($middle -> $end KiB)" \
-  [ $((end - middle)) -le 1024 ]
+check_true "RSS grew by less than 1.75 MiB from the middle to the end ($middle -> $end KiB)" \
+  [ $((end - middle)) -lt 1792 ]
 check "collectd's descriptors are those of the standing guests" \
   "$(field fds_standing)" "$(field fds_end)"
 check "the first round's guests' rows are on disk, flushed once let go" \

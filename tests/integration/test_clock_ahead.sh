@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A sender whose clock runs an hour ahead (libfaketime), next to one whose
 # clock is right, both sending to the central collector of
-# docs/deployment.md: the collector drops the early sender's rows
+# docs/central-collector.md: the collector drops the early sender's rows
 # (MaxTimeAhead, 300 s by default) -- no file of its is made, so none is
 # moved into the future -- with one line per file, and writes the other
 # sender's files with exact values as usual.

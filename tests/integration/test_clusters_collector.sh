@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# One collector for two clusters and a standalone host, as docs/deployment.md
+# One collector for two clusters and a standalone host, as docs/central-collector.md
 # "Several clusters on one collector" configures it (its central-clusters
 # example, through rrdcached, Interval 1): pve1 of cluster prod, lab1 of
 # cluster lab and the standalone host solo each run a guest 196 with other

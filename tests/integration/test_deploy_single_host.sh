@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The single-host example of docs/deployment.md, as written there (paths
+# The single-host example of docs/node.md, as written there (paths
 # and interval aside), on a fixture tree: both plugins in one collectd,
 # librrd writing the files; exact values, PVE's layout, mode and size.
 HERE=$(cd "$(dirname "$0")" && pwd)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# pve_rrd next to pmxcfs (the Proxmox VE node example of docs/deployment.md),
+# pve_rrd next to pmxcfs (the Proxmox VE node example of docs/node.md),
 # with a stand-in for pmxcfs updating PVE's own pve-vm-9.0/100 through the
 # same rrdcached every second.  As configured, pve_rrd never touches PVE's
 # files.  Misconfigured onto PVE's directory, it does not fight: one error

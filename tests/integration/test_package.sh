@@ -142,7 +142,7 @@ check "/usr/bin/pvecg runs" "pvecg $VERSION" "$(/usr/bin/pvecg --version 2>&1)"
 check "pvecg-export(1) installed" 1 \
   "$(zcat /usr/share/man/man1/pvecg-export.1.gz | grep -c '^\.TH pvecg-export 1 ')"
 
-# collectd with the installed plugins, as docs/deployment.md has it: its
+# collectd with the installed plugins, as docs/node.md has it: its
 # collectd.conf including a conf.d with the installed single-host snippet.
 deploy_fixture "$T/cgroup" 100 1
 mkdir -p "$T/conf.d"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The configuration snippets the package ships (packaging/examples/): each
-# is its deployment's block of docs/deployment.md byte for byte (which the
+# is its deployment's block of a guide in docs/ byte for byte (which the
 # deployment tests run with values checked), holds nothing but LoadPlugin
 # and <Plugin> blocks (it is a drop-in for /etc/collectd/collectd.conf.d/
 # and must not collide with collectd.conf), and the real collectd loads it
@@ -22,7 +22,7 @@ top_level_statements() {
 }
 
 # the collectd snippets, and the server's fail2ban files (serve_guard tests
-# those against deployment.md)
+# those against docs/serving.md)
 listed=("${SERVE_EXAMPLES[@]}")
 for pair in "${EXAMPLE_SNIPPETS[@]}"; do
   listed+=("${pair#*:}")
@@ -49,7 +49,7 @@ at_exit "kill $SINK; wait $SINK"
 
 for pair in "${EXAMPLE_SNIPPETS[@]}"; do
   name=${pair%%:*} file=$SNIPPET_DIR/${pair#*:}
-  check "$name: docs/deployment.md shows ${file##*/}" "" \
+  check "$name: docs/ shows ${file##*/}" "" \
     "$(diff <(example_block "$name") "$file" 2>&1 || true)"
   check "$name: only plugins are loaded and configured" "LoadPlugin Plugin" \
     "$(top_level_statements "$file")"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # An rrdcached that accepts connections but does not answer (SIGSTOP), under
-# the Proxmox VE node example of docs/deployment.md with DaemonTimeout 2:
+# the Proxmox VE node example of docs/node.md with DaemonTimeout 2:
 # collectd's write threads go on (the csv plugin, fed by the same threads,
 # keeps getting every row), one line says the daemon does not answer, one
 # that it answers again, and every row reaches it afterwards; frozen again

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rrdcached stopped in the middle of a run and started again, under the
-# Proxmox VE node example of docs/deployment.md: every row collectd
+# Proxmox VE node example of docs/node.md: every row collectd
 # dispatched (recorded by collectd's csv plugin in the same instance) is
 # accepted by a daemon exactly once and in time order -- including the rows
 # of the outage, replayed after it -- as the daemons' journals show; the file

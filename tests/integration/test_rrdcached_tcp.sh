@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pve_rrd writing through a real rrdcached over TCP on 127.0.0.1 (the
-# remote-rrdcached example of docs/deployment.md): paths relative to the
+# remote-rrdcached example of docs/central-collector.md): paths relative to the
 # daemon's base directory, which makes the directories itself (-R), files
 # created through the daemon, a foreign file recognised through the
 # daemon's INFO alone (nothing is read on this side) and left untouched,

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# The Proxmox VE node example of docs/deployment.md: pve_rrd writing through
+# The Proxmox VE node example of docs/node.md: pve_rrd writing through
 # a real rrdcached -B on a unix socket, into its own directory below the
 # daemon's base.  Files are created through the daemon with PVE's layout;
 # collectd's FLUSH reaches the daemon (unixsock FLUSH for one file, SIGUSR1

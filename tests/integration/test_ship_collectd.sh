@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pvecg ship on a live host, in real time: collectd with pve_cgroup on a
 # fixture host (two VMs and a container) and pve_rrd writing through a
-# real rrdcached (the Proxmox VE node example of docs/deployment.md, the
+# real rrdcached (the Proxmox VE node example of docs/node.md, the
 # daemon with -w 10 for Debian's -w 300), and pvecg ship --interval 5
 # into a real InfluxDB.  Over four minutes of rows (the layouts' step is
 # a minute): the store stopped for 70 s and started again on its data,

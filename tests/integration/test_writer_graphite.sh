@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pve_cgroup's rows through collectd's own write_graphite into a real
-# carbon-cache (Debian's graphite-carbon), as docs/deployment.md's
+# carbon-cache (Debian's graphite-carbon), as docs/stores.md's
 # write-graphite example has it (pvecg-write-graphite.conf; address, port
 # and interval the test's own): carbon holds exactly one whisper file per
 # known column of each guest and of the node, under the names the page
@@ -20,7 +20,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 at_exit stop_receivers
 [ -f "$SYSTEM_PLUGIN_DIR/write_graphite.so" ] || { echo "SKIP: no write_graphite plugin"; exit 77; }
 
-check "docs/deployment.md shows pvecg-write-graphite.conf" "" \
+check "docs/stores.md shows pvecg-write-graphite.conf" "" \
   "$(diff <(example_block write-graphite) "$SNIPPET_DIR/pvecg-write-graphite.conf" 2>&1 || true)"
 
 start_carbon 1s:1h

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pve_cgroup's rows through collectd's network plugin to a second collectd
-# that loads no pvecg plugin, as docs/deployment.md has it: the node runs
+# that loads no pvecg plugin, as docs/stores.md has it: the node runs
 # the central-sender example (pvecg-central-sender.conf), the receiver the
 # network-receiver example (pvecg-network-receiver.conf) with the TypesDB
 # line of the page, on loopback (port, paths and interval the test's own).
@@ -21,7 +21,7 @@ for p in network csv unixsock; do
 done
 [ -f "$TYPES_DB" ] || { echo "no pvecg-types.db (TYPES_DB)"; exit 1; }
 
-check "docs/deployment.md shows pvecg-network-receiver.conf" "" \
+check "docs/stores.md shows pvecg-network-receiver.conf" "" \
   "$(diff <(example_block network-receiver) "$SNIPPET_DIR/pvecg-network-receiver.conf" 2>&1 || true)"
 
 writer_fixture

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
 # pve_cgroup's rows through collectd's own write_prometheus, scraped by a
-# real Prometheus (Debian's package), as docs/deployment.md's
+# real Prometheus (Debian's package), as docs/stores.md's
 # write-prometheus and prometheus-scrape examples have it
 # (pvecg-write-prometheus.conf; address, port and intervals the test's
 # own): Prometheus knows exactly the metric names and labels the page
@@ -22,7 +22,7 @@ missing=$(ldd "$SYSTEM_PLUGIN_DIR/write_prometheus.so" | awk '/not found/ { prin
 [ -z "$missing" ] || { echo "SKIP: write_prometheus.so lacks $missing"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 
-check "docs/deployment.md shows pvecg-write-prometheus.conf" "" \
+check "docs/stores.md shows pvecg-write-prometheus.conf" "" \
   "$(diff <(example_block write-prometheus) "$SNIPPET_DIR/pvecg-write-prometheus.conf" 2>&1 || true)"
 
 writer_fixture
