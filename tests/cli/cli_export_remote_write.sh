@@ -16,7 +16,7 @@ set -euo pipefail
 need prometheus prometheus
 . "$(dirname "$0")/export_fixture.sh"
 
-PROMETHEUS_FLAGS=(--web.enable-remote-write-receiver)
+PROMETHEUS_FLAGS=("${PROMETHEUS_RECEIVER[@]}")
 mkdir -p "$T/ooo"
 printf 'global:\n  scrape_interval: 1h\nstorage:\n  tsdb:\n    out_of_order_time_window: 30d\n' \
   >"$T/ooo/prometheus.yml"
@@ -57,6 +57,7 @@ stop_receivers
 # than the head's newest hour is refused whole, as "out of bounds".
 # Which later requests pass depends on where the fixture's rows fall
 # against the time of the run, so only their sum is stated.
+PROMETHEUS_FLAGS=(--web.enable-remote-write-receiver) # 2-hour blocks
 start_prometheus "$T/tsdb-plain"
 status=0
 export_to "$PROMETHEUS_URL/api/v1/write" || status=$?

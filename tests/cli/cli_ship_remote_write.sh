@@ -27,7 +27,7 @@ need prometheus prometheus
 SHIP_STALL=1
 . "$(dirname "$0")/ship_fixture.sh" # the files, SHIPPER stopped at exit
 
-PROMETHEUS_FLAGS=(--web.enable-remote-write-receiver)
+PROMETHEUS_FLAGS=("${PROMETHEUS_RECEIVER[@]}")
 mkdir -p "$T/ooo"
 printf 'global:\n  scrape_interval: 1h\nstorage:\n  tsdb:\n    out_of_order_time_window: 3d\n' \
   >"$T/ooo/prometheus.yml"
@@ -136,6 +136,7 @@ FIRST=${PROMETHEUS_URL#http://}
 mkdir -p "$T/plain"
 printf 'global:\n  scrape_interval: 1s\nscrape_configs:\n  - job_name: first\n    static_configs:\n      - targets: ["%s"]\n' \
   "$FIRST" >"$T/plain/prometheus.yml"
+PROMETHEUS_FLAGS=(--web.enable-remote-write-receiver) # 2-hour blocks
 start_prometheus "$T/tsdb-plain" "$T/plain/prometheus.yml"
 wait_until "a scrape" sh -c "curl -sf '$PROMETHEUS_URL/api/v1/query?query=up' | grep -q '\"value\"'"
 STATE=$T/state-plain

@@ -41,8 +41,6 @@ import os
 import re
 import subprocess
 import sys
-import time
-import urllib.error
 import urllib.parse
 import urllib.request
 
@@ -249,21 +247,8 @@ def expect(form, json_path, guests_path):
 
 
 def get_json(url):
-    # Prometheus 2.42 answers 422 to a query that meets its out-of-order
-    # head being compacted ("cannot populate chunk ...: not found",
-    # prometheus/prometheus#13115), which a history just written starts.
-    # The query is asked again; any other answer is final.
-    for attempt in range(10):
-        try:
-            with urllib.request.urlopen(url, timeout=30) as answer:
-                return json.load(answer)
-        except urllib.error.HTTPError as e:
-            body = e.read().decode(errors="replace")
-            if e.code != 422 or attempt == 9:
-                sys.exit("%s: HTTP %d: %s" % (url, e.code, body))
-            print("%s: HTTP 422, asked again: %s" % (url, body),
-                  file=sys.stderr)
-            time.sleep(1)
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        return json.load(answer)
 
 
 def read_influx(url, db):
@@ -333,18 +318,7 @@ def prometheus_samples(url, at):
 
 
 def read_prometheus(url, at):
-    # A query that runs while Prometheus 2.42 compacts its out-of-order
-    # head can also miss samples without an error (fixed in 2.48 by
-    # prometheus/prometheus#13115): what it holds is what two reads in
-    # a row agree on.
-    last = None
-    for _ in range(20):
-        got = prometheus_samples(url, at)
-        if got == last:
-            break
-        last = got
-        time.sleep(0.5)
-    print("\n".join(got))
+    print("\n".join(prometheus_samples(url, at)))
 
 
 def read_openmetrics(path):

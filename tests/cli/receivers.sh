@@ -177,6 +177,15 @@ stop_pid() {
   wait "$1" 2>/dev/null || true
 }
 
+# The flags of a Prometheus that takes a history by remote write.  Debian's
+# 2.42 compacts its out-of-order head whenever the in-order head spans
+# more than 1.5 blocks (3 h), and a query meanwhile can fail (422) or miss
+# samples without an error (prometheus/prometheus#13115, fixed in 2.48):
+# blocks of 100 days keep a test's history in the head, never compacted
+# while it runs.
+PROMETHEUS_RECEIVER=(--web.enable-remote-write-receiver
+  --storage.tsdb.min-block-duration=100d --storage.tsdb.max-block-duration=100d)
+
 # start_prometheus DATA_DIR [CONFIG]: PROMETHEUS_URL, serving the blocks in
 # DATA_DIR (and scraping what CONFIG says), with PROMETHEUS_FLAGS (an
 # array, e.g. --web.enable-remote-write-receiver) added.
