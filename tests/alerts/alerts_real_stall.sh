@@ -2,11 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # The shipped alert rules on real servers over a real stall: a CPU hog in
 # a VM-like cgroup (qemu.slice/301.scope) held to 5 % of a CPU by the
-# group's CPU limit (cpu.max; on a hybrid host the cgroup v1 cpu
-# controller's quota), as a VM that hits its cpulimit: runnable all the
-# time, it waits about 95 % of it, and the test does not keep a CPU busy
-# for its minutes (where no limit can be set: two hogs pinned to one CPU,
-# one of them always waiting, as before); the real collectd with both plugins records
+# group's CPU limit (cpu_stall.sh); the real collectd with both plugins records
 # the kernel's stall totals into the RRD files; the real `pvecg serve`
 # serves them; a real Prometheus (Debian's, loopback port, private data
 # directory) scrapes it and evaluates the rules, with the durations
@@ -37,6 +33,7 @@
 # prometheus-alertmanager, victoria-metrics or vmalert.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../integration/lib.sh"
+. "$HERE/../integration/cpu_stall.sh"
 for tool in prometheus prometheus-alertmanager victoria-metrics vmalert taskset curl python3; do
   command -v "$tool" >/dev/null || { echo "SKIP: $tool is not installed"; exit 77; }
 done
@@ -68,30 +65,7 @@ mkdir -p "$ROOT/qemu.slice/301.scope" 2>/dev/null ||
 [ -r "$ROOT/qemu.slice/301.scope/cpu.pressure" ] ||
   { echo "SKIP: no cpu.pressure in cgroups"; exit 77; }
 VM=$ROOT/qemu.slice/301.scope
-# The VM's CPU limit: 5 ms of every 100 ms, in cgroup2 where its cpu
-# controller can be enabled, else in the v1 cpu hierarchy.
-limit=
-if grep -qw cpu "$ROOT/cgroup.controllers" &&
-  echo +cpu >"$ROOT/cgroup.subtree_control" &&
-  echo +cpu >"$ROOT/qemu.slice/cgroup.subtree_control" &&
-  echo "5000 100000" >"$VM/cpu.max"; then
-  limit=$VM
-elif [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ] && mkdir "$CPUCG" &&
-  echo 100000 >"$CPUCG/cpu.cfs_period_us" && echo 5000 >"$CPUCG/cpu.cfs_quota_us"; then
-  limit=$CPUCG
-fi 2>/dev/null
-if [ -n "$limit" ]; then
-  echo "the stall: one hog under a CPU limit of 5 % ($limit)"
-  sh -c 'echo $$ >"$1/cgroup.procs"; echo $$ >"$2/cgroup.procs"
-    exec sh -c "while :; do :; done"' sh "$VM" "$limit" &
-  HOGS+=($!)
-else
-  echo "the stall: no CPU limit can be set here, two hogs pinned to one CPU"
-  for _ in 1 2; do
-    sh -c 'echo $$ >"$1/cgroup.procs"; exec taskset -c 0 sh -c "while :; do :; done"' sh "$VM" &
-    HOGS+=($!)
-  done
-fi
+start_cpu_stall "$VM" "$CPUCG"
 # The memory thrasher: its file written, synced and dropped from the page
 # cache first, so that its pages are charged to the limited cgroup.
 MEMORY=false

@@ -1,24 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# Exact stall time on the real kernel: two CPU hogs pinned to one CPU in a
-# VM-like cgroup (qemu.slice/301.scope) keep one of them waiting all the
-# time (cpu "some" near 100 %), an empty one (302) stalls never; the real
-# collectd with both plugins (StallTime, the default) records their PSI
-# totals once a minute into pvecg-pressure-vm-1.0 while the test reads
-# 301's cpu.pressure itself every 0.1 s.  stall_check.py then holds each
-# recorded counter to the kernel's totals read around it (less what the
-# files' whole seconds hold back near 100 %), each RRD row of a
-# whole minute to what the counters make of it (RRD's arithmetic, to
+# Exact stall time on the real kernel: a CPU hog in a VM-like cgroup
+# (qemu.slice/301.scope) held to 5 % of a CPU by the group's CPU limit
+# (cpu_stall.sh) waits about 95 % of the time, an empty one (302) stalls
+# never; the real collectd with both plugins (StallTime, the default)
+# records their PSI totals once a minute into pvecg-pressure-vm-1.0 while
+# the test reads 301's cpu.pressure itself every 0.1 s.  stall_check.py
+# then holds each recorded counter to the kernel's totals read around it
+# (less what the files' whole seconds hold back near 100 %), each RRD row
+# of a whole minute to what the counters make of it (RRD's arithmetic, to
 # 1e-9), no row above 100 %, and avg10's mean to the exact share; 302's
 # rows are exactly 0, the node's file has its six columns.  collectd is
 # stopped for 20 s after its third stall reading and started again: the
 # rows of the minutes it was down are held to the same checks (the counter
 # goes on across a restart: the stall of the time it was down, never a
-# spike; at this near-100 % stall a second of rounding can put that span a
-# hair over 100 %, which the file's max leaves unknown, and the check
-# expects exactly that).  Takes four to five minutes.  Skips (77) without root, cgroups or PSI.
+# spike; near 100 % stall a second of rounding can put that span a hair
+# over 100 %, which the file's max leaves unknown, and the check expects
+# exactly that).  Takes four to five minutes.  Skips (77) without root,
+# cgroups or PSI.
 HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/lib.sh"
+. "$HERE/cpu_stall.sh"
 [ -f "$SYSTEM_PLUGIN_DIR/csv.so" ] || { echo "SKIP: no csv plugin"; exit 77; }
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root to make cgroups"; exit 77; }
 CG2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
@@ -28,11 +30,14 @@ CG2=$(awk '$9 == "cgroup2" { print $5; exit }' /proc/self/mountinfo)
 command -v taskset >/dev/null || { echo "SKIP: no taskset"; exit 77; }
 
 ROOT=$CG2/pvecg-stall-$$
+CPUCG=/sys/fs/cgroup/cpu/pvecg-stall-$$
 PIDS=()
+HOGS=()
 restore() {
-  for p in "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
-  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+  for p in "${HOGS[@]}" "${PIDS[@]}"; do kill -KILL "$p" 2>/dev/null || true; done
+  for p in "${HOGS[@]}" "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
   [ ! -d "$ROOT" ] || find "$ROOT" -depth -type d -exec rmdir {} + 2>/dev/null || true
+  [ ! -d "$CPUCG" ] || rmdir "$CPUCG" 2>/dev/null || true
 }
 at_exit restore
 mkdir -p "$ROOT/qemu.slice/301.scope" "$ROOT/qemu.slice/302.scope" 2>/dev/null ||
@@ -41,10 +46,7 @@ mkdir -p "$ROOT/qemu.slice/301.scope" "$ROOT/qemu.slice/302.scope" 2>/dev/null |
   { echo "SKIP: no cpu.pressure in cgroups"; exit 77; }
 
 VM=$ROOT/qemu.slice/301.scope
-for _ in 1 2; do
-  sh -c 'echo $$ >"$1/cgroup.procs"; exec taskset -c 0 sh -c "while :; do :; done"' sh "$VM" &
-  PIDS+=($!)
-done
+start_cpu_stall "$VM" "$CPUCG"
 # The test's own readings of 301's totals, every 0.1 s.
 python3 -c '
 import sys, time
