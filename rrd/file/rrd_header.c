@@ -32,16 +32,12 @@ int rrd_header_plan(const struct rrd_layout *layout,
   uint64_t ptrs =
       head + ds * sizeof(pdp_prep_t) + rra * ds * sizeof(cdp_prep_t);
   uint64_t data = ptrs + rra * sizeof(rra_ptr_t), rows = 0;
-  size_t moving = (size_t)(data - (head - sizeof(live_head_t)));
-  if (moving > RRD_HEADER_MOVING_MAX)
-    return -E2BIG;
   for (size_t i = 0; i < rra; i++)
     rows += layout->rra[i].rows;
   *ret = (struct rrd_header_plan){.head_len = head,
                                   .ptr_offset = ptrs,
                                   .ptr_len = rra * sizeof(rra_ptr_t),
-                                  .moving_offset = head - sizeof(live_head_t),
-                                  .moving_len = moving,
+                                  .live_offset = head - sizeof(live_head_t),
                                   .data_offset = data,
                                   .file_size = data + rows * ds * 8};
   return 0;

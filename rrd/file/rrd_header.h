@@ -24,19 +24,13 @@
 
 /* pve2's layouts have 10 archives, the 9.0 ones 8. */
 #define RRD_HEADER_RRA_MAX 16
-/* The live head through the row pointers of the widest layout allowed
- * (RRD_LAYOUT_DS_MAX sources, RRD_HEADER_RRA_MAX archives): 43.6 KiB. */
-#define RRD_HEADER_MOVING_MAX (48 * 1024)
 
 /* Where the parts of a file of the layout lie, from the layout alone. */
 struct rrd_header_plan {
-  size_t head_len;     /* bytes from 0 up to the end of the live head */
-  uint64_t ptr_offset; /* the archives' row pointers */
-  size_t ptr_len;      /* rra_count of them */
-  /* What an update rewrites, in one read: from the live head to the end
-   * of the row pointers (the preparation areas between come with them). */
-  uint64_t moving_offset;
-  size_t moving_len;
+  size_t head_len;      /* bytes from 0 up to the end of the live head */
+  uint64_t ptr_offset;  /* the archives' row pointers */
+  size_t ptr_len;       /* rra_count of them */
+  uint64_t live_offset; /* the live head: the last update */
   uint64_t data_offset; /* the first archive's first row */
   uint64_t file_size;   /* the whole file */
 };

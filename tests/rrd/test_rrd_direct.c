@@ -294,11 +294,11 @@ static void test_refuses_damage(void **state) {
   const struct rrd_layout *l = &layout_pve_vm_9_0;
   struct rrd_header_plan plan;
   assert_int_equal(rrd_header_plan(l, &plan), 0);
-  /* what an update rewrites: the live head, 17 pdp_prep of 112 bytes, 8 x
-   * 17 cdp_prep of 80, 8 row pointers */
-  assert_int_equal(plan.moving_offset, plan.head_len - 16);
-  assert_int_equal(plan.moving_len, 16 + 17 * 112 + 8 * 17 * 80 + 8 * 8);
-  assert_int_equal(plan.moving_offset + plan.moving_len, plan.data_offset);
+  /* what an update moves: the live head, and past 17 pdp_prep of 112
+   * bytes and 8 x 17 cdp_prep of 80, the 8 row pointers */
+  assert_int_equal(plan.live_offset, plan.head_len - 16);
+  assert_int_equal(plan.ptr_offset, plan.head_len + 17 * 112 + 8 * 17 * 80);
+  assert_int_equal(plan.ptr_offset + plan.ptr_len, plan.data_offset);
   const struct {
     size_t offset;
     const char *bytes;
