@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A batch delivered in pieces (see http_split.h): a stack of byte ranges
- * of the batch, the first piece on top, so that pieces go in the batch's
- * order and the stack stays as deep as the halvings, whatever the size.
+ * of the batch (struct http_parts).
  */
 #include "http_split.h"
 
@@ -12,18 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct range {
-  size_t at, len;
-};
-
 struct split {
   const char *body;
   size_t len;
   size_t *cap;
   http_split_try try_piece;
   void *ctx;
-  struct range *stack;
-  size_t depth, room;
+  struct http_parts parts;
   size_t skip_room;
   uint64_t refused_alone; /* lines skipped in this batch */
   bool probed;            /* the batch's last line was tried alone */
@@ -40,15 +34,15 @@ size_t http_split_lines(const char *text, size_t len) {
   return n;
 }
 
-static int push(struct split *s, size_t at, size_t len) {
+int http_parts_push(struct http_parts *parts, size_t at, size_t len) {
   if (len == 0)
     return 0;
-  struct range *grown =
-      grow_array(s->stack, s->depth + 1, &s->room, sizeof(*grown), 32);
+  struct http_part *grown = grow_array(parts->stack, parts->depth + 1,
+                                       &parts->room, sizeof(*grown), 32);
   if (grown == NULL)
     return -ENOMEM;
-  s->stack = grown;
-  s->stack[s->depth++] = (struct range){at, len};
+  parts->stack = grown;
+  parts->stack[parts->depth++] = (struct http_part){at, len};
   return 0;
 }
 
@@ -67,17 +61,17 @@ static size_t cut_at(const char *text, size_t len, size_t max) {
 }
 
 /* The piece in two at the line end nearest its middle, first half on top. */
-static int halve(struct split *s, struct range r) {
+static int halve(struct split *s, struct http_part r) {
   const char *text = s->body + r.at;
   size_t mid = cut_at(text, r.len, r.len / 2);
   if (mid >= r.len)
     mid = first_line(text, r.len);
-  if (push(s, r.at + mid, r.len - mid) < 0)
+  if (http_parts_push(&s->parts, r.at + mid, r.len - mid) < 0)
     return -ENOMEM;
-  return push(s, r.at, mid);
+  return http_parts_push(&s->parts, r.at, mid);
 }
 
-static int skip(struct split *s, struct range r, enum store_verdict why,
+static int skip(struct split *s, struct http_part r, enum store_verdict why,
                 const struct store_answer *a) {
   struct http_split_outcome *o = s->out;
   struct http_split_skip *grown =
@@ -133,7 +127,7 @@ static void taken_size(struct split *s, size_t len) {
 
 /* What one answer does to the piece r: 1 to go on, 0 when the batch is
  * settled as failed, or -ENOMEM. */
-static int settle(struct split *s, struct range r,
+static int settle(struct split *s, struct http_part r,
                   const struct store_answer *a) {
   struct http_split_outcome *o = s->out;
   size_t lines = http_split_lines(s->body + r.at, r.len);
@@ -174,13 +168,13 @@ static int settle(struct split *s, struct range r,
 }
 
 /* The next piece: the top of the stack, cut to the cap first. */
-static int next_piece(struct split *s, struct range *ret) {
-  struct range r = s->stack[--s->depth];
+static int next_piece(struct split *s, struct http_part *ret) {
+  struct http_part r = s->parts.stack[--s->parts.depth];
   size_t cap = *s->cap;
   if (cap > 0 && r.len > cap) {
     size_t n = cut_at(s->body + r.at, r.len, cap);
     if (n < r.len) {
-      if (push(s, r.at + n, r.len - n) < 0)
+      if (http_parts_push(&s->parts, r.at + n, r.len - n) < 0)
         return -ENOMEM;
       r.len = n;
     }
@@ -190,8 +184,8 @@ static int next_piece(struct split *s, struct range *ret) {
 }
 
 static int run(struct split *s) {
-  while (s->depth > 0) {
-    struct range r;
+  while (s->parts.depth > 0) {
+    struct http_part r;
     if (next_piece(s, &r) < 0)
       return -ENOMEM;
     struct store_answer a;
@@ -214,10 +208,10 @@ int http_split_send(const char *body, size_t len, size_t *cap,
                     .try_piece = try_piece,
                     .ctx = ctx,
                     .out = ret};
-  int r = push(&s, 0, len);
+  int r = http_parts_push(&s.parts, 0, len);
   if (r == 0)
     r = run(&s);
-  free(s.stack);
+  free(s.parts.stack);
   if (r < 0) {
     free(ret->skip);
     ret->skip = NULL;

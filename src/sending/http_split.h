@@ -65,6 +65,19 @@ int http_split_send(const char *body, size_t len, size_t *cap,
                     http_split_try try_piece, void *ctx,
                     struct http_split_outcome *ret);
 
+/* What is still to send of a batch (bytes, or a message's units) as a
+ * stack of parts, the first on top: parts go in the batch's order and the
+ * stack stays as deep as the halvings, whatever the size. */
+struct http_part {
+  size_t at, len;
+};
+struct http_parts {
+  struct http_part *stack;
+  size_t depth, room;
+};
+/* Puts [at, at + len) on top, unless it is empty: 0 or -ENOMEM. */
+int http_parts_push(struct http_parts *parts, size_t at, size_t len);
+
 /* The number of lines in text (a last line without '\n' counts). */
 size_t http_split_lines(const char *text, size_t len);
 

@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * A remote write message delivered in parts (see http_whole.h): a stack of
- * runs of units, the first on top, so that parts go in the message's
- * order and the stack stays as deep as the halvings.
+ * runs of units (struct http_parts).
  */
 #include "http_whole.h"
 
@@ -12,17 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct run {
-  size_t at, len; /* units */
-};
-
 struct whole {
   const struct http_message *m;
   size_t *cap;
   http_split_try try_piece;
   void *ctx;
-  struct run *stack;
-  size_t depth, room, skip_room;
+  struct http_parts parts; /* runs of units */
+  size_t skip_room;
   unsigned refused_alone;
   bool merged;   /* the rest goes as one part, not halved */
   size_t passed; /* the largest part taken since the cap was lowered */
@@ -31,7 +26,7 @@ struct whole {
 
 /* One encoded part. */
 struct part {
-  struct run run;
+  struct http_part run;
   char *body;
   size_t len, samples;
 };
@@ -41,22 +36,11 @@ bool http_whole_refuses_samples(long status) {
          status != 404 && status != 405 && status != 413 && status != 429;
 }
 
-static int push(struct whole *w, size_t at, size_t len) {
-  if (len == 0)
-    return 0;
-  struct run *grown =
-      grow_array(w->stack, w->depth + 1, &w->room, sizeof(*grown), 32);
-  if (grown == NULL)
-    return -ENOMEM;
-  w->stack = grown;
-  w->stack[w->depth++] = (struct run){at, len};
-  return 0;
-}
-
 /* The run in two, first half on top; 1, or -ENOMEM. */
-static int halve(struct whole *w, struct run r) {
+static int halve(struct whole *w, struct http_part r) {
   size_t mid = r.len / 2;
-  if (push(w, r.at + mid, r.len - mid) < 0 || push(w, r.at, mid) < 0)
+  if (http_parts_push(&w->parts, r.at + mid, r.len - mid) < 0 ||
+      http_parts_push(&w->parts, r.at, mid) < 0)
     return -ENOMEM;
   return 1;
 }
@@ -128,11 +112,13 @@ static int settle(struct whole *w, const struct part *p,
 /* Unit after unit refused, none taken: the rest as one part. */
 static void merge_rest(struct whole *w) {
   if (w->merged || w->refused_alone < HTTP_SPLIT_SYSTEMATIC ||
-      w->out->samples > 0 || w->depth < 2)
+      w->out->samples > 0 || w->parts.depth < 2)
     return;
-  struct run first = w->stack[w->depth - 1], last = w->stack[0];
-  w->stack[0] = (struct run){first.at, last.at + last.len - first.at};
-  w->depth = 1;
+  struct http_part first = w->parts.stack[w->parts.depth - 1],
+                   last = w->parts.stack[0];
+  w->parts.stack[0] =
+      (struct http_part){first.at, last.at + last.len - first.at};
+  w->parts.depth = 1;
   w->merged = true;
 }
 
@@ -140,7 +126,7 @@ static void merge_rest(struct whole *w) {
 static int next_part(struct whole *w, struct part *p) {
   for (;;) {
     merge_rest(w);
-    p->run = w->stack[--w->depth];
+    p->run = w->parts.stack[--w->parts.depth];
     p->body = NULL;
     if (w->m->encode(w->m->data, p->run.at, p->run.at + p->run.len, &p->body,
                      &p->len, &p->samples) < 0)
@@ -154,7 +140,7 @@ static int next_part(struct whole *w, struct part *p) {
 }
 
 static int run(struct whole *w) {
-  while (w->depth > 0) {
+  while (w->parts.depth > 0) {
     struct part p;
     if (next_part(w, &p) < 0)
       return -ENOMEM;
@@ -175,10 +161,10 @@ int http_whole_send(const struct http_message *m, size_t *cap,
   *ret = (struct http_whole_outcome){.verdict = STORE_TAKEN};
   struct whole w = {
       .m = m, .cap = cap, .try_piece = try_piece, .ctx = ctx, .out = ret};
-  int r = push(&w, 0, m->units);
+  int r = http_parts_push(&w.parts, 0, m->units);
   if (r == 0)
     r = run(&w);
-  free(w.stack);
+  free(w.parts.stack);
   if (r < 0 || ret->verdict != STORE_TAKEN) {
     free(ret->skip);
     ret->skip = NULL;
