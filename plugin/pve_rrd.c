@@ -154,13 +154,6 @@ static void sink_log(void *ctx, enum rrd_sink_level level,
     INFO(PLUGIN_NAME " plugin: %s", message);
 }
 
-/* Whether host's rows still go to cluster's directory: an owner the
- * owners file names that the configuration now sends elsewhere is none. */
-static bool host_in_cluster(const char *cluster, const char *host) {
-  const char *now = cluster_config_peek(host);
-  return now != NULL && strcmp(now, cluster) == 0;
-}
-
 static int open_sink(const char *dir) {
   struct rrd_sink_options options = {
       .data_dir = dir,
@@ -172,7 +165,6 @@ static int open_sink(const char *dir) {
       .queue_size = queue_size,
       .timeout = CDTIME_T_TO_DOUBLE(daemon_timeout),
       .log = sink_log,
-      .host_in_cluster = host_in_cluster,
   };
   char err[256] = "";
   rrd_sink_free(sink); /* init is not expected twice, but be safe */

@@ -65,10 +65,6 @@ struct rrd_sink_options {
   double (*clock)(void);
   /* The wall clock of the times a collision began (NULL: time()). */
   time_t (*wall_clock)(void);
-  /* Whether the configuration still sends host's rows to cluster's
-   * directory ("": the data directory's own); an owner read back that it
-   * does not is no owner (NULL: every host still does). */
-  bool (*host_in_cluster)(const char *cluster, const char *host);
 };
 
 struct rrd_sink;
@@ -109,7 +105,7 @@ void rrd_sink_write(struct rrd_sink *sink, const struct rrd_layout *layout,
  * error line per guest and pair of hosts and hour says so.  Every layout
  * of a guest (its KSM file too) follows the owner of its pve-vm-9.0 file.
  * interval is the seconds between host's rows (0: 10).  Memory, restarts
- * and the reasons for the window are rrd/owner/rrd_owner.h's; the owners and
+ * and the reasons for the window are pvecg/rrd_owner.h's; the owners and
  * marks are kept in <DataDir>/pvecg-owners where the files are on this
  * machine (rrd/owner/rrd_owner.c, from the write path every few seconds).
  * Thread-safe; the check is one lookup under a lock never held across I/O.

@@ -7,11 +7,10 @@
  * taken whole and what changed is saved, both under the file's flock.  A
  * file of another version is left alone: the owners live in memory only.
  */
-#include "rrd_owner.h"
-
 #include "rrd_keyed_table.h"
 
 #include "pvecg/rrd_file_name.h"
+#include "pvecg/rrd_owner.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -22,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define SWEEP_EVERY 10.0 /* s between looks for guests to forget */
@@ -61,7 +61,6 @@ struct rrd_owner {
   char *dir; /* NULL: in memory only */
   rrd_sink_log_fn *log;
   void *log_ctx;
-  bool (*in_cluster)(const char *cluster, const char *host);
   atomic_flag busy;
   unsigned long long saved; /* changes when last saved */
   struct stat last;         /* the file as last read or written */
@@ -162,23 +161,15 @@ static struct owner_other **other_link(struct owner_entry *e,
 }
 
 /* host's record, or a new one last (the file's marks keep their order);
- * past OTHERS_MAX the unmarked one that reported longest ago makes room.  NULL
- * without memory or room. */
+ * NULL without memory or past OTHERS_MAX (a flood of names). */
 static struct owner_other *other_add(struct owner_entry *e, const char *host) {
-  struct owner_other *x = *other_link(e, host), **y, **oldest = NULL;
+  struct owner_other **p = &e->others;
   size_t n = 0;
-  for (y = &e->others; x == NULL && *y != NULL; y = &(*y)->next, n++)
-    if (!(*y)->marked && (!oldest || (*y)->claim.last < (*oldest)->claim.last))
-      oldest = y;
-  if (x != NULL || (n >= OTHERS_MAX && oldest == NULL))
-    return x;
-  if (n >= OTHERS_MAX)
-    other_remove(oldest);
-  if ((x = calloc(1, sizeof(*x))) != NULL) {
-    *other_link(e, host) = x;
-    snprintf(x->claim.host, sizeof(x->claim.host), "%s", host);
-  }
-  return x;
+  for (; *p != NULL && !is_host(&(*p)->claim, host); p = &(*p)->next)
+    n++;
+  if (*p == NULL && n < OTHERS_MAX && (*p = calloc(1, sizeof(**p))) != NULL)
+    snprintf((*p)->claim.host, sizeof((*p)->claim.host), "%s", host);
+  return *p;
 }
 
 /* The file passes to host (or none); its record as another host goes. */
@@ -408,17 +399,31 @@ log_line(struct rrd_owner *o, enum rrd_sink_level level, const char *fmt, ...) {
   o->log(o->log_ctx, level, line);
 }
 
+/* Whether the file's inode, size or mtime differ from *last (all zero
+ * when there is none), which takes the new ones. */
+static bool file_changed(const char *dir, struct stat *last) {
+  char path[PATH_MAX];
+  struct stat st = {0};
+  if (snprintf(path, sizeof(path), FILE_OF, dir) >= PATH_MAX ||
+      stat(path, &st) != 0)
+    memset(&st, 0, sizeof(st));
+  bool changed = st.st_ino != last->st_ino || st.st_size != last->st_size ||
+                 st.st_mtim.tv_sec != last->st_mtim.tv_sec ||
+                 st.st_mtim.tv_nsec != last->st_mtim.tv_nsec;
+  *last = st;
+  return changed;
+}
+
 /* Reads the file (its lock held) as the new truth, its owners reporting now:
  * an owner made since the last save and not in it goes (its next row
- * makes it again).  At start, owners sent elsewhere now are left out. */
+ * makes it again). */
 static void take(struct rrd_owner *o, bool start) {
   struct rrd_owner *read;
   struct rrd_owner_read t;
   char buf[128];
   if (rrd_owner_new(NULL, &read) != 0)
     return;
-  int r = rrd_owner_file_load(o->dir, read, start ? o->in_cluster : NULL,
-                              o->now, &t);
+  int r = rrd_owner_file_load(o->dir, read, o->now, &t);
   pthread_mutex_lock(&o->lock);
   if (r == 0) {
     struct rrd_keyed_table old = o->table;
@@ -448,13 +453,6 @@ static void take(struct rrd_owner *o, bool start) {
              " (pvecg check --owners): now %zu guests' "
              "files have an owner and %zu hosts are seen colliding.",
              o->dir, t.owners, t.marks);
-  if (t.moved > 0)
-    log_line(o, RRD_SINK_WARNING,
-             FILE_OF
-             " names %zu owners whose rows the configuration now sends to "
-             "another directory: their files go to the first host to "
-             "report them that was not seen colliding.",
-             o->dir, t.moved);
   o->foreign = r == -EPROTO;
 }
 
@@ -475,20 +473,19 @@ static void note_failure(struct rrd_owner *o, const char *what,
 static void look(struct rrd_owner *o, bool start) {
   struct stat now = o->last;
   unsigned long long changes = rrd_owner_counts(o).changes;
-  if (!rrd_owner_file_changed(o->dir, &now) &&
-      (o->foreign || changes == o->saved))
+  if (!file_changed(o->dir, &now) && (o->foreign || changes == o->saved))
     return; /* the usual case: one stat */
   int err, fd = rrd_owner_file_lock(o->dir);
   if (fd < 0 && fd != -ENOENT) /* no directory yet: waited for */
     note_failure(o, "lock", ".lock", fd);
   if (fd < 0)
     return;
-  if (rrd_owner_file_changed(o->dir, &o->last))
+  if (file_changed(o->dir, &o->last))
     take(o, start);
   changes = rrd_owner_counts(o).changes;
   if (!o->foreign && changes != o->saved) {
     err = rrd_owner_file_save(o->dir, o);
-    rrd_owner_file_changed(o->dir, &o->last); /* ours */
+    file_changed(o->dir, &o->last); /* ours */
     note_failure(o, "save the owners of guests' files in", "", err);
     o->saved = err == 0 ? changes : o->saved;
   }
@@ -496,13 +493,11 @@ static void look(struct rrd_owner *o, bool start) {
 }
 
 int rrd_owner_keep(struct rrd_owner *o, const char *data_dir,
-                   rrd_sink_log_fn *log, void *log_ctx,
-                   bool (*in_cluster)(const char *, const char *), double now) {
+                   rrd_sink_log_fn *log, void *log_ctx, double now) {
   if ((o->dir = strdup(data_dir)) == NULL)
     return -ENOMEM;
   o->log = log;
   o->log_ctx = log_ctx;
-  o->in_cluster = in_cluster;
   o->now = now;
   o->next_gone = now + GONE_EVERY;
   o->saved = rrd_owner_counts(o).changes; /* an empty start saves nothing */

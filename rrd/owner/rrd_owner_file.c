@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The owners file (see rrd_owner_file.h): its text, a strict parser, and
- * the file on disk, saved as the shipper saves its state.
+ * The owners file (see rrd_owner.h): its text, a strict parser, and the
+ * file on disk, saved as the shipper saves its state.
  */
-#include "rrd_owner.h"
+#include "pvecg/rrd_owner.h"
 
 #include "pvecg/file_durable.h"
 #include "pvecg/rrd_file_name.h"
@@ -106,7 +106,6 @@ static bool record_of(char *line, struct rrd_owner_record *r) {
 }
 
 int rrd_owner_file_parse(const char *text, size_t len, struct rrd_owner *o,
-                         bool (*in_cluster)(const char *, const char *),
                          double now, struct rrd_owner_read *ret) {
   char header[32], *copy, *line, *nl;
   struct rrd_owner_record r;
@@ -124,11 +123,9 @@ int rrd_owner_file_parse(const char *text, size_t len, struct rrd_owner *o,
     if (!ended && strncmp(line, "end ", 4) == 0) {
       ended = true;
       ret->cut |= !number(line + 4, true, &count) ||
-                  count != (double)(ret->owners + ret->marks + ret->moved);
+                  count != (double)(ret->owners + ret->marks);
     } else if (ended || !record_of(line, &r)) {
       ret->bad_lines++;
-    } else if (!r.collision && in_cluster && !in_cluster(r.cluster, r.host)) {
-      ret->moved++;
     } else {
       ret->marks += r.collision;
       ret->owners += !r.collision;
@@ -176,21 +173,8 @@ int rrd_owner_file_lock(const char *data_dir) {
   return r != 0 ? r : fd;
 }
 
-bool rrd_owner_file_changed(const char *data_dir, struct stat *last) {
-  char path[PATH_MAX];
-  struct stat st;
-  if (path_of(data_dir, RRD_OWNER_FILE_NAME, path) != 0 || stat(path, &st) != 0)
-    memset(&st, 0, sizeof(st));
-  bool changed = st.st_ino != last->st_ino || st.st_size != last->st_size ||
-                 st.st_mtim.tv_sec != last->st_mtim.tv_sec ||
-                 st.st_mtim.tv_nsec != last->st_mtim.tv_nsec;
-  *last = st;
-  return changed;
-}
-
-int rrd_owner_file_load(const char *data_dir, struct rrd_owner *o,
-                        bool (*in_cluster)(const char *, const char *),
-                        double now, struct rrd_owner_read *ret) {
+int rrd_owner_file_load(const char *data_dir, struct rrd_owner *o, double now,
+                        struct rrd_owner_read *ret) {
   char path[PATH_MAX], *text = NULL;
   size_t len = 0;
   int r = path_of(data_dir, RRD_OWNER_FILE_NAME, path);
@@ -198,7 +182,7 @@ int rrd_owner_file_load(const char *data_dir, struct rrd_owner *o,
   if (r == 0)
     r = file_read_whole(path, OWNERS_MAX, &text, &len);
   if (r == 0)
-    r = rrd_owner_file_parse(text, len, o, in_cluster, now, ret);
+    r = rrd_owner_file_parse(text, len, o, now, ret);
   free(text);
   return r == -EFBIG ? -EPROTO : r; /* too big, or not a regular file */
 }

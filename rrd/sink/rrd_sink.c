@@ -10,7 +10,7 @@
  */
 #include "rrd_sink_internal.h"
 
-#include "rrd_owner.h"
+#include "pvecg/rrd_owner.h"
 #include "rrd_sender_batch.h"
 #include "rrd_sink_log.h"
 #include "rrd_sink_overflow.h"
@@ -154,7 +154,7 @@ static void keep_owners(struct rrd_sink *s, const struct rrd_sink_options *o) {
     return;
   }
   s->owners_kept = rrd_owner_keep(s->owners, o->data_dir, s->log, s->log_ctx,
-                                  o->host_in_cluster, s->clock()) == 0;
+                                  s->clock()) == 0;
 }
 
 int rrd_sink_new(const struct rrd_sink_options *o, struct rrd_sink **ret,

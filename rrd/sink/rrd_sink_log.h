@@ -13,7 +13,7 @@
 #ifndef PVECG_RRD_SINK_LOG_H
 #define PVECG_RRD_SINK_LOG_H
 
-#include "rrd_owner.h"
+#include "pvecg/rrd_owner.h"
 
 #include "pvecg/rrd_store.h"
 

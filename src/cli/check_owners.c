@@ -8,7 +8,7 @@
 
 #include "commands.h"
 #include "pvecg/rrd_file_name.h"
-#include "pvecg/rrd_owner_file.h"
+#include "pvecg/rrd_owner.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -55,7 +55,7 @@ static int print(const struct rrd_owner_record *r, void *ctx) {
 static int load(const char *data_dir, struct rrd_owner *o) {
   struct rrd_owner_read f;
   char buf[128];
-  int r = rrd_owner_file_load(data_dir, o, NULL, 0, &f);
+  int r = rrd_owner_file_load(data_dir, o, 0, &f);
   const char *problem = rrd_owner_file_problem(r, &f, buf, sizeof(buf));
   if (problem[0])
     fprintf(stderr, CMD ": %s/" RRD_OWNER_FILE_NAME ": %s\n", data_dir,

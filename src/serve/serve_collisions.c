@@ -7,7 +7,7 @@
 
 #include "pvecg/grow.h"
 #include "pvecg/json_writer.h"
-#include "pvecg/rrd_owner_file.h"
+#include "pvecg/rrd_owner.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -52,7 +52,7 @@ int serve_collisions_read(const char *dir, struct serve_collision **ret,
   if (rrd_owner_new(NULL, &o) != 0)
     return -ENOMEM;
   if (dir != NULL)
-    rrd_owner_file_load(dir, o, NULL, 0, &read);
+    rrd_owner_file_load(dir, o, 0, &read);
   int r = rrd_owner_each(o, take, &f); /* the table is this reader's own */
   rrd_owner_free(o);
   if (r != 0)

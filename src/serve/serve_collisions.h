@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The hosts seen colliding over a guest's file, as pve_rrd keeps them in
- * <list_dir>/pvecg-owners (rrd_owner_file.h), for /metrics and the
+ * <list_dir>/pvecg-owners (rrd_owner.h), for /metrics and the
  * overview: an operator sees a collision without reading collectd's log.
  */
 #ifndef PVECG_SERVE_COLLISIONS_H
 #define PVECG_SERVE_COLLISIONS_H
 
-#include "pvecg/rrd_owner_file.h"
+#include "pvecg/rrd_owner.h"
 #include "pvecg/rrd_store.h"
 
 #include <stdio.h>

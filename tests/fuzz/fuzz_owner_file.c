@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "fuzz_check.h"
-#include "rrd_owner.h"
+#include "pvecg/rrd_owner.h"
 
 #include "pvecg/rrd_file_name.h"
 
@@ -64,7 +64,7 @@ static void check_round_trip(struct rrd_owner *first, const struct walk *w) {
   struct rrd_owner *again;
   struct rrd_owner_read read;
   FUZZ_CHECK(rrd_owner_new(NULL, &again) == 0);
-  FUZZ_CHECK(rrd_owner_file_parse(text, len, again, NULL, 0, &read) == 0);
+  FUZZ_CHECK(rrd_owner_file_parse(text, len, again, 0, &read) == 0);
   FUZZ_CHECK(!read.cut && read.bad_lines == 0);
   FUZZ_CHECK(read.owners == w->owners && read.marks == w->marks);
   char *text2 = text_of(again, &len2);
@@ -79,7 +79,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   struct rrd_owner_read read;
   struct walk w = {0};
   FUZZ_CHECK(rrd_owner_new(NULL, &o) == 0);
-  int r = rrd_owner_file_parse((const char *)data, size, o, NULL, 0, &read);
+  int r = rrd_owner_file_parse((const char *)data, size, o, 0, &read);
   FUZZ_CHECK(r == 0 || r == -EPROTO);
   FUZZ_CHECK(rrd_owner_each(o, check_whole, &w) == 0);
   FUZZ_CHECK(r == 0 || w.owners + w.marks == 0);

@@ -25,7 +25,7 @@
 #include <cmocka.h>
 
 #include "rrd_fixture.h"
-#include "rrd_owner.h"
+#include "pvecg/rrd_owner.h"
 #include "rrdcached_fixture.h"
 
 #include "pvecg/rrd_file.h"

@@ -21,7 +21,7 @@
 
 #include "rrd_fixture.h"
 
-#include "rrd_owner.h"
+#include "pvecg/rrd_owner.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -66,13 +66,13 @@ static void fresh(void) {
 /* Parses text into new owners; their records in seen[]. */
 static int parse(const char *text) {
   fresh();
-  int r = rrd_owner_file_parse(text, strlen(text), o, NULL, 0, &c);
+  int r = rrd_owner_file_parse(text, strlen(text), o, 0, &c);
   seen_count = 0;
   rrd_owner_each(o, copy, NULL);
   return r;
 }
 
-static size_t records(void) { return c.owners + c.marks + c.moved; }
+static size_t records(void) { return c.owners + c.marks; }
 
 static struct rrd_owner_record file(const char *cluster, const char *name) {
   return (struct rrd_owner_record){
@@ -229,23 +229,6 @@ static void test_bad_lines(void **state) {
   }
 }
 
-/* An owner whose host the configuration sends elsewhere is left out. */
-static bool not_pve1(const char *cluster, const char *host) {
-  return strcmp(cluster, "prod") != 0 || strcmp(host, "pve1") != 0;
-}
-
-static void test_moved_left_out(void **state) {
-  (void)state;
-  static const char text[] = "pvecg-owners 2\nowner pve-vm-9.0 prod 1 1 pve1\n"
-                             "owner pve-vm-9.0 . 1 1 pve1\nend 2\n";
-  fresh();
-  assert_int_equal(rrd_owner_file_parse(text, strlen(text), o, not_pve1, 0, &c),
-                   0);
-  assert_int_equal(c.moved, 1);
-  assert_int_equal(c.owners, 1);
-  assert_text("pvecg-owners 2\nowner pve-vm-9.0 . 1 1 pve1\nend 1\n");
-}
-
 /* ---- on disk ----------------------------------------------------------- */
 
 static void test_saved_and_read(void **state) {
@@ -255,10 +238,7 @@ static void test_saved_and_read(void **state) {
   give("", "7", "nodeb", 1);
   give("", "196", "nodea", 1);
   char path[PATH_MAX];
-  struct stat last = {0};
   assert_int_equal(rrd_owner_file_save(dir, o), 0);
-  assert_true(rrd_owner_file_changed(dir, &last));
-  assert_false(rrd_owner_file_changed(dir, &last));
   snprintf(path, sizeof(path), "%s/pvecg-owners", dir);
   static const char want[] = "pvecg-owners 2\nowner pve-vm-9.0 . 196 1 nodea\n"
                              "owner pve-vm-9.0 . 7 1 nodeb\nend 2\n";
@@ -267,17 +247,16 @@ static void test_saved_and_read(void **state) {
   assert_int_not_equal(access(path, F_OK), 0);
   struct rrd_owner *back;
   assert_int_equal(rrd_owner_new(NULL, &back), 0);
-  assert_int_equal(rrd_owner_file_load(dir, back, NULL, 0, &c), 0);
+  assert_int_equal(rrd_owner_file_load(dir, back, 0, &c), 0);
   assert_int_equal(c.owners, 2);
   rrd_owner_free(back);
   /* not a regular file */
   snprintf(path, sizeof(path), "%s/pvecg-owners", dir);
   unlink(path);
-  assert_true(rrd_owner_file_changed(dir, &last));
   fresh();
-  assert_int_equal(rrd_owner_file_load(dir, o, NULL, 0, &c), -ENOENT);
+  assert_int_equal(rrd_owner_file_load(dir, o, 0, &c), -ENOENT);
   mkdir(path, 0700);
-  assert_int_equal(rrd_owner_file_load(dir, o, NULL, 0, &c), -EPROTO);
+  assert_int_equal(rrd_owner_file_load(dir, o, 0, &c), -EPROTO);
   assert_int_equal(rrd_owner_file_save(dir, o), -EISDIR);
   fixture_remove(dir);
   free(dir);
@@ -334,7 +313,6 @@ int main(void) {
       cmocka_unit_test(test_other_version),
       cmocka_unit_test(test_cut_short),
       cmocka_unit_test(test_bad_lines),
-      cmocka_unit_test(test_moved_left_out),
       cmocka_unit_test(test_saved_and_read),
       cmocka_unit_test(test_lock_exclusive),
       cmocka_unit_test(test_give_and_forget),

@@ -8,9 +8,9 @@
  * cut short is logged once and what it holds still counts, a marked owner
  * is none; a file of another version is logged once and never
  * overwritten; `pvecg check --owners`' edit (give, forget, save) is
- * taken while the writer runs, logged in one line and kept; an owner whose host
- * the configuration moved is left out; a data directory not there yet is waited
- * for, not made; and write threads ticking at once (build-tsan).
+ * taken while the writer runs, logged in one line and kept; a data
+ * directory not there yet is waited for, not made; and write threads ticking at
+ * once (build-tsan).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,9 +20,7 @@
 #include <cmocka.h>
 
 #include "rrd_fixture.h"
-#include "rrd_owner.h"
-
-#include "pvecg/rrd_owner_file.h"
+#include "pvecg/rrd_owner.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -73,20 +71,11 @@ static void write_text(const char *path, const char *text) {
   fixture_write(path, text, strlen(text));
 }
 
-/* The configuration of the test: pve1 has left cluster prod. */
-static bool moved_hosts;
-static bool test_host_in_cluster(const char *cluster, const char *host) {
-  return !(moved_hosts && strcmp(host, "pve1") == 0 &&
-           strcmp(cluster, "prod") == 0);
-}
-
 static void start(struct fixture *f, double now) {
   rrd_owner_free(f->owners);
   assert_int_equal(rrd_owner_new(test_wall, &f->owners), 0);
   clock_now = now;
-  assert_int_equal(
-      rrd_owner_keep(f->owners, f->dir, capture, f, test_host_in_cluster, now),
-      0);
+  assert_int_equal(rrd_owner_keep(f->owners, f->dir, capture, f, now), 0);
 }
 
 static void stop(struct fixture *f) { rrd_owner_unkeep(f->owners); }
@@ -96,7 +85,6 @@ static int setup(void **state) {
   f->dir = fixture_tmpdir("owner-sync");
   snprintf(f->owners_path, sizeof(f->owners_path), "%s/pvecg-owners", f->dir);
   pthread_mutex_init(&f->lock, NULL);
-  moved_hosts = false;
   *state = f;
   return 0;
 }
@@ -221,7 +209,7 @@ static size_t settle(struct fixture *f, const char *host) {
   int fd = rrd_owner_file_lock(f->dir);
   assert_true(fd >= 0);
   assert_int_equal(rrd_owner_new(NULL, &o), 0);
-  assert_int_equal(rrd_owner_file_load(f->dir, o, NULL, 0, &read), 0);
+  assert_int_equal(rrd_owner_file_load(f->dir, o, 0, &read), 0);
   q.host = host;
   if (host != NULL)
     assert_int_equal(rrd_owner_put(o, &q, 0), 0);
@@ -274,27 +262,6 @@ static void test_operator_edit_taken(void **state) {
   assert_file(f, "pvecg-owners 2\n"
                  "owner pve-vm-9.0 . 196 1 nodeb\n"
                  "end 1\n");
-}
-
-static void test_owner_moved_away(void **state) {
-  struct fixture *f = *state;
-  char path[PATH_MAX];
-  snprintf(path, sizeof(path), "%s/prod", f->dir);
-  mkdir(path, 0750);
-  snprintf(path, sizeof(path), "%s/prod/pve-vm-9.0", f->dir);
-  mkdir(path, 0750);
-  snprintf(path, sizeof(path), "%s/prod/pve-vm-9.0/100", f->dir);
-  fixture_write(path, "", 0);
-  write_text(f->owners_path,
-             "pvecg-owners 2\nowner pve-vm-9.0 prod 100 10 pve1\nend 1\n");
-  moved_hosts = true;
-  start(f, 0);
-  assert_int_equal(f->count, 2);
-  assert_non_null(strstr(f->lines[1], "names 1 owners whose rows"));
-  assert_non_null(strstr(f->lines[0], "Read back the owners of 0 guests"));
-  struct rrd_owner_news news;
-  assert_true(
-      rrd_owner_admit(f->owners, VM, "prod", "100", "pve2", 10, 1.0, &news));
 }
 
 static void test_data_dir_waited_for(void **state) {
@@ -371,7 +338,7 @@ static void test_threads_tick(void **state) {
   struct rrd_owner_read r;
   assert_int_equal(rrd_owner_new(NULL, &o), 0);
   int fd = rrd_owner_file_lock(f->dir);
-  assert_int_equal(rrd_owner_file_load(f->dir, o, NULL, 0, &r), 0);
+  assert_int_equal(rrd_owner_file_load(f->dir, o, 0, &r), 0);
   close(fd);
   assert_int_equal(r.owners, 150);
   assert_false(r.cut);
@@ -381,11 +348,10 @@ static void test_threads_tick(void **state) {
 int main(void) {
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
   const struct CMUnitTest tests[] = {
-      T(test_restart_keeps_owner),   T(test_marked_file_gone_forgotten),
-      T(test_cut_short_logged_once), T(test_other_version_left_alone),
-      T(test_operator_edit_taken),   T(test_owner_moved_away),
-      T(test_data_dir_waited_for),   T(test_lock_failure_logged_once),
-      T(test_threads_tick),
+      T(test_restart_keeps_owner),      T(test_marked_file_gone_forgotten),
+      T(test_cut_short_logged_once),    T(test_other_version_left_alone),
+      T(test_operator_edit_taken),      T(test_data_dir_waited_for),
+      T(test_lock_failure_logged_once), T(test_threads_tick),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
