@@ -10,8 +10,15 @@
 #   churn: rss_start=KiB rss_middle=KiB rss_end=KiB fds_standing=N fds_end=N
 #          cached_end=N first_round_on_disk=N
 #
-# start: after the first round, middle: after round ROUNDS/2, end: after
-# the last; fds_standing with only the standing guests before the churn,
+# The rounds measured follow a warm-up of the same churn that lasts past
+# a minute's turn and at least WARMUP seconds: what a gone guest leaves is
+# let go 30 to 40 s later (its files' entries in the store, its owner), and
+# at each minute's turn every guest there is sends its once-a-minute rows
+# (stall time, KSM) at once, whose burst sets the heap's high-water mark.
+# Both are reached once and then hold: a soak that measured from the
+# first round would measure them, not what stays.
+# start: after the first round measured, middle: after round ROUNDS/2,
+# end: after the last; fds_standing with only the standing guests before the churn,
 # fds_end once the churned guests are gone again, and cached_end the
 # identifiers in collectd's value cache then (LISTVAL), and
 # first_round_on_disk how many of the first round's guests have their rows
@@ -19,15 +26,14 @@
 # guest ever seen grows from the middle to the end by CHURN * ROUNDS/2
 # times it.
 #
-# What a gone guest leaves is let go minutes later, not at once: its
-# once-a-minute files (stall time, KSM) after four missed rows (4 min),
-# collectd's value cache their identifiers after two (2 min), its owner
-# after twice its window.  So resident memory climbs for about 200 rounds
-# of 2 s, then stays: ROUNDS=300 measures the steady state from its middle
-# on; the default 40 rounds measure that climb.
+# The once-a-minute files of a guest gone are let go later (after four
+# missed rows, 4 min; collectd's value cache their identifiers after two):
+# a guest there at a minute's turn leaves them for that long, 50 guests
+# a minute here.  ROUNDS=300 measures well past that.
 #
 # usage: bench/churn_soak.sh [BUILD_DIR]                     (build)
 # environment: ROUNDS (40), CHURN (50), STANDING (200), ROUND_SECONDS (2),
+#   WARMUP (45 s, and a minute's turn),
 #   PVE_CGROUP_LINES (extra lines for pve_cgroup's block, e.g. "KSM false"),
 #   COLLECTD_WRAPPER (a command put before collectd, e.g. "heaptrack -o F"),
 #   PLUGIN_DIR (the plugins, default BUILD_DIR/plugin), KEEP_TMP (keep the
@@ -40,6 +46,7 @@ ROUNDS=${ROUNDS:-40}
 CHURN=${CHURN:-50}
 STANDING=${STANDING:-200}
 ROUND_SECONDS=${ROUND_SECONDS:-2}
+WARMUP=${WARMUP:-45}
 . "$ROOT/tests/integration/lib.sh"
 . "$ROOT/tests/integration/fixture.sh"
 
@@ -114,12 +121,20 @@ echo "# $STANDING standing guests: $FDS_STANDING fds, RSS $(rss_kib) KiB"
 next=$((100 + STANDING))
 CHURN_START=$(date +%s)
 churned=()
-for ((round = 1; round <= ROUNDS; round++)); do
+churn_round() { # the guests of the round before go, CHURN new ones come
   [ ${#churned[@]} -eq 0 ] || remove_guests "${churned[@]}"
   churned=($(seq $next $((next + CHURN - 1))))
   make_guests "${churned[@]}"
   next=$((next + CHURN))
   sleep "$ROUND_SECONDS"
+}
+warm_until=$((CHURN_START + WARMUP))
+minute_turn=$(((CHURN_START / 60 + 1) * 60 + 5)) # its rows written too
+[ "$minute_turn" -le "$warm_until" ] || warm_until=$minute_turn
+while [ "$(date +%s)" -lt "$warm_until" ]; do churn_round; done
+echo "# warm-up: $((next - 100)) guests seen, $(fds) fds, RSS $(rss_kib) KiB"
+for ((round = 1; round <= ROUNDS; round++)); do
+  churn_round
   rss=$(rss_kib)
   echo "# round $round: $((next - 100)) guests seen, $(fds) fds, RSS $rss KiB"
   [ $round -eq 1 ] && RSS_START=$rss
