@@ -134,6 +134,10 @@ struct http_sender_stats {
   size_t refused_by[STORE_REFUSALS];
   char refused_answer[STORE_WORDS_SIZE];
 };
+/* The totals of the batches the caller knows are in: those delivered when
+ * its last post or finish found the slot free (a batch the thread has
+ * delivered since counts once the next post or finish returns), so that
+ * the caller's cursors and these totals move together. */
 void http_sender_stats(struct http_sender *sender,
                        struct http_sender_stats *ret);
 

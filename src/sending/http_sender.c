@@ -62,6 +62,9 @@ struct http_sender {
   char error[ERROR_SIZE];
   struct store_answer failure;
   struct http_sender_stats stats;
+  /* What the caller knows is in: stats when the last post (or finish)
+   * found the slot free, not the batch the thread took since. */
+  struct http_sender_stats settled;
   struct http_sender_skip skip[HTTP_SENDER_SKIPS_KEPT];
   size_t skips_kept;
 };
@@ -535,6 +538,7 @@ static int wait_free(struct http_sender *s, char *err, size_t err_size) {
     }
     pthread_cond_timedwait(&s->changed, &s->lock, &ts);
   }
+  s->settled = s->stats;
   if (s->failed < 0)
     snprintf(err, err_size, "%s", s->error);
   return s->failed;
@@ -599,7 +603,7 @@ int http_sender_finish(struct http_sender *s, char *err, size_t err_size) {
 
 void http_sender_stats(struct http_sender *s, struct http_sender_stats *ret) {
   pthread_mutex_lock(&s->lock);
-  *ret = s->stats;
+  *ret = s->settled;
   pthread_mutex_unlock(&s->lock);
 }
 

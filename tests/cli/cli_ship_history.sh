@@ -137,7 +137,7 @@ stop_at() { # SIGNAL MORE: SIGNAL to the shipper once more than MORE samples are
   [ "${sent:-0}" -gt "$2" ] || { kill -CONT "$SHIPPER"; fail "no more than $2 samples sent in 30 s"; }
   [ "$sent" -lt "$samples" ] || fail "all $sent samples sent before the shipper was stopped"
   kill "-$1" "$SHIPPER"
-  kill -CONT "$SHIPPER"
+  kill -CONT "$SHIPPER" 2>/dev/null || true # after -9: gone, may be reaped
   STATUS=0
   wait "$SHIPPER" 2>/dev/null || STATUS=$?
   SHIPPER=
