@@ -87,10 +87,12 @@ start_collectd "$T/collectd.conf"
 wait_for 20 has_update "$VM/100"
 wait_for 20 has_update "$VM/200"
 
-# Mid-run: 102 goes away, 201 appears.
+# Mid-run: 102 goes away, 201 appears, made beside the tree and moved in
+# whole: a reading between its files would record its memory unknown.
 rm -r "$CG/qemu.slice/102.scope"
-lxc_guest "$CG" 201 0.01 0.02 0.03 0.04 0.05 0.06
-v2_memory "$CG/lxc/201" 5000000 1000000
+lxc_guest "$T/stage" 201 0.01 0.02 0.03 0.04 0.05 0.06
+v2_memory "$T/stage/lxc/201" 5000000 1000000
+mv "$T/stage/lxc/201" "$CG/lxc/201"
 wait_for 20 has_update "$VM/201"
 sleep 3
 stop_collectd
